@@ -1,0 +1,183 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// A Host is a simulated machine in a world. It owns its timers and pending
+// events, and a Persister. Killing a host drops everything it owns except
+// the bytes saved in its Persister.
+//
+// Node objects built on a host must not be called once the host is killed;
+// a restarted host gets fresh node objects. Events and timers scheduled by
+// an earlier incarnation never fire.
+type Host struct {
+	w       *World
+	id      int
+	name    string
+	alive   bool
+	epoch   uint64 // incarnation; bumped by Kill
+	pending int    // live events owned by this incarnation
+
+	persister *Persister
+
+	// The host's clock runs at ppm/1e6 of virtual time. Local time is
+	// localBase + (now-realBase)*ppm/1e6.
+	ppm       int64
+	realBase  time.Duration
+	localBase time.Duration
+}
+
+const ppmOne = 1_000_000
+
+// NewHost adds a live host to the world. Hosts are numbered from 0 in the
+// order they are added.
+func (w *World) NewHost(name string) *Host {
+	h := &Host{w: w, id: len(w.hosts), name: name, alive: true, persister: MakePersister(), ppm: ppmOne}
+	w.hosts = append(w.hosts, h)
+	return h
+}
+
+// NewHosts adds n live hosts named prefix0, prefix1, ... to the world.
+func (w *World) NewHosts(n int, prefix string) ([]*Host, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("sim: NewHosts: need at least one host, got %d", n)
+	}
+	hs := make([]*Host, n)
+	for i := range hs {
+		hs[i] = w.NewHost(fmt.Sprintf("%s%d", prefix, i))
+	}
+	return hs, nil
+}
+
+// Hosts returns the world's hosts, indexed by ID.
+func (w *World) Hosts() []*Host { return w.hosts }
+
+// World returns the world the host lives in.
+func (h *Host) World() *World { return h.w }
+
+// ID returns the host's index in its world.
+func (h *Host) ID() int { return h.id }
+
+// Name returns the name the host was created with.
+func (h *Host) Name() string { return h.name }
+
+// String returns the host's name.
+func (h *Host) String() string { return h.name }
+
+// Alive reports whether the host is running (not killed).
+func (h *Host) Alive() bool { return h.alive }
+
+// Incarnation counts the host's kills: it changes exactly when the host dies,
+// so a value saved at some moment tells whether the host has died since.
+func (h *Host) Incarnation() uint64 { return h.epoch }
+
+// Persister returns the host's persister: the storage that survives a kill.
+func (h *Host) Persister() *Persister { return h.persister }
+
+// Kill stops the host: every event and timer it owns is dropped, and what
+// its node objects held in memory is gone. The persisted bytes survive; the
+// dead incarnation keeps a detached copy, so nothing it still writes reaches
+// its successor. Kill reports whether the host was alive.
+func (h *Host) Kill() bool {
+	if !h.alive {
+		return false
+	}
+	h.alive = false
+	h.epoch++
+	h.w.markStale(h.pending)
+	h.pending = 0
+	h.persister = h.persister.Copy()
+	h.w.Fold(tagKill, uint64(h.id))
+	h.w.Tracef("kill %s", h.name)
+	return true
+}
+
+// Restart brings a killed host back, with its persisted bytes and nothing
+// else; the caller builds fresh node objects on it. Restart reports whether
+// the host was dead.
+func (h *Host) Restart() bool {
+	if h.alive {
+		return false
+	}
+	h.alive = true
+	h.w.Fold(tagRestart, uint64(h.id))
+	h.w.Tracef("restart %s", h.name)
+	return true
+}
+
+// Now returns the host's local clock, which runs at the host's clock rate
+// (see SetClockRate). With the default rate it equals World.Now.
+func (h *Host) Now() time.Duration {
+	if h.ppm == ppmOne {
+		return h.localBase + (h.w.now - h.realBase)
+	}
+	return h.localBase + scale(h.w.now-h.realBase, h.ppm, ppmOne)
+}
+
+// SetClockRate makes the host's clock, and so its timers, run at rate times
+// virtual time from now on: 1.01 runs 1% fast (timers fire early), 0.99 runs
+// 1% slow. The rate is kept to a millionth.
+func (h *Host) SetClockRate(rate float64) error {
+	if math.IsNaN(rate) || rate < 0.001 || rate > 1000 {
+		return fmt.Errorf("sim: clock rate %v for host %s is outside [0.001, 1000]", rate, h.name)
+	}
+	h.localBase = h.Now()
+	h.realBase = h.w.now
+	h.ppm = int64(math.Round(rate * ppmOne))
+	h.w.Fold(tagDrift, uint64(h.id), uint64(h.ppm))
+	return nil
+}
+
+// ClockRate returns the rate set by SetClockRate.
+func (h *Host) ClockRate() float64 { return float64(h.ppm) / ppmOne }
+
+// realDelay converts a delay on the host's clock into virtual time, rounding
+// up so that a timer never fires early by the host's own clock.
+func (h *Host) realDelay(d time.Duration) time.Duration {
+	checkDelay(d)
+	if h.ppm == ppmOne {
+		return d
+	}
+	return scale(d, ppmOne, h.ppm) + 1
+}
+
+// scale returns d*num/den without overflow for any delay a simulation uses.
+func scale(d time.Duration, num, den int64) time.Duration {
+	return time.Duration(int64(d)/den*num + int64(d)%den*num/den)
+}
+
+// After schedules fn to run after d on the host's clock. It does nothing if
+// the host is dead, and the event is dropped if the host dies first.
+func (h *Host) After(d time.Duration, fn func()) {
+	h.Schedule(d, Func(fn))
+}
+
+// Schedule schedules a to fire after d on the host's clock, owned by the
+// host: it is dropped if the host dies first. It does nothing on a dead host.
+func (h *Host) Schedule(d time.Duration, a Action) {
+	if !h.alive {
+		return
+	}
+	h.w.schedule(h.w.now+h.realDelay(d), a, h)
+}
+
+// ScheduleFor schedules a to fire d of virtual time from now, owned by the
+// given incarnation of h: it is dropped unless h is still that incarnation
+// when it fires. The network uses it to deliver replies to the incarnation
+// that sent the request.
+func (h *Host) ScheduleFor(incarnation uint64, d time.Duration, a Action) {
+	if h.epoch != incarnation {
+		return
+	}
+	h.w.schedule(h.w.now+checkDelay(d), a, h)
+}
+
+// Trace tags folded into the hash for host happenings.
+const (
+	tagKill = iota + 1
+	tagRestart
+	tagDrift
+)

@@ -1,0 +1,38 @@
+package sim
+
+import "bytes"
+
+// A Persister is a host's stable storage, in the shape of the 6.5840 labs:
+// a Raft state blob and a snapshot, saved together atomically. It survives
+// its host's death; nothing else does.
+type Persister struct {
+	raftstate []byte
+	snapshot  []byte
+}
+
+// MakePersister returns an empty persister.
+func MakePersister() *Persister { return &Persister{} }
+
+// Copy returns an independent persister holding the same bytes.
+func (ps *Persister) Copy() *Persister {
+	return &Persister{raftstate: bytes.Clone(ps.raftstate), snapshot: bytes.Clone(ps.snapshot)}
+}
+
+// Save atomically replaces the Raft state and the snapshot with copies of
+// the given bytes.
+func (ps *Persister) Save(raftstate, snapshot []byte) {
+	ps.raftstate = bytes.Clone(raftstate)
+	ps.snapshot = bytes.Clone(snapshot)
+}
+
+// ReadRaftState returns a copy of the saved Raft state.
+func (ps *Persister) ReadRaftState() []byte { return bytes.Clone(ps.raftstate) }
+
+// RaftStateSize returns the size in bytes of the saved Raft state.
+func (ps *Persister) RaftStateSize() int { return len(ps.raftstate) }
+
+// ReadSnapshot returns a copy of the saved snapshot.
+func (ps *Persister) ReadSnapshot() []byte { return bytes.Clone(ps.snapshot) }
+
+// SnapshotSize returns the size in bytes of the saved snapshot.
+func (ps *Persister) SnapshotSize() int { return len(ps.snapshot) }

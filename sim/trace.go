@@ -1,0 +1,77 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+const (
+	hashInit  = 0xcbf29ce484222325 // FNV-1a offset basis
+	hashPrime = 0x100000001b3      // FNV-1a prime
+)
+
+// Fold mixes words into the world's trace hash. The world folds in every
+// event it fires (time, sequence, owner); layers above fold in what makes an
+// event matter (a message's route and size, a fault, a client operation), so
+// that two runs end with the same hash only if they did the same things.
+func (w *World) Fold(words ...uint64) {
+	h := w.hash
+	for _, x := range words {
+		h = (h ^ x) * hashPrime
+		h ^= h >> 29
+	}
+	w.hash = h
+}
+
+// FoldString mixes s into the trace hash.
+func (w *World) FoldString(s string) {
+	h := w.hash
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * hashPrime
+	}
+	w.hash = h
+}
+
+// TraceHash returns the running hash of everything the world has done.
+func (w *World) TraceHash() uint64 { return w.hash }
+
+// Events returns how many events the world has fired.
+func (w *World) Events() uint64 { return w.events }
+
+// SetTraceWriter makes the world write a line per traced happening to out
+// (nil turns tracing off). Layers write through Tracef.
+func (w *World) SetTraceWriter(out io.Writer) { w.trace = out }
+
+// Tracing reports whether a trace writer is set, so that callers can skip
+// building expensive trace lines.
+func (w *World) Tracing() bool { return w.trace != nil }
+
+// Tracef writes one line to the trace writer, prefixed with the virtual time.
+// It does nothing when tracing is off.
+func (w *World) Tracef(format string, args ...any) {
+	if w.trace == nil {
+		return
+	}
+	fmt.Fprintf(w.trace, "%14s  %s\n", w.now, fmt.Sprintf(format, args...))
+}
+
+// A Summary is the identity of a run so far: its seed, virtual time, event
+// count and trace hash. Two runs of one seed and config must have equal
+// summaries.
+type Summary struct {
+	Seed   int64
+	Now    time.Duration
+	Events uint64
+	Hash   uint64
+}
+
+// Summary returns the world's summary.
+func (w *World) Summary() Summary {
+	return Summary{Seed: w.seed, Now: w.now, Events: w.events, Hash: w.hash}
+}
+
+// String formats the summary on one line.
+func (s Summary) String() string {
+	return fmt.Sprintf("seed=%d virtual=%v events=%d trace=%016x", s.Seed, s.Now, s.Events, s.Hash)
+}

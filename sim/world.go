@@ -1,0 +1,201 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+)
+
+// DefaultInstantLimit is how many events may fire at one virtual instant
+// before a world decides it is livelocked and panics instead of hanging.
+const DefaultInstantLimit = 50_000_000
+
+// A World is one deterministic simulation: a virtual clock, an event queue, a
+// seeded random number generator, hosts and a trace hash. A World is not safe
+// for concurrent use; drive each world from one goroutine.
+type World struct {
+	seed  int64
+	now   time.Duration
+	seq   uint64
+	q     queue
+	stale int // events in q known to be stale
+	rng   *rand.Rand
+	hosts []*Host
+
+	hash   uint64
+	events uint64
+
+	instant      uint64 // events fired at the current instant
+	instantLimit uint64
+
+	trace io.Writer
+}
+
+// NewWorld returns an empty world at virtual time zero whose random numbers
+// all derive from seed.
+func NewWorld(seed int64) *World {
+	return &World{
+		seed:         seed,
+		rng:          rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)),
+		hash:         hashInit,
+		instantLimit: DefaultInstantLimit,
+	}
+}
+
+// Seed returns the seed the world was made from.
+func (w *World) Seed() int64 { return w.seed }
+
+// Now returns the world's virtual time, measured from its creation.
+func (w *World) Now() time.Duration { return w.now }
+
+// Rand returns the world's random number generator. Every random choice made
+// inside the world must come from it.
+func (w *World) Rand() *rand.Rand { return w.rng }
+
+// RandDuration returns a duration drawn uniformly from [lo, hi].
+func (w *World) RandDuration(lo, hi time.Duration) time.Duration {
+	if hi < lo {
+		panic(fmt.Sprintf("sim: RandDuration: hi %v is below lo %v", hi, lo))
+	}
+	return lo + time.Duration(w.rng.Int64N(int64(hi-lo)+1))
+}
+
+// Pending returns the number of events waiting in the queue that have not
+// been cancelled.
+func (w *World) Pending() int { return len(w.q) - w.stale }
+
+// SetInstantLimit sets how many events may fire at one virtual instant before
+// the world panics, reporting a livelock (zero-delay events that keep
+// scheduling each other) instead of hanging.
+func (w *World) SetInstantLimit(n uint64) {
+	if n == 0 {
+		panic("sim: SetInstantLimit: limit must be positive, got 0")
+	}
+	w.instantLimit = n
+}
+
+// After schedules fn to run d from now, owned by no host: only the end of
+// the world cancels it.
+func (w *World) After(d time.Duration, fn func()) {
+	w.schedule(w.now+checkDelay(d), Func(fn), nil)
+}
+
+// Schedule schedules a to fire d from now, owned by no host.
+func (w *World) Schedule(d time.Duration, a Action) {
+	w.schedule(w.now+checkDelay(d), a, nil)
+}
+
+func checkDelay(d time.Duration) time.Duration {
+	if d < 0 {
+		panic(fmt.Sprintf("sim: negative delay %v", d))
+	}
+	return d
+}
+
+func (w *World) schedule(at time.Duration, a Action, h *Host) {
+	w.push(event{at: at, act: a, host: h}, h)
+}
+
+func (w *World) push(e event, h *Host) {
+	w.seq++
+	e.seq = w.seq
+	if h != nil {
+		e.epoch = h.epoch
+		h.pending++
+	}
+	w.q.push(e)
+}
+
+// markStale records that one queued event will never fire, and compacts the
+// queue once most of it is dead weight.
+func (w *World) markStale(n int) {
+	w.stale += n
+	if w.stale > 1024 && w.stale > len(w.q)/2 {
+		w.q.compact()
+		w.stale = 0
+	}
+}
+
+// Step fires the next live event, advancing the clock to its time. It returns
+// false if no live event is left.
+func (w *World) Step() bool {
+	for len(w.q) > 0 {
+		e := w.q.pop()
+		if e.stale() {
+			w.stale--
+			continue
+		}
+		if e.host != nil {
+			e.host.pending--
+		}
+		if e.timer != nil {
+			e.timer.pending = false
+		}
+		w.fire(&e)
+		return true
+	}
+	return false
+}
+
+func (w *World) fire(e *event) {
+	if e.at == w.now {
+		w.instant++
+		if w.instant > w.instantLimit {
+			panic(fmt.Sprintf("sim: %d events fired at virtual time %v without the clock advancing: a livelock (see World.SetInstantLimit)", w.instant, w.now))
+		}
+	} else {
+		w.now = e.at
+		w.instant = 1
+	}
+	w.events++
+	var hid uint64
+	if e.host != nil {
+		hid = uint64(e.host.id) + 1
+	}
+	w.Fold(uint64(e.at), e.seq, hid)
+	e.act.Fire()
+}
+
+// peek returns the time of the next live event, dropping stale ones.
+func (w *World) peek() (time.Duration, bool) {
+	for len(w.q) > 0 {
+		if e := &w.q[0]; !e.stale() {
+			return e.at, true
+		}
+		w.q.pop()
+		w.stale--
+	}
+	return 0, false
+}
+
+// Run fires every event due in the next d of virtual time, then sets the
+// clock to now+d.
+func (w *World) Run(d time.Duration) {
+	end := w.now + checkDelay(d)
+	for {
+		at, ok := w.peek()
+		if !ok || at > end {
+			break
+		}
+		w.Step()
+	}
+	w.now = end
+}
+
+// RunUntil fires events until cond returns true (it is checked before the
+// first event and after each one) and reports true, or until limit of virtual
+// time has passed and reports false, with the clock at now+limit. It never
+// blocks: if the queue runs dry first, time jumps to the limit.
+func (w *World) RunUntil(cond func() bool, limit time.Duration) bool {
+	end := w.now + checkDelay(limit)
+	for !cond() {
+		at, ok := w.peek()
+		if !ok || at > end {
+			w.now = end
+			return false
+		}
+		w.Step()
+	}
+	return true
+}

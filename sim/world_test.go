@@ -1,0 +1,192 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEventsFireInTimeThenInsertionOrder(t *testing.T) {
+	w := NewWorld(1)
+	var got []string
+	w.After(20*time.Millisecond, func() { got = append(got, "c") })
+	w.After(10*time.Millisecond, func() { got = append(got, "a") })
+	w.After(10*time.Millisecond, func() { got = append(got, "b") })
+	w.After(0, func() {
+		got = append(got, "now")
+		w.After(0, func() { got = append(got, "now2") })
+	})
+	w.Run(time.Second)
+	assert.Equal(t, []string{"now", "now2", "a", "b", "c"}, got)
+	assert.Equal(t, time.Second, w.Now())
+	assert.EqualValues(t, 5, w.Events())
+}
+
+func TestTimerStopAndReset(t *testing.T) {
+	w := NewWorld(1)
+	var fired []time.Duration
+	tm := w.NewTimer(func() { fired = append(fired, w.Now()) })
+	tm.Reset(100 * time.Millisecond)
+	assert.True(t, tm.Pending())
+	w.Run(50 * time.Millisecond)
+	tm.Reset(100 * time.Millisecond) // pushes it to 150ms
+	w.Run(200 * time.Millisecond)
+	assert.Equal(t, []time.Duration{150 * time.Millisecond}, fired)
+	assert.False(t, tm.Pending())
+
+	tm.Reset(10 * time.Millisecond)
+	assert.True(t, tm.Stop())
+	assert.False(t, tm.Stop())
+	w.Run(time.Second)
+	assert.Len(t, fired, 1)
+	assert.Equal(t, 0, w.Pending())
+}
+
+func TestResetTimersDoNotGrowTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	tm := w.NewTimer(func() {})
+	for range 100_000 {
+		tm.Reset(time.Second)
+	}
+	assert.Equal(t, 1, w.Pending())
+	assert.Less(t, len(w.q), 3000, "stale events are compacted away")
+}
+
+func TestRunUntil(t *testing.T) {
+	w := NewWorld(1)
+	n := 0
+	tick := w.NewTimer(nil)
+	tick.fn = func() { n++; tick.Reset(10 * time.Millisecond) }
+	tick.Reset(10 * time.Millisecond)
+
+	require.True(t, w.RunUntil(func() bool { return n == 5 }, time.Second))
+	assert.Equal(t, 50*time.Millisecond, w.Now())
+
+	require.False(t, w.RunUntil(func() bool { return false }, time.Second))
+	assert.Equal(t, 1050*time.Millisecond, w.Now(), "a failed RunUntil leaves the clock at its limit")
+
+	empty := NewWorld(1)
+	require.False(t, empty.RunUntil(func() bool { return false }, time.Hour), "an empty queue does not hang")
+	assert.Equal(t, time.Hour, empty.Now())
+}
+
+func TestKillDropsHostEventsAndRestartStartsClean(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	var fired []string
+	h.After(10*time.Millisecond, func() { fired = append(fired, "event") })
+	tm := h.NewTimer(func() { fired = append(fired, "timer") })
+	tm.Reset(20 * time.Millisecond)
+	w.After(30*time.Millisecond, func() { fired = append(fired, "world") })
+
+	require.True(t, h.Kill())
+	assert.False(t, h.Kill(), "killing a dead host changes nothing")
+	assert.False(t, h.Alive())
+	assert.False(t, tm.Pending())
+	h.After(time.Millisecond, func() { fired = append(fired, "while dead") })
+
+	require.True(t, h.Restart())
+	assert.False(t, h.Restart())
+	tm.Reset(time.Millisecond) // a timer of the dead incarnation stays dead
+	h.After(5*time.Millisecond, func() { fired = append(fired, "reborn") })
+
+	w.Run(time.Second)
+	assert.Equal(t, []string{"reborn", "world"}, fired)
+	assert.Equal(t, 0, w.Pending())
+}
+
+func TestPersisterSurvivesKillAndIsDetachedFromTheDead(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	old := h.Persister()
+	old.Save([]byte("state"), []byte("snap"))
+	h.Kill()
+	old.Save([]byte("zombie write"), nil)
+	h.Restart()
+	assert.Equal(t, []byte("state"), h.Persister().ReadRaftState())
+	assert.Equal(t, []byte("snap"), h.Persister().ReadSnapshot())
+	assert.Equal(t, 5, h.Persister().RaftStateSize())
+	assert.Equal(t, 4, h.Persister().SnapshotSize())
+
+	b := h.Persister().ReadRaftState()
+	b[0] = 'X'
+	assert.Equal(t, []byte("state"), h.Persister().ReadRaftState(), "reads return copies")
+}
+
+func TestClockDrift(t *testing.T) {
+	w := NewWorld(1)
+	fast, slow := w.NewHost("fast"), w.NewHost("slow")
+	require.NoError(t, fast.SetClockRate(2))
+	require.NoError(t, slow.SetClockRate(0.5))
+	var fastAt, slowAt time.Duration
+	fast.After(100*time.Millisecond, func() { fastAt = w.Now() })
+	slow.After(100*time.Millisecond, func() { slowAt = w.Now() })
+	w.Run(time.Second)
+	assert.InDelta(t, 50*time.Millisecond, fastAt, 2)
+	assert.InDelta(t, 200*time.Millisecond, slowAt, 2)
+	assert.Equal(t, 2*time.Second, fast.Now())
+	assert.Equal(t, 500*time.Millisecond, slow.Now())
+
+	require.NoError(t, fast.SetClockRate(1))
+	w.Run(time.Second)
+	assert.Equal(t, 3*time.Second, fast.Now(), "a rate change keeps the local time reached so far")
+}
+
+// churn is a workload that exercises timers, hosts, kills and randomness.
+func churn(seed int64) Summary {
+	w := NewWorld(seed)
+	hs, _ := w.NewHosts(5, "h")
+	for _, h := range hs {
+		h := h
+		var tm *Timer
+		tm = h.NewTimer(func() { tm.Reset(w.RandDuration(time.Millisecond, 50*time.Millisecond)) })
+		tm.Reset(w.RandDuration(0, 10*time.Millisecond))
+	}
+	w.After(0, func() {})
+	for i := range 50 {
+		w.After(time.Duration(i)*100*time.Millisecond, func() {
+			h := hs[w.Rand().IntN(len(hs))]
+			if h.Alive() {
+				h.Kill()
+			} else {
+				h.Restart()
+				var tm *Timer
+				tm = h.NewTimer(func() { tm.Reset(w.RandDuration(time.Millisecond, 50*time.Millisecond)) })
+				tm.Reset(time.Millisecond)
+			}
+		})
+	}
+	w.Run(6 * time.Second)
+	return w.Summary()
+}
+
+func TestSameSeedSameTraceDifferentSeedDifferentTrace(t *testing.T) {
+	a, b, c := churn(7), churn(7), churn(8)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a.Hash, c.Hash)
+	assert.Greater(t, a.Events, uint64(500))
+}
+
+func TestBadInput(t *testing.T) {
+	w := NewWorld(1)
+	_, err := w.NewHosts(0, "h")
+	assert.ErrorContains(t, err, "got 0")
+	h := w.NewHost("h")
+	assert.ErrorContains(t, h.SetClockRate(-1), "clock rate -1")
+	assert.PanicsWithValue(t, "sim: negative delay -1ms", func() { w.After(-time.Millisecond, func() {}) })
+	assert.PanicsWithValue(t, "sim: negative delay -1s", func() { w.Run(-time.Second) })
+	assert.Panics(t, func() { h.NewTimer(func() {}).Reset(-1) })
+}
+
+func TestLivelockPanicsInsteadOfHanging(t *testing.T) {
+	w := NewWorld(1)
+	w.SetInstantLimit(1000)
+	var loop func()
+	loop = func() { w.After(0, loop) }
+	w.After(time.Second, loop)
+	assert.PanicsWithValue(t,
+		"sim: 1001 events fired at virtual time 1s without the clock advancing: a livelock (see World.SetInstantLimit)",
+		func() { w.Run(2 * time.Second) })
+}
