@@ -22,6 +22,7 @@ type Host struct {
 	pending int    // live events owned by this incarnation
 
 	persister *Persister
+	onKill    []func()
 
 	// The host's clock runs at ppm/1e6 of virtual time. Local time is
 	// localBase + (now-realBase)*ppm/1e6.
@@ -92,8 +93,16 @@ func (h *Host) Kill() bool {
 	h.persister = h.persister.Copy()
 	h.w.Fold(tagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
+	for _, fn := range h.onKill {
+		fn()
+	}
 	return true
 }
+
+// OnKill registers fn to run whenever the host is killed, in every
+// incarnation, after its events are dropped. The network uses it to fail the
+// calls that were waiting for the dead host to answer.
+func (h *Host) OnKill(fn func()) { h.onKill = append(h.onKill, fn) }
 
 // Restart brings a killed host back, with its persisted bytes and nothing
 // else; the caller builds fresh node objects on it. Restart reports whether

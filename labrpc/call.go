@@ -1,0 +1,224 @@
+package labrpc
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/replab/replab/sim"
+)
+
+var sprintf = fmt.Sprintf
+
+// A ClientEnd is one client's connection to one server name. Calls on it are
+// asynchronous: Call returns at once and the world later runs the callback.
+type ClientEnd struct {
+	net       *Network
+	name      any
+	id        int
+	host      *sim.Host
+	enabled   bool
+	connected bool
+	server    any
+}
+
+// Call sends a request for svcMeth ("Service.Method") with a copy of args,
+// and later calls done: with true once the reply has been copied into reply
+// (a non-nil pointer), or with false if the request or the reply was lost,
+// the end is disabled, the server is missing or dead, or a link on the way
+// is down. done runs only if the calling host is still the incarnation that
+// made the call. Unless the handler never answers, done always runs (with a
+// CallTimeout, even then).
+func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
+	n := e.net
+	rv := reflect.ValueOf(reply)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+		panic(sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
+	}
+	if _, err := n.codec.compile(rv.Type()); err != nil {
+		panic(err)
+	}
+	if args == nil {
+		panic(sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
+	}
+	argv, size := n.codec.copyValue(reflect.ValueOf(args))
+	n.count++
+	n.bytes += int64(size)
+	c := &call{id: uint64(n.count), net: n, end: e, svcMeth: svcMeth, args: argv, reply: rv, done: done, caller: e.host}
+	if e.host != nil {
+		c.callerInc = e.host.Incarnation()
+	}
+	n.w.Fold(tagCall, uint64(e.id), uint64(size))
+	n.w.FoldString(svcMeth)
+	if n.w.Tracing() {
+		n.w.Tracef("call #%d %v→%v %s %dB", c.id, e.name, e.server, svcMeth, size)
+	}
+	if n.p.CallTimeout > 0 {
+		c.failAfter(n.p.CallTimeout)
+	}
+
+	rs := n.route(e)
+	if rs == nil {
+		c.lost("no route", n.noReplyDelay())
+		return
+	}
+	c.srv = rs
+	if rs.host != nil {
+		c.srvInc = rs.host.Incarnation()
+	}
+	var delay time.Duration
+	if !n.reliable {
+		delay = n.w.RandDuration(0, n.p.ShortDelay)
+		if n.w.Rand().Float64() < n.p.RequestLoss {
+			c.lost("request dropped", delay)
+			return
+		}
+	}
+	delay += n.transit(e.host, size)
+	n.w.Schedule(delay, (*deliverAct)(c))
+	if n.p.Duplicate > 0 && n.w.Rand().Float64() < n.p.Duplicate {
+		n.w.Schedule(delay+n.transit(e.host, size), (*deliverAct)(c))
+	}
+}
+
+// A call is one request in flight and what is needed to answer it.
+type call struct {
+	id      uint64
+	net     *Network
+	end     *ClientEnd
+	svcMeth string
+	args    reflect.Value // the copy the handler gets
+	reply   reflect.Value // the caller's reply pointer
+	done    func(bool)
+
+	caller    *sim.Host
+	callerInc uint64
+	srv       *Server
+	srvInc    uint64
+	finished  bool
+}
+
+// deliverAct fires when a request reaches the server's host.
+type deliverAct call
+
+func (a *deliverAct) Fire() { (*call)(a).deliver() }
+
+// failAct fires when the caller learns that a call failed.
+type failAct call
+
+func (a *failAct) Fire() { (*call)(a).finish(reflect.Value{}, false) }
+
+// replyAct fires when a reply reaches the caller.
+type replyAct struct {
+	c     *call
+	reply reflect.Value
+}
+
+func (a *replyAct) Fire() {
+	c := a.c
+	if !c.net.LinkUp(c.srv.host, c.caller) {
+		c.finish(reflect.Value{}, false)
+		return
+	}
+	c.finish(a.reply, true)
+}
+
+// srvAlive reports whether the server the call was sent to is still
+// registered and is the same incarnation.
+func (c *call) srvAlive() bool {
+	rs := c.net.servers[c.end.server]
+	if rs != c.srv || rs == nil {
+		return false
+	}
+	h := rs.host
+	return h == nil || (h.Alive() && h.Incarnation() == c.srvInc)
+}
+
+func (c *call) deliver() {
+	n := c.net
+	if n.route(c.end) != c.srv || !c.srvAlive() {
+		c.lost("server gone or unreachable on arrival", 0)
+		return
+	}
+	n.w.Fold(tagDeliver, c.id)
+	c.srv.count++
+	m := c.srv.lookup(c.svcMeth)
+	if c.args.Type() != m.argType {
+		panic(sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))
+	}
+	if c.reply.Type() != m.replyType {
+		panic(sprintf("labrpc: %s replies with %v, but the call expects %v", c.svcMeth, m.replyType, c.reply.Type()))
+	}
+	reply := reflect.New(m.replyType.Elem())
+	if !m.deferred {
+		m.fn.Call([]reflect.Value{c.args, reply})
+		c.respond(reply)
+		return
+	}
+	c.srv.waiting[c.id] = c
+	m.fn.Call([]reflect.Value{c.args, reply, reflect.ValueOf(&Deferred{c: c, reply: reply})})
+}
+
+// respond sends the server's reply back towards the caller.
+func (c *call) respond(reply reflect.Value) {
+	n := c.net
+	delete(c.srv.waiting, c.id)
+	if !c.srvAlive() {
+		c.lost("server died before answering", 0)
+		return
+	}
+	rv, size := n.codec.copyValue(reply.Elem())
+	n.replyBytes += int64(size)
+	n.w.Fold(tagReply, c.id, uint64(size))
+	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
+		c.lost("reply dropped", 0)
+		return
+	}
+	if !n.LinkUp(c.srv.host, c.caller) {
+		c.lost("reply link down", 0)
+		return
+	}
+	var delay time.Duration
+	if n.longReordering && n.w.Rand().Float64() < n.p.ReorderProb {
+		delay = n.p.ReorderMin + n.w.RandDuration(0, n.w.RandDuration(0, n.p.ReorderSpan))
+	} else {
+		delay = n.transit(c.srv.host, size)
+	}
+	c.schedule(delay, &replyAct{c: c, reply: rv})
+}
+
+// lost records why a message was lost and fails the call after delay.
+func (c *call) lost(why string, delay time.Duration) {
+	c.net.w.Fold(tagLost, c.id)
+	if c.net.w.Tracing() {
+		c.net.w.Tracef("call #%d %s: %s", c.id, c.svcMeth, why)
+	}
+	c.failAfter(delay)
+}
+
+func (c *call) failAfter(delay time.Duration) {
+	c.schedule(delay, (*failAct)(c))
+}
+
+// schedule runs a on the caller's incarnation: if the caller has died since
+// the call, nothing happens.
+func (c *call) schedule(delay time.Duration, a sim.Action) {
+	if c.caller == nil {
+		c.net.w.Schedule(delay, a)
+		return
+	}
+	c.caller.ScheduleFor(c.callerInc, delay, a)
+}
+
+// finish completes the call once: later replies or failures are ignored.
+func (c *call) finish(reply reflect.Value, ok bool) {
+	if c.finished {
+		return
+	}
+	c.finished = true
+	c.net.w.Fold(tagDone, c.id, b2u(ok))
+	if ok {
+		c.reply.Elem().Set(reply)
+	}
+	c.done(ok)
+}

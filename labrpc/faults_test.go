@@ -1,0 +1,176 @@
+package labrpc
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/sim"
+	"github.com/replab/replab/simtest"
+)
+
+type Secret struct {
+	Public int
+	hidden int
+}
+
+type BadServer struct{}
+
+func (BadServer) Leak(args *Secret, reply *int) {}
+
+type Chan struct{ C chan int }
+
+func TestBadInput(t *testing.T) {
+	w, net, _, e := setup(1)
+
+	assert.PanicsWithError(t,
+		"labrpc: BadServer.Leak: labrpc: cannot send *labrpc.Secret at hidden: field hidden of labrpc.Secret is unexported; only exported fields cross the network",
+		func() { MakeService(BadServer{}) }, "an unexported field is caught at registration")
+
+	var reply string
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler2"): reply must be a non-nil pointer, got string`,
+		func() { e.Call("JunkServer.Handler2", 1, reply, func(bool) {}) })
+	assert.PanicsWithError(t, "labrpc: cannot send labrpc.Secret at hidden: field hidden of labrpc.Secret is unexported; only exported fields cross the network",
+		func() { e.Call("JunkServer.Handler2", Secret{}, &reply, func(bool) {}) }, "an unexported field is caught at first use")
+	assert.PanicsWithError(t, "labrpc: cannot send labrpc.Chan at C: a chan cannot be copied across the network",
+		func() { e.Call("JunkServer.Handler2", Chan{}, &reply, func(bool) {}) })
+
+	e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {})
+	assert.PanicsWithValue(t,
+		`labrpc: unknown method "JunkServer.NoSuch"; this server has JunkServer.Handler1, JunkServer.Handler2, JunkServer.Handler4, JunkServer.Handler5, JunkServer.Handler6, JunkServer.Slow`,
+		func() { w.Run(time.Second) })
+
+	e.Call("JunkServer.Handler2", "not an int", &reply, func(bool) {})
+	assert.PanicsWithValue(t, "labrpc: JunkServer.Handler2 takes args of type int, but the call sent string",
+		func() { w.Run(time.Second) })
+
+	p := DefaultParams()
+	p.RequestLoss = 1.5
+	assert.EqualError(t, net.SetParams(p), "labrpc: RequestLoss = 1.5 is not a probability in [0,1]")
+	p = DefaultParams()
+	p.Latency = -time.Millisecond
+	assert.EqualError(t, net.SetParams(p), "labrpc: Latency = -1ms is negative")
+	p = DefaultParams()
+	p.Bandwidth = -1
+	assert.EqualError(t, net.SetParams(p), "labrpc: Bandwidth = -1 bytes/s is negative")
+}
+
+func TestDuplicateDelivery(t *testing.T) {
+	w, net, js, e := setup(1)
+	p := net.Params()
+	p.Duplicate = 1
+	require.NoError(t, net.SetParams(p))
+	completions := 0
+	var reply int
+	e.Call("JunkServer.Handler6", "abc", &reply, func(ok bool) { require.True(t, ok); completions++ })
+	w.Run(time.Second)
+	assert.Equal(t, 2, js.calls, "the handler ran twice")
+	assert.Equal(t, 1, completions, "the caller heard once")
+}
+
+func TestOneWayLinks(t *testing.T) {
+	w, net, js, e := setup(1)
+	server, client := w.Hosts()[0], w.Hosts()[1]
+
+	net.SetLink(client, server, false)
+	var reply string
+	assert.False(t, callSync(t, w, e, "JunkServer.Handler2", 1, &reply))
+	assert.Empty(t, js.log2, "no request crosses a cut link")
+
+	net.HealLinks()
+	net.SetLink(server, client, false)
+	assert.False(t, callSync(t, w, e, "JunkServer.Handler2", 2, &reply))
+	assert.Equal(t, []int{2}, js.log2, "the request got through: the cut is one-way")
+	assert.Empty(t, reply, "the reply did not")
+
+	net.SetLink(server, client, true)
+	assert.True(t, callSync(t, w, e, "JunkServer.Handler2", 3, &reply))
+	assert.Equal(t, "handler2-3", reply)
+}
+
+func TestLinkCutWhileInFlight(t *testing.T) {
+	w, net, js, e := setup(1)
+	server, client := w.Hosts()[0], w.Hosts()[1]
+	var reply string
+	done, ok := false, true
+	e.Call("JunkServer.Handler2", 1, &reply, func(k bool) { done, ok = true, k })
+	net.SetLink(client, server, false) // after sending, before arrival
+	w.Run(time.Second)
+	assert.True(t, done)
+	assert.False(t, ok)
+	assert.Empty(t, js.log2, "a message in flight when the link is cut is lost")
+}
+
+func TestLongReorderingReorders(t *testing.T) {
+	w, net, _, e := setup(1)
+	net.LongReordering(true)
+	var order []int
+	for i := range 50 {
+		var reply string
+		e.Call("JunkServer.Handler2", i, &reply, func(ok bool) {
+			require.True(t, ok)
+			order = append(order, i)
+		})
+	}
+	start := w.Now()
+	require.True(t, w.RunUntil(func() bool { return len(order) == 50 }, 5*time.Second))
+	assert.False(t, isSorted(order), "replies came back in another order than the calls: %v", order)
+	assert.Greater(t, w.Now()-start, 200*time.Millisecond, "some replies were held back")
+}
+
+func isSorted(xs []int) bool {
+	for i := 1; i < len(xs); i++ {
+		if xs[i] < xs[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCallTimeout(t *testing.T) {
+	w, net, _, e := setup(1)
+	p := net.Params()
+	p.CallTimeout = 2 * time.Second
+	require.NoError(t, net.SetParams(p))
+	var reply JunkReply
+	start := w.Now()
+	assert.False(t, callSync(t, w, e, "JunkServer.Slow", &JunkArgs{}, &reply), "an unanswered call times out")
+	assert.Equal(t, 2*time.Second, w.Now()-start)
+}
+
+// workload makes many calls over an unreliable, reordering network with a
+// server that dies and comes back.
+func workload(seed int64) (*sim.World, *Network) {
+	w, net, _, _ := setup(seed)
+	net.Reliable(false)
+	net.LongReordering(true)
+	for i := range 20 {
+		e := net.MakeEnd(i, w.NewHost("c"+strconv.Itoa(i)))
+		net.Connect(i, 1000)
+		net.Enable(i, true)
+		var call func()
+		call = func() {
+			var reply string
+			e.Call("JunkServer.Handler2", i, &reply, func(bool) { e.host.After(w.RandDuration(0, 50*time.Millisecond), call) })
+		}
+		call()
+	}
+	server := w.Hosts()[0]
+	w.After(2*time.Second, func() { server.Kill() })
+	w.After(3*time.Second, func() { server.Restart() })
+	w.Run(10 * time.Second)
+	return w, net
+}
+
+func TestDeterminism(t *testing.T) {
+	simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
+		w, net := workload(seed)
+		_, other := workload(seed + 1000)
+		require.Greater(t, net.GetTotalCount(), 500)
+		assert.NotEqual(t, other.World().TraceHash(), w.TraceHash(), "another seed, another trace")
+		return simtest.Result{World: w, Hosts: len(w.Hosts()), RPCs: net.GetTotalCount(), Bytes: net.GetTotalBytes()}
+	})
+}

@@ -1,0 +1,267 @@
+package labrpc
+
+import (
+	"slices"
+	"time"
+
+	"github.com/replab/replab/sim"
+)
+
+// A Network is a simulated RPC network on a world, in the shape of the
+// 6.5840 labrpc: client ends connect to named servers, and every fault
+// (loss, delay, reordering, partitions) is drawn from the world's random
+// number generator, so a run replays exactly from its seed.
+type Network struct {
+	w        *sim.World
+	p        Params
+	codec    *codec
+	ends     map[any]*ClientEnd
+	nends    int
+	nservers int
+	servers  map[any]*Server
+
+	reliable       bool
+	longDelays     bool
+	longReordering bool
+
+	cut    map[[2]int]bool       // one-way links that are down, by host ID
+	busy   map[int]time.Duration // when each host's uplink is next free
+	hooked map[int]bool          // hosts whose deaths the network watches
+
+	count      int
+	bytes      int64
+	replyBytes int64
+}
+
+// MakeNetwork returns a reliable network on w with DefaultParams.
+func MakeNetwork(w *sim.World) *Network {
+	return &Network{
+		w:        w,
+		p:        DefaultParams(),
+		codec:    newCodec(),
+		ends:     make(map[any]*ClientEnd),
+		servers:  make(map[any]*Server),
+		reliable: true,
+		cut:      make(map[[2]int]bool),
+		busy:     make(map[int]time.Duration),
+		hooked:   make(map[int]bool),
+	}
+}
+
+// World returns the world the network runs in.
+func (n *Network) World() *sim.World { return n.w }
+
+// SetParams replaces the fault and performance model, after checking it.
+func (n *Network) SetParams(p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	n.p = p
+	return nil
+}
+
+// Params returns the fault and performance model in force.
+func (n *Network) Params() Params { return n.p }
+
+// Reliable turns request and reply loss and the short random request delay
+// off (true) or on (false).
+func (n *Network) Reliable(yes bool) {
+	n.reliable = yes
+	n.w.Fold(tagMode, 1, b2u(yes))
+}
+
+// LongReordering holds back most replies for a long random time when on.
+func (n *Network) LongReordering(yes bool) {
+	n.longReordering = yes
+	n.w.Fold(tagMode, 2, b2u(yes))
+}
+
+// LongDelays makes calls that get no reply (disabled end, missing server,
+// cut link) take up to LongNoReply instead of NoReply to fail.
+func (n *Network) LongDelays(yes bool) {
+	n.longDelays = yes
+	n.w.Fold(tagMode, 3, b2u(yes))
+}
+
+// MakeEnd returns a new client end named endname on host (nil for a client
+// outside every host, such as a test driver). Replies to calls from the end
+// are delivered only to the incarnation of the host that made the call.
+func (n *Network) MakeEnd(endname any, host *sim.Host) *ClientEnd {
+	if _, ok := n.ends[endname]; ok {
+		panic(sprintf("labrpc: MakeEnd: an end named %v already exists", endname))
+	}
+	e := &ClientEnd{net: n, name: endname, id: n.nends, host: host}
+	n.nends++
+	n.ends[endname] = e
+	return e
+}
+
+// AddServer makes rs reachable under servername, replacing any server that
+// had the name.
+func (n *Network) AddServer(servername any, rs *Server) {
+	if old := n.servers[servername]; old != nil && old != rs {
+		n.dropServer(old)
+	}
+	n.servers[servername] = rs
+	n.nservers++
+	rs.order = n.nservers
+	if h := rs.host; h != nil && !n.hooked[h.ID()] {
+		n.hooked[h.ID()] = true
+		h.OnKill(func() { n.hostDied(h) })
+	}
+}
+
+// DeleteServer removes the server named servername. Calls it has not yet
+// answered fail, and any answer it still gives is lost.
+func (n *Network) DeleteServer(servername any) {
+	if rs := n.servers[servername]; rs != nil {
+		delete(n.servers, servername)
+		n.dropServer(rs)
+	}
+}
+
+// Connect points the end endname at the server servername (which need not
+// exist yet).
+func (n *Network) Connect(endname, servername any) {
+	e := n.end(endname)
+	e.server, e.connected = servername, true
+}
+
+// Enable enables or disables the end endname. Calls from a disabled end fail.
+func (n *Network) Enable(endname any, enabled bool) {
+	e := n.end(endname)
+	e.enabled = enabled
+	n.w.Fold(tagEnable, uint64(e.id), b2u(enabled))
+}
+
+func (n *Network) end(endname any) *ClientEnd {
+	e, ok := n.ends[endname]
+	if !ok {
+		panic(sprintf("labrpc: no end named %v", endname))
+	}
+	return e
+}
+
+// SetLink takes the one-way link from one host to another up or down. A
+// message from a host to another crosses only if the link is up when it is
+// sent and when it arrives. Ends and servers outside every host (nil) are
+// always connected.
+func (n *Network) SetLink(from, to *sim.Host, up bool) {
+	k := [2]int{from.ID(), to.ID()}
+	if up {
+		delete(n.cut, k)
+	} else {
+		n.cut[k] = true
+	}
+	n.w.Fold(tagLink, uint64(from.ID()), uint64(to.ID()), b2u(up))
+}
+
+// LinkUp reports whether the one-way link from one host to another is up.
+func (n *Network) LinkUp(from, to *sim.Host) bool {
+	if len(n.cut) == 0 || from == nil || to == nil {
+		return true
+	}
+	return !n.cut[[2]int{from.ID(), to.ID()}]
+}
+
+// HealLinks brings every link back up.
+func (n *Network) HealLinks() {
+	clear(n.cut)
+	n.w.Fold(tagLink, 0, 0, 2)
+}
+
+// GetCount returns the number of requests delivered to the server named
+// servername, or 0 if there is none.
+func (n *Network) GetCount(servername any) int {
+	if rs := n.servers[servername]; rs != nil {
+		return rs.count
+	}
+	return 0
+}
+
+// GetTotalCount returns the number of calls made on the network.
+func (n *Network) GetTotalCount() int { return n.count }
+
+// GetTotalBytes returns the bytes of all request arguments sent, as the
+// lab's labrpc counts them.
+func (n *Network) GetTotalBytes() int64 { return n.bytes }
+
+// GetTotalReplyBytes returns the bytes of all replies sent.
+func (n *Network) GetTotalReplyBytes() int64 { return n.replyBytes }
+
+// transit returns how long a message of size bytes sent now from host takes
+// to arrive: latency, jitter, and its turn on the host's uplink.
+func (n *Network) transit(from *sim.Host, size int) time.Duration {
+	d := n.p.Latency
+	if n.p.Jitter > 0 {
+		d += n.w.RandDuration(0, n.p.Jitter)
+	}
+	if n.p.Bandwidth > 0 && from != nil {
+		now := n.w.Now()
+		start := max(now, n.busy[from.ID()])
+		done := start + time.Duration(int64(size)*int64(time.Second)/n.p.Bandwidth)
+		n.busy[from.ID()] = done
+		d += done - now
+	}
+	return d
+}
+
+// noReplyDelay is how long a call that reaches no server takes to fail.
+func (n *Network) noReplyDelay() time.Duration {
+	if n.longDelays {
+		return n.w.RandDuration(0, n.p.LongNoReply)
+	}
+	return n.w.RandDuration(0, n.p.NoReply)
+}
+
+// route returns the server a request from e reaches now, or nil.
+func (n *Network) route(e *ClientEnd) *Server {
+	if !e.enabled || !e.connected {
+		return nil
+	}
+	rs := n.servers[e.server]
+	if rs == nil || (rs.host != nil && !rs.host.Alive()) || !n.LinkUp(e.host, rs.host) {
+		return nil
+	}
+	return rs
+}
+
+// dropServer fails every call rs still owes an answer.
+func (n *Network) dropServer(rs *Server) {
+	for _, c := range rs.drainWaiting() {
+		c.failAfter(n.noReplyDelay())
+	}
+}
+
+// hostDied fails the calls waiting on the dead host's servers.
+func (n *Network) hostDied(h *sim.Host) {
+	var dead []*Server
+	for _, rs := range n.servers {
+		if rs.host == h {
+			dead = append(dead, rs)
+		}
+	}
+	slices.SortFunc(dead, func(a, b *Server) int { return a.order - b.order })
+	for _, rs := range dead {
+		n.dropServer(rs)
+	}
+}
+
+// Trace tags the network folds into the world's hash.
+const (
+	tagCall = 100 + iota
+	tagDeliver
+	tagReply
+	tagLost
+	tagDone
+	tagMode
+	tagEnable
+	tagLink
+)
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

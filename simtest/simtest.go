@@ -1,0 +1,174 @@
+// Package simtest runs world-driven tests the same way everywhere: it gives
+// each test its seeds, checks that replaying a seed reproduces its trace
+// hash, prints one summary line per run, and on failure prints the seed, the
+// fault log and the exact command that replays the run.
+//
+// Seeds come from fixed defaults, so `go test ./...` is reproducible. The
+// -seed flag (for one package) or the SIM_SEED environment variable (for
+// any number of packages) replaces them with one seed. The -simtrace flag or
+// SIM_TRACE names a directory to write each world's event trace into.
+package simtest
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/replab/replab/sim"
+)
+
+var (
+	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only (SIM_SEED does the same for any package)")
+	traceFlag = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
+)
+
+// Seeds returns the seeds a test runs: the one given by -seed or SIM_SEED,
+// or else defaults. A malformed seed fails the test.
+func Seeds(t testing.TB, defaults ...int64) []int64 {
+	t.Helper()
+	s := *seedFlag
+	if s == "" {
+		s = os.Getenv("SIM_SEED")
+	}
+	if s == "" {
+		return defaults
+	}
+	seed, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("simtest: seed %q is not an integer", s)
+	}
+	return []int64{seed}
+}
+
+// A Result is what one run of a test body reports: its world, for the
+// summary and the trace hash, and counts for the summary line.
+type Result struct {
+	World *sim.World
+	Hosts int
+	RPCs  int
+	Bytes int64
+	Ops   int
+}
+
+// Run runs body once per seed (see Seeds) as a subtest named seed=N, prints
+// a summary line for each, and prints the replay command for a failing one.
+// Then it runs the first seed again and fails if the run does not end with
+// the same virtual time, event count and trace hash.
+func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Result) {
+	t.Helper()
+	seeds := Seeds(t, defaults...)
+	var first sim.Summary
+	for i, seed := range seeds {
+		ok := t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			OnFailure(t, seed)
+			start := time.Now()
+			r := body(t, seed)
+			if r.World == nil {
+				t.Fatal("simtest: test body returned no world")
+			}
+			if i == 0 {
+				first = r.World.Summary()
+			}
+			t.Logf("%s: virtual %.3fs wall %.3fs hosts %d rpcs %d bytes %d ops %d seed %d trace %016x",
+				t.Name(), r.World.Now().Seconds(), time.Since(start).Seconds(), r.Hosts, r.RPCs, r.Bytes, r.Ops, seed, r.World.TraceHash())
+		})
+		if !ok {
+			return
+		}
+	}
+	t.Run(fmt.Sprintf("replay=%d", seeds[0]), func(t *testing.T) {
+		OnFailure(t, seeds[0])
+		again := body(t, seeds[0]).World.Summary()
+		if again != first {
+			t.Fatalf("simtest: nondeterminism: seed %d gave %v, then %v", seeds[0], first, again)
+		}
+	})
+}
+
+// OnFailure makes a failing test print its seed and the command that
+// replays it.
+func OnFailure(t testing.TB, seed int64) {
+	t.Helper()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("FAILED with seed %d; replay with:\n\t%s", seed, ReplayCommand(t.Name(), seed))
+		}
+	})
+}
+
+// Explain makes a failing test print what describe returns (a fault log,
+// say) under the given heading.
+func Explain(t testing.TB, heading string, describe func() string) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s:\n%s", heading, describe())
+		}
+	})
+}
+
+// ReplayCommand returns the one-line command that reruns the named test
+// (a subtest name is trimmed to its top-level test) with one seed.
+func ReplayCommand(testName string, seed int64) string {
+	top, _, _ := strings.Cut(testName, "/")
+	return fmt.Sprintf("go test ./%s -run '^%s$' -seed %d -v", packageDir(), regexp.QuoteMeta(top), seed)
+}
+
+// packageDir returns the directory of the package under test relative to
+// the module root (go test runs a package's tests in its directory).
+func packageDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil {
+				return "."
+			}
+			return filepath.ToSlash(rel)
+		}
+		if filepath.Dir(dir) == dir {
+			return "."
+		}
+	}
+}
+
+// NewWorld returns a world for seed. If a trace directory is set (-simtrace
+// or SIM_TRACE), the world writes its event trace to a file there named
+// after the test and seed, and the test logs the file's path.
+func NewWorld(t testing.TB, seed int64) *sim.World {
+	t.Helper()
+	w := sim.NewWorld(seed)
+	dir := *traceFlag
+	if dir == "" {
+		dir = os.Getenv("SIM_TRACE")
+	}
+	if dir == "" {
+		return w
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("simtest: trace directory: %v", err)
+	}
+	name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+	path := filepath.Join(dir, fmt.Sprintf("%s.seed%d.trace", name, seed))
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatalf("simtest: trace file: %v", err)
+	}
+	buf := bufio.NewWriter(f)
+	t.Cleanup(func() {
+		buf.Flush()
+		f.Close()
+		t.Logf("event trace: %s", path)
+	})
+	w.SetTraceWriter(buf)
+	return w
+}
