@@ -130,13 +130,22 @@ func (h *Host) Now() time.Duration {
 // virtual time from now on: 1.01 runs 1% fast (timers fire early), 0.99 runs
 // 1% slow. The rate is kept to a millionth.
 func (h *Host) SetClockRate(rate float64) error {
-	if math.IsNaN(rate) || rate < 0.001 || rate > 1000 {
-		return fmt.Errorf("sim: clock rate %v for host %s is outside [0.001, 1000]", rate, h.name)
+	if err := CheckClockRate(rate); err != nil {
+		return fmt.Errorf("%w (host %s)", err, h.name)
 	}
 	h.localBase = h.Now()
 	h.realBase = h.w.now
 	h.ppm = int64(math.Round(rate * ppmOne))
 	h.w.Fold(tagDrift, uint64(h.id), uint64(h.ppm))
+	return nil
+}
+
+// CheckClockRate returns an error unless rate is a clock rate a host can
+// have: a number in [0.001, 1000].
+func CheckClockRate(rate float64) error {
+	if math.IsNaN(rate) || rate < 0.001 || rate > 1000 {
+		return fmt.Errorf("sim: clock rate %v is outside [0.001, 1000]", rate)
+	}
 	return nil
 }
 

@@ -85,11 +85,18 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 	}
 	t.Run(fmt.Sprintf("replay=%d", seeds[0]), func(t *testing.T) {
 		OnFailure(t, seeds[0])
-		again := body(t, seeds[0]).World.Summary()
-		if again != first {
-			t.Fatalf("simtest: nondeterminism: seed %d gave %v, then %v", seeds[0], first, again)
+		if err := sameRun(first, body(t, seeds[0]).World.Summary()); err != nil {
+			t.Fatal(err)
 		}
 	})
+}
+
+// sameRun returns an error unless a replay ended as the first run did.
+func sameRun(first, again sim.Summary) error {
+	if first != again {
+		return fmt.Errorf("simtest: nondeterminism: seed %d gave %v, then %v", first.Seed, first, again)
+	}
+	return nil
 }
 
 // OnFailure makes a failing test print its seed and the command that

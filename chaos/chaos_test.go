@@ -1,0 +1,301 @@
+package chaos
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+	"github.com/replab/replab/simtest"
+)
+
+// Counter is a toy node: it counts pings in memory and, every so often,
+// persists the count.
+type Counter struct {
+	host      *sim.Host
+	me        int
+	inMemory  int
+	persisted int
+	received  []int // senders of delivered pings, in order
+	receiveAt []time.Duration
+}
+
+type Ping struct{ From int }
+type Pong struct{ To int }
+
+func (c *Counter) Ping(args *Ping, reply *Pong) {
+	c.inMemory++
+	c.received = append(c.received, args.From)
+	c.receiveAt = append(c.receiveAt, c.host.World().Now())
+	reply.To = c.me
+}
+
+func (c *Counter) save() {
+	c.persisted = c.inMemory
+	c.host.Persister().Save(binary.AppendUvarint(nil, uint64(c.inMemory)), nil)
+}
+
+// cluster is n hosts, each with a Counter server, and ends from every host to
+// every other.
+type cluster struct {
+	w     *sim.World
+	net   *labrpc.Network
+	hosts []*sim.Host
+	nodes []*Counter
+	ends  [][]*labrpc.ClientEnd
+	m     *Monkey
+}
+
+func newCluster(t *testing.T, seed int64, n int) *cluster {
+	w := simtest.NewWorld(t, seed)
+	hosts, err := w.NewHosts(n, "h")
+	require.NoError(t, err)
+	c := &cluster{w: w, net: labrpc.MakeNetwork(w), hosts: hosts, nodes: make([]*Counter, n), ends: make([][]*labrpc.ClientEnd, n)}
+	for i := range n {
+		c.start(i)
+		c.ends[i] = make([]*labrpc.ClientEnd, n)
+		for j := range n {
+			name := fmt.Sprintf("%d->%d", i, j)
+			c.ends[i][j] = c.net.MakeEnd(name, hosts[i])
+			c.net.Connect(name, j)
+			c.net.Enable(name, true)
+		}
+	}
+	c.m, err = New(c.net, hosts, Hooks{
+		Kill: func(i int) { c.hosts[i].Kill(); c.net.DeleteServer(i) },
+		Restart: func(i int) {
+			c.hosts[i].Restart()
+			c.start(i)
+		},
+	})
+	require.NoError(t, err)
+	simtest.Explain(t, "fault log", c.m.LogString)
+	return c
+}
+
+// start builds a fresh Counter on host i from what it persisted.
+func (c *cluster) start(i int) {
+	node := &Counter{host: c.hosts[i], me: i}
+	if b := c.hosts[i].Persister().ReadRaftState(); len(b) > 0 {
+		v, _ := binary.Uvarint(b)
+		node.inMemory, node.persisted = int(v), int(v)
+	}
+	c.nodes[i] = node
+	srv := labrpc.MakeServer(c.hosts[i])
+	srv.AddService(labrpc.MakeService(node))
+	c.net.AddServer(i, srv)
+}
+
+// pingAll makes every host ping every other host every few milliseconds
+// until stop, counting replies by (from, to).
+func (c *cluster) pingAll(stop time.Duration, replies map[[2]int]int) {
+	n := len(c.hosts)
+	for i := range n {
+		for j := range n {
+			if i == j {
+				continue
+			}
+			var ping func()
+			ping = func() {
+				if c.w.Now() >= stop {
+					return
+				}
+				var pong Pong
+				c.ends[i][j].Call("Counter.Ping", &Ping{From: i}, &pong, func(ok bool) {
+					if ok {
+						replies[[2]int{i, j}]++
+					}
+				})
+				c.w.After(c.w.RandDuration(time.Millisecond, 5*time.Millisecond), ping)
+			}
+			c.w.After(c.w.RandDuration(0, time.Millisecond), ping)
+		}
+	}
+}
+
+func TestMessagesNeverCrossAPartition(t *testing.T) {
+	simtest.Run(t, []int64{1, 2, 3}, func(t *testing.T, seed int64) simtest.Result {
+		c := newCluster(t, seed, 5)
+		c.net.Reliable(false)
+		replies := map[[2]int]int{}
+		c.pingAll(3*time.Second, replies)
+		side := []int{0, 0, 1, 1, 1}
+		require.NoError(t, c.m.Schedule([]Step{
+			{At: time.Second, Fault: Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2, 3, 4}}}},
+			{At: 2 * time.Second, Fault: Fault{Kind: Heal}},
+		}))
+		c.w.Run(4 * time.Second)
+
+		crossedBefore, crossedAfter := 0, 0
+		for to, node := range c.nodes {
+			for k, from := range node.received {
+				at := node.receiveAt[k]
+				if side[from] == side[to] {
+					continue
+				}
+				switch {
+				case at < time.Second:
+					crossedBefore++
+				case at <= 2*time.Second:
+					t.Errorf("ping %d->%d delivered at %v, during the partition", from, to, at)
+				default:
+					crossedAfter++
+				}
+			}
+		}
+		assert.Greater(t, crossedBefore, 100, "pings crossed before the partition")
+		assert.Greater(t, crossedAfter, 100, "heal restored the links")
+		assert.Equal(t, "          1s  partition [0 1] | [2 3 4]\n          2s  heal\n", c.m.LogString())
+		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
+	})
+}
+
+func TestOneWayCutIsOneWay(t *testing.T) {
+	c := newCluster(t, 1, 2)
+	require.NoError(t, c.m.Apply(Fault{Kind: Cut, Host: 0, To: 1}))
+	assert.False(t, c.m.Connected(0, 1))
+	assert.True(t, c.m.Connected(1, 0))
+	assert.Equal(t, [][]bool{{true, false}, {true, true}}, c.m.Matrix())
+
+	replies := map[[2]int]int{}
+	c.pingAll(time.Second, replies)
+	c.w.Run(2 * time.Second)
+	assert.Empty(t, c.nodes[1].received, "nothing from 0 reaches 1")
+	assert.NotEmpty(t, c.nodes[0].received, "1 still reaches 0")
+	assert.Zero(t, replies[[2]int{1, 0}], "but 0's replies to 1 are lost")
+	assert.Zero(t, replies[[2]int{0, 1}])
+
+	require.NoError(t, c.m.Apply(Fault{Kind: Heal}))
+	c.pingAll(3*time.Second, replies)
+	c.w.Run(2 * time.Second)
+	assert.NotZero(t, replies[[2]int{0, 1}])
+	assert.NotZero(t, replies[[2]int{1, 0}])
+}
+
+func TestIsolate(t *testing.T) {
+	c := newCluster(t, 1, 3)
+	require.NoError(t, c.m.Apply(IsolateLeader(1)))
+	assert.Equal(t, [][]bool{{true, false, true}, {false, true, false}, {true, false, true}}, c.m.Matrix())
+}
+
+func TestKillLosesMemoryKeepsPersisted(t *testing.T) {
+	c := newCluster(t, 1, 3)
+	replies := map[[2]int]int{}
+	c.pingAll(time.Second, replies)
+	c.w.Run(500 * time.Millisecond)
+	c.nodes[2].save()
+	saved := c.nodes[2].persisted
+	c.w.Run(200 * time.Millisecond)
+	require.Greater(t, c.nodes[2].inMemory, saved, "more pings arrived after the save")
+
+	require.NoError(t, c.m.Apply(Fault{Kind: Kill, Host: 2}))
+	assert.Equal(t, []bool{true, true, false}, c.m.Alive())
+	c.w.Run(100 * time.Millisecond)
+	require.NoError(t, c.m.Apply(Fault{Kind: Restart, Host: 2}))
+	assert.Equal(t, saved, c.nodes[2].inMemory, "the new node starts from the persisted count only")
+	assert.Empty(t, c.nodes[2].received)
+
+	require.NoError(t, c.m.Apply(Fault{Kind: Restart, Host: 2}), "restarting a live host is a no-op")
+	assert.Len(t, c.m.Log(), 2)
+}
+
+func TestScenarios(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{3, 5, 11, 17, 23, 31} {
+		f := SplitAllMinority(n, rng)
+		total := 0
+		for _, g := range f.Groups {
+			assert.Less(t, len(g), n/2+1, "n=%d: group %v is a majority", n, g)
+			total += len(g)
+		}
+		assert.Equal(t, n, total)
+		require.NoError(t, f.validate(n))
+
+		leader := rng.IntN(n)
+		f = SplitMajority(n, leader, rng)
+		require.Len(t, f.Groups, 2)
+		assert.Len(t, f.Groups[0], n/2+1)
+		assert.Contains(t, f.Groups[1], leader)
+		assert.NotContains(t, f.Groups[0], leader)
+		require.NoError(t, f.validate(n))
+	}
+	assert.Len(t, SplitAllMinority(5, rng).Groups, 3, "5 hosts split 2, 2, 1 as in the paper")
+	require.NoError(t, IsolateAll(4).validate(4))
+}
+
+func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
+	c := newCluster(t, seed, 5)
+	maxDead := 0
+	_, err := c.m.StartNemesis(NemesisConfig{Interval: 200 * time.Millisecond, Weights: DefaultWeights()})
+	require.NoError(t, err)
+	c.pingAll(20*time.Second, map[[2]int]int{})
+	for range 200 {
+		c.w.Run(100 * time.Millisecond)
+		dead := 0
+		for _, a := range c.m.Alive() {
+			if !a {
+				dead++
+			}
+		}
+		maxDead = max(maxDead, dead)
+	}
+	return c, maxDead
+}
+
+func TestNemesis(t *testing.T) {
+	simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
+		c, maxDead := nemesisRun(t, seed)
+		kinds := map[Kind]int{}
+		for _, e := range c.m.Log() {
+			kinds[e.Fault.Kind]++
+		}
+		for _, k := range []Kind{Partition, Isolate, Cut, Kill, Restart, Heal} {
+			assert.NotZero(t, kinds[k], "the nemesis never chose %v", k)
+		}
+		assert.LessOrEqual(t, maxDead, 2, "never more than a minority dead")
+		assert.Greater(t, len(c.m.Log()), 50)
+
+		other, _ := nemesisRun(t, seed+1)
+		assert.NotEqual(t, c.m.LogString(), other.m.LogString())
+		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
+	})
+}
+
+func TestBadInput(t *testing.T) {
+	w := sim.NewWorld(1)
+	net := labrpc.MakeNetwork(w)
+	_, err := New(net, nil, Hooks{})
+	assert.EqualError(t, err, "chaos: New: need at least one host, got 0")
+
+	c := newCluster(t, 1, 3)
+	assert.EqualError(t, c.m.Apply(Fault{Kind: Kill, Host: 3}), "chaos: kill: host 3 is not in 0..2")
+	assert.EqualError(t, c.m.Apply(Fault{Kind: Partition, Groups: [][]int{{0, 1}, {1, 2}}}), "chaos: partition: host 1 is in more than one group")
+	assert.EqualError(t, c.m.Apply(Fault{Kind: Drift, Host: 0, Rate: 0}), "sim: clock rate 0 is outside [0.001, 1000]")
+	assert.EqualError(t, c.m.Schedule([]Step{{At: -time.Second, Fault: Fault{Kind: Heal}}}), "chaos: script step 0 (heal) has negative time -1s")
+	assert.EqualError(t, c.m.Schedule([]Step{{At: time.Second, Fault: Fault{Kind: Cut, Host: 0, To: 7}}}), "chaos: script step 0: chaos: cut: host 7 is not in 0..2")
+
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: 0, Weights: DefaultWeights()})
+	assert.EqualError(t, err, "chaos: nemesis interval 0s is not positive")
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Kill: -1}})
+	assert.EqualError(t, err, "chaos: nemesis weight -1 is negative")
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second})
+	assert.EqualError(t, err, "chaos: nemesis weights are all zero")
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: DefaultWeights(), MaxDead: 4})
+	assert.EqualError(t, err, "chaos: nemesis MaxDead 4 is not in 0..3")
+	assert.Empty(t, c.m.Log(), "rejected faults are not applied")
+}
+
+func TestDrift(t *testing.T) {
+	c := newCluster(t, 1, 2)
+	require.NoError(t, c.m.Apply(Fault{Kind: Drift, Host: 1, Rate: 1.5}))
+	c.w.Run(time.Second)
+	assert.Equal(t, 1500*time.Millisecond, c.hosts[1].Now())
+	assert.Equal(t, time.Second, c.hosts[0].Now())
+	assert.Equal(t, "drift 1 x1.5", c.m.Log()[0].Fault.String())
+}

@@ -1,0 +1,198 @@
+// Package chaos is the ChaosMonkey: it partitions, isolates, cuts one-way
+// links, kills and restarts hosts, and makes their clocks drift, by hand, on
+// a script or at random from the world's seed. Every fault it applies is
+// folded into the world's trace hash and written to a fault log that tests
+// print on failure and figures overlay.
+package chaos
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+)
+
+// Hooks let the system under test take part in kills and restarts. Kill
+// should stop the host's nodes (at least Host.Kill) and Restart should
+// restart the host and build fresh nodes from its persisted state. A nil
+// hook just kills or restarts the host.
+type Hooks struct {
+	Kill    func(host int)
+	Restart func(host int)
+}
+
+// An Entry is one line of the fault log.
+type Entry struct {
+	At    time.Duration
+	Fault Fault
+}
+
+// A Monkey applies faults to a set of hosts on a network.
+type Monkey struct {
+	w     *sim.World
+	net   *labrpc.Network
+	hosts []*sim.Host
+	hooks Hooks
+	log   []Entry
+}
+
+// New returns a monkey for hosts (at least one) on net.
+func New(net *labrpc.Network, hosts []*sim.Host, hooks Hooks) (*Monkey, error) {
+	if len(hosts) == 0 {
+		return nil, errors.New("chaos: New: need at least one host, got 0")
+	}
+	return &Monkey{w: net.World(), net: net, hosts: hosts, hooks: hooks}, nil
+}
+
+// Hosts returns how many hosts the monkey works on.
+func (m *Monkey) Hosts() int { return len(m.hosts) }
+
+// Apply applies f now, logs it and folds it into the trace hash. A fault
+// that changes nothing (killing a dead host, restarting a live one) is
+// neither applied nor logged.
+func (m *Monkey) Apply(f Fault) error {
+	if err := f.validate(len(m.hosts)); err != nil {
+		return err
+	}
+	m.apply(f)
+	return nil
+}
+
+// apply applies a validated fault.
+func (m *Monkey) apply(f Fault) {
+	switch f.Kind {
+	case Heal:
+		m.net.HealLinks()
+	case Partition:
+		m.partition(f.Groups)
+	case Isolate:
+		for j := range m.hosts {
+			if j != f.Host {
+				m.setLinks(f.Host, j, false)
+			}
+		}
+	case Cut:
+		m.net.SetLink(m.hosts[f.Host], m.hosts[f.To], false)
+	case Kill:
+		if !m.hosts[f.Host].Alive() {
+			return
+		}
+		if m.hooks.Kill != nil {
+			m.hooks.Kill(f.Host)
+		} else {
+			m.hosts[f.Host].Kill()
+		}
+	case Restart:
+		if m.hosts[f.Host].Alive() {
+			return
+		}
+		if m.hooks.Restart != nil {
+			m.hooks.Restart(f.Host)
+		} else {
+			m.hosts[f.Host].Restart()
+		}
+	case Drift:
+		_ = m.hosts[f.Host].SetClockRate(f.Rate) // the rate was validated
+	}
+	m.log = append(m.log, Entry{At: m.w.Now(), Fault: f})
+	m.w.Fold(tagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To))
+	m.w.FoldString(f.String())
+	m.w.Tracef("chaos: %v", f)
+}
+
+// partition heals every link, then cuts each pair of hosts that are not in
+// one group.
+func (m *Monkey) partition(groups [][]int) {
+	m.net.HealLinks()
+	side := make([]int, len(m.hosts))
+	for i := range side {
+		side[i] = -1 - i // a host in no group is alone
+	}
+	for g, hs := range groups {
+		for _, h := range hs {
+			side[h] = g
+		}
+	}
+	for i := range m.hosts {
+		for j := i + 1; j < len(m.hosts); j++ {
+			if side[i] != side[j] {
+				m.setLinks(i, j, false)
+			}
+		}
+	}
+}
+
+func (m *Monkey) setLinks(a, b int, up bool) {
+	m.net.SetLink(m.hosts[a], m.hosts[b], up)
+	m.net.SetLink(m.hosts[b], m.hosts[a], up)
+}
+
+// Connected reports whether messages from host a reach host b.
+func (m *Monkey) Connected(a, b int) bool {
+	return m.net.LinkUp(m.hosts[a], m.hosts[b])
+}
+
+// Matrix returns the connectivity matrix: Matrix()[a][b] is Connected(a, b).
+func (m *Monkey) Matrix() [][]bool {
+	mx := make([][]bool, len(m.hosts))
+	for a := range mx {
+		mx[a] = make([]bool, len(m.hosts))
+		for b := range mx[a] {
+			mx[a][b] = a == b || m.Connected(a, b)
+		}
+	}
+	return mx
+}
+
+// Alive reports which hosts are alive.
+func (m *Monkey) Alive() []bool {
+	alive := make([]bool, len(m.hosts))
+	for i, h := range m.hosts {
+		alive[i] = h.Alive()
+	}
+	return alive
+}
+
+// Log returns the faults applied so far, in order.
+func (m *Monkey) Log() []Entry { return m.log }
+
+// LogString formats the fault log, a line per fault.
+func (m *Monkey) LogString() string {
+	var b strings.Builder
+	for _, e := range m.log {
+		fmt.Fprintf(&b, "%12v  %v\n", e.At, e.Fault)
+	}
+	if b.Len() == 0 {
+		return "(no faults)\n"
+	}
+	return b.String()
+}
+
+// A Step is one fault of a script, At after the script starts.
+type Step struct {
+	At    time.Duration
+	Fault Fault
+}
+
+// Schedule checks a script and schedules its faults relative to now.
+func (m *Monkey) Schedule(script []Step) error {
+	for i, s := range script {
+		if s.At < 0 {
+			return fmt.Errorf("chaos: script step %d (%v) has negative time %v", i, s.Fault, s.At)
+		}
+		if err := s.Fault.validate(len(m.hosts)); err != nil {
+			return fmt.Errorf("chaos: script step %d: %w", i, err)
+		}
+	}
+	for _, s := range script {
+		f := s.Fault
+		m.w.After(s.At, func() { m.apply(f) })
+	}
+	return nil
+}
+
+// Trace tag for faults.
+const tagFault = 200

@@ -1,0 +1,134 @@
+package chaos
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/sim"
+)
+
+// Weights say how often a nemesis picks each kind of fault, relative to each
+// other.
+type Weights struct {
+	Partition, Isolate, Cut, Kill, Restart, Heal float64
+}
+
+// DefaultWeights mixes every kind of fault, healing and restarting as often
+// as breaking.
+func DefaultWeights() Weights {
+	return Weights{Partition: 2, Isolate: 1, Cut: 1, Kill: 1, Restart: 2, Heal: 3}
+}
+
+// NemesisConfig configures a random nemesis.
+type NemesisConfig struct {
+	// Interval is the mean time between faults; each gap is drawn
+	// uniformly from [Interval/2, 3*Interval/2].
+	Interval time.Duration
+	Weights  Weights
+	// MaxDead bounds how many hosts may be dead at once; 0 means a
+	// minority, (n-1)/2. Set Weights.Kill to 0 for no kills at all.
+	MaxDead int
+}
+
+// A Nemesis applies random faults to a monkey's hosts at random times, all
+// drawn from the world's random number generator.
+type Nemesis struct {
+	m     *Monkey
+	cfg   NemesisConfig
+	total float64
+	timer *sim.Timer
+}
+
+// StartNemesis checks cfg and starts a nemesis; its first fault comes after
+// one gap.
+func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
+	if cfg.Interval <= 0 {
+		return nil, fmt.Errorf("chaos: nemesis interval %v is not positive", cfg.Interval)
+	}
+	wt := cfg.Weights
+	total := 0.0
+	for _, v := range []float64{wt.Partition, wt.Isolate, wt.Cut, wt.Kill, wt.Restart, wt.Heal} {
+		if !(v >= 0) {
+			return nil, fmt.Errorf("chaos: nemesis weight %v is negative", v)
+		}
+		total += v
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("chaos: nemesis weights are all zero")
+	}
+	if cfg.MaxDead < 0 || cfg.MaxDead > len(m.hosts) {
+		return nil, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, len(m.hosts))
+	}
+	if cfg.MaxDead == 0 {
+		cfg.MaxDead = (len(m.hosts) - 1) / 2
+	}
+	n := &Nemesis{m: m, cfg: cfg, total: total}
+	n.timer = m.w.NewTimer(n.tick)
+	n.arm()
+	return n, nil
+}
+
+// Stop stops the nemesis. Faults already applied stay.
+func (n *Nemesis) Stop() { n.timer.Stop() }
+
+func (n *Nemesis) arm() {
+	iv := n.cfg.Interval
+	n.timer.Reset(n.m.w.RandDuration(iv/2, iv+iv/2))
+}
+
+func (n *Nemesis) tick() {
+	if f, ok := n.pick(); ok {
+		n.m.apply(f)
+	}
+	n.arm()
+}
+
+// pick draws a fault; it reports false when the drawn kind has nothing to
+// act on (no dead host to restart, or the dead limit reached).
+func (n *Nemesis) pick() (Fault, bool) {
+	rng := n.m.w.Rand()
+	hosts := len(n.m.hosts)
+	wt := n.cfg.Weights
+	r := rng.Float64() * n.total
+	switch {
+	case r < wt.Partition:
+		perm := rng.Perm(hosts)
+		k := 1 + rng.IntN(max(hosts-1, 1))
+		return Fault{Kind: Partition, Groups: [][]int{perm[:k], perm[k:]}}, true
+	case r < wt.Partition+wt.Isolate:
+		return Fault{Kind: Isolate, Host: rng.IntN(hosts)}, true
+	case r < wt.Partition+wt.Isolate+wt.Cut:
+		if hosts < 2 {
+			return Fault{}, false
+		}
+		from := rng.IntN(hosts)
+		to := (from + 1 + rng.IntN(hosts-1)) % hosts
+		return Fault{Kind: Cut, Host: from, To: to}, true
+	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill:
+		live, dead := n.split()
+		if len(dead) >= n.cfg.MaxDead || len(live) == 0 {
+			return Fault{}, false
+		}
+		return Fault{Kind: Kill, Host: live[rng.IntN(len(live))]}, true
+	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill+wt.Restart:
+		_, dead := n.split()
+		if len(dead) == 0 {
+			return Fault{}, false
+		}
+		return Fault{Kind: Restart, Host: dead[rng.IntN(len(dead))]}, true
+	default:
+		return Fault{Kind: Heal}, true
+	}
+}
+
+// split returns the live and the dead hosts.
+func (n *Nemesis) split() (live, dead []int) {
+	for i, h := range n.m.hosts {
+		if h.Alive() {
+			live = append(live, i)
+		} else {
+			dead = append(dead, i)
+		}
+	}
+	return live, dead
+}
