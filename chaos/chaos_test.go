@@ -231,6 +231,7 @@ func TestScenarios(t *testing.T) {
 
 func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
 	c := newCluster(t, seed, 5)
+	c.net.Reliable(false)
 	maxDead := 0
 	_, err := c.m.StartNemesis(NemesisConfig{Interval: 200 * time.Millisecond, Weights: DefaultWeights()})
 	require.NoError(t, err)

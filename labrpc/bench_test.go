@@ -32,7 +32,7 @@ func (BenchServer) AppendEntries(args *BenchArgs, reply *BenchReply) {
 // BenchmarkRPC measures delivered RPCs per wall second: 10 clients on their
 // own hosts keep one small AppendEntries each (one entry with a string
 // command) in flight to one server, with byte counting, over the default
-// network (1 ms latency, jitter).
+// network (LAN latency with jitter).
 func BenchmarkRPC(b *testing.B) {
 	w := sim.NewWorld(1)
 	net := MakeNetwork(w)

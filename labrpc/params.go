@@ -42,12 +42,13 @@ type Params struct {
 	CallTimeout time.Duration
 }
 
-// DefaultParams returns the 6.5840 labrpc fault model with a 1 ms latency
-// and 200 µs jitter, unlimited bandwidth, no duplicates and no call timeout.
+// DefaultParams returns the 6.5840 labrpc fault model with a LAN's 250 µs
+// one-way latency plus up to 50 µs of jitter, unlimited bandwidth, no
+// duplicates and no call timeout.
 func DefaultParams() Params {
 	return Params{
-		Latency:     time.Millisecond,
-		Jitter:      200 * time.Microsecond,
+		Latency:     250 * time.Microsecond,
+		Jitter:      50 * time.Microsecond,
 		RequestLoss: 0.1,
 		ReplyLoss:   0.1,
 		ShortDelay:  27 * time.Millisecond,
