@@ -1,0 +1,86 @@
+package raft
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config holds a node's timing and options. LabConfig and PaperConfig are
+// the named profiles.
+type Config struct {
+	// Heartbeat is how often a leader sends AppendEntries to each peer
+	// when it has nothing else to send.
+	Heartbeat time.Duration
+	// A follower that hears from no leader for a random time in
+	// [ElectionMin, ElectionMax] starts an election.
+	ElectionMin, ElectionMax time.Duration
+	// RPCTimeout, if positive, gives up on an RPC with no answer after
+	// that long (the network may still fail it sooner).
+	RPCTimeout time.Duration
+	// PreVote makes a node ask whether it could win before it bumps its
+	// term, so a node that rejoins after a partition does not depose a
+	// healthy leader.
+	PreVote bool
+	// CheckQuorum makes a leader step down when it has not heard from a
+	// majority for ElectionMax, and makes nodes that hear from a leader
+	// ignore votes for ElectionMin (the leader's lease).
+	CheckQuorum bool
+	// MaxBatch bounds the entries in one AppendEntries; 0 means no bound.
+	MaxBatch int
+
+	bugs bugs // planted bugs; only the package's tests set them
+}
+
+// LabConfig is the 6.5840 lab's profile: heartbeats every 100 ms, elections
+// after 300-600 ms of silence, PreVote and CheckQuorum on.
+func LabConfig() Config {
+	return Config{
+		Heartbeat:   100 * time.Millisecond,
+		ElectionMin: 300 * time.Millisecond,
+		ElectionMax: 600 * time.Millisecond,
+		PreVote:     true,
+		CheckQuorum: true,
+	}
+}
+
+// PaperConfig is the Raft-KV-with-ChaosMonkey paper's profile: heartbeats
+// every 400 ms, elections after 500-1000 ms, RPCs given up after 2 s.
+func PaperConfig() Config {
+	return Config{
+		Heartbeat:   400 * time.Millisecond,
+		ElectionMin: 500 * time.Millisecond,
+		ElectionMax: 1000 * time.Millisecond,
+		RPCTimeout:  2000 * time.Millisecond,
+		PreVote:     true,
+		CheckQuorum: true,
+	}
+}
+
+// Validate returns an error naming the first setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.Heartbeat <= 0:
+		return fmt.Errorf("raft: Heartbeat %v is not positive", c.Heartbeat)
+	case c.ElectionMin <= c.Heartbeat:
+		return fmt.Errorf("raft: ElectionMin %v must exceed Heartbeat %v", c.ElectionMin, c.Heartbeat)
+	case c.ElectionMax < c.ElectionMin:
+		return fmt.Errorf("raft: ElectionMax %v is below ElectionMin %v", c.ElectionMax, c.ElectionMin)
+	case c.RPCTimeout < 0:
+		return fmt.Errorf("raft: RPCTimeout %v is negative", c.RPCTimeout)
+	case c.MaxBatch < 0:
+		return fmt.Errorf("raft: MaxBatch %d is negative", c.MaxBatch)
+	}
+	return nil
+}
+
+// bugs are switches that put known Raft mistakes back, so that the test
+// suite can show it catches each one. All are off in every real node.
+type bugs struct {
+	voteWithoutLogCheck bool // grant votes without the log-up-to-date check
+	commitOldTerm       bool // commit by counting replicas of an earlier term's entry (Figure 8)
+	forgetVote          bool // do not persist votedFor
+	keepConflicts       bool // overwrite conflicting entries but keep the suffix after them
+	truncateStale       bool // cut the log after a (possibly stale) AppendEntries' last entry
+	noStepDown          bool // a leader that sees a higher term keeps leading
+	applyUncommitted    bool // apply entries as soon as they are in the log
+}

@@ -1,0 +1,139 @@
+package raft
+
+import "time"
+
+// RequestVoteArgs asks for a vote, or with PreVote set, asks whether a vote
+// would be granted in term Term without anyone changing state.
+type RequestVoteArgs struct {
+	Term         int
+	CandidateID  int
+	LastLogIndex int
+	LastLogTerm  int
+	PreVote      bool
+}
+
+// RequestVoteReply answers a RequestVote.
+type RequestVoteReply struct {
+	Term        int
+	VoteGranted bool
+}
+
+// electionTimeout fires when a follower or candidate has heard from no
+// leader for a while.
+func (rf *Raft) electionTimeout() {
+	defer rf.flush()
+	if rf.role == leader {
+		return
+	}
+	rf.resetElectionTimer()
+	rf.campaign(rf.cfg.PreVote)
+}
+
+// campaign starts a pre-election (asking, in term+1, without changing
+// anything) or an election (bumping the term and voting for itself).
+func (rf *Raft) campaign(pre bool) {
+	rf.round++
+	round := rf.round
+	term := rf.term + 1
+	if !pre {
+		rf.term, rf.votedFor, rf.role, rf.leader = term, rf.me, candidate, -1
+		rf.dirty = true
+	}
+	rf.votes = 1
+	if rf.votes >= rf.majority() {
+		rf.won(pre)
+		return
+	}
+	args := &RequestVoteArgs{Term: term, CandidateID: rf.me, LastLogIndex: rf.log.last(), LastLogTerm: rf.log.lastTerm(), PreVote: pre}
+	for p := range rf.peers {
+		if p == rf.me {
+			continue
+		}
+		reply := &RequestVoteReply{}
+		rf.call(p, "Raft.RequestVote", args, reply, func(ok bool) {
+			if !ok || round != rf.round {
+				return
+			}
+			if reply.Term > rf.term && !reply.VoteGranted {
+				rf.becomeFollower(reply.Term)
+				return
+			}
+			if !reply.VoteGranted || (pre && rf.role != follower) || (!pre && (rf.role != candidate || rf.term != term)) {
+				return
+			}
+			rf.votes++
+			if rf.votes == rf.majority() {
+				rf.won(pre)
+			}
+		})
+	}
+}
+
+// won moves on from a won pre-election to the election, or from a won
+// election to leadership.
+func (rf *Raft) won(pre bool) {
+	if pre {
+		rf.campaign(false)
+	} else {
+		rf.becomeLeader()
+	}
+}
+
+// RequestVote is the handler for vote and pre-vote requests.
+func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
+	if rf.dead {
+		return
+	}
+	defer rf.flush()
+	reply.Term = rf.term
+	if args.Term < rf.term {
+		return
+	}
+	// The leader's lease: while a node hears from a leader, it refuses to
+	// help anyone depose it (Raft thesis §4.2.3).
+	if rf.cfg.CheckQuorum && args.Term > rf.term && rf.leaseHeld() {
+		return
+	}
+	upToDate := args.LastLogTerm > rf.log.lastTerm() ||
+		(args.LastLogTerm == rf.log.lastTerm() && args.LastLogIndex >= rf.log.last())
+	if rf.cfg.bugs.voteWithoutLogCheck {
+		upToDate = true
+	}
+	if args.PreVote {
+		reply.VoteGranted = args.Term > rf.term && upToDate
+		return
+	}
+	if args.Term > rf.term {
+		rf.becomeFollower(args.Term)
+		reply.Term = rf.term
+	}
+	if (rf.votedFor == -1 || rf.votedFor == args.CandidateID) && upToDate && rf.role == follower {
+		reply.VoteGranted = true
+		rf.votedFor = args.CandidateID
+		rf.dirty = true
+		rf.resetElectionTimer()
+	}
+}
+
+// leaseHeld reports whether this node is the leader or has heard from one
+// within the minimum election timeout.
+func (rf *Raft) leaseHeld() bool {
+	if rf.role == leader {
+		return true
+	}
+	return rf.leader != -1 && rf.w.Now()-rf.heardLeader < rf.cfg.ElectionMin
+}
+
+func (rf *Raft) becomeLeader() {
+	rf.role, rf.leader = leader, rf.me
+	rf.electionTimer.Stop()
+	n := len(rf.peers)
+	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)
+	rf.inflight, rf.lastAck = make([]int, n), make([]time.Duration, n)
+	rf.leadSince = rf.w.Now()
+	for p := range rf.peers {
+		rf.nextIndex[p] = rf.log.last() + 1
+		rf.lastAck[p] = rf.leadSince
+	}
+	rf.broadcast()
+}

@@ -1,0 +1,258 @@
+// Package raft is Raft, written from scratch as a sans-IO node on the
+// simulated world and network: leader election with PreVote and
+// CheckQuorum, log replication that sends as soon as a command arrives and
+// batches whatever piles up behind an AppendEntries in flight, fast log
+// backtracking, persistence, and snapshots with InstallSnapshot.
+//
+// The API has the 6.5840 lab's shape: Make, Start, GetState, Snapshot,
+// Kill, and ApplyMsg values delivered in log order through an apply
+// callback, the in-world stand-in for applyCh. Everything a node does
+// happens in the world's events: it never blocks and starts no goroutines.
+package raft
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+)
+
+// ApplyMsg is what a node hands its service, in order: a committed command
+// (CommandValid) or a snapshot received from the leader (SnapshotValid).
+type ApplyMsg struct {
+	CommandValid bool
+	Command      any
+	CommandIndex int
+	CommandTerm  int
+
+	SnapshotValid bool
+	Snapshot      []byte
+	SnapshotTerm  int
+	SnapshotIndex int
+}
+
+type role int
+
+const (
+	follower role = iota
+	candidate
+	leader
+)
+
+// Raft is one Raft node.
+type Raft struct {
+	host      *sim.Host
+	w         *sim.World
+	peers     []*labrpc.ClientEnd
+	me        int
+	persister *sim.Persister
+	apply     func(ApplyMsg)
+	cfg       Config
+	dead      bool
+
+	// Persistent state.
+	term     int
+	votedFor int
+	log      raftLog
+	snapshot []byte
+	dirty    bool // persistent state changed since the last save
+
+	// Volatile state.
+	role        role
+	leader      int           // who this node believes leads its term, or -1
+	heardLeader time.Duration // when the leader was last heard from
+	commitIndex int
+	lastApplied int
+
+	votes        int // votes (or pre-votes) granted in the current round
+	round        int // bumped by every (pre-)election, to ignore stale replies
+	snapPending  bool
+	applyPending bool
+
+	// Leader state, per peer.
+	nextIndex  []int
+	matchIndex []int
+	inflight   []int           // ID of the AppendEntries carrying entries in flight, or 0
+	lastAck    []time.Duration // when the peer last answered
+	leadSince  time.Duration
+	sends      int // IDs for in-flight tracking
+
+	electionTimer  *sim.Timer
+	heartbeatTimer *sim.Timer
+}
+
+// Make returns a node on host, peer me of peers (peers[me] is unused),
+// restored from what persister holds, delivering committed entries and
+// snapshots through apply. Its election timer starts at once.
+func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, apply func(ApplyMsg), cfg Config) (*Raft, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if me < 0 || me >= len(peers) {
+		return nil, fmt.Errorf("raft: me = %d is not a peer index in 0..%d", me, len(peers)-1)
+	}
+	rf := &Raft{
+		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
+		votedFor: -1, log: newLog(), leader: -1,
+	}
+	if err := rf.restore(persister.ReadRaftState()); err != nil {
+		return nil, err
+	}
+	rf.snapshot = persister.ReadSnapshot()
+	rf.commitIndex, rf.lastApplied = rf.log.base, rf.log.base
+	rf.electionTimer = host.NewTimer(rf.electionTimeout)
+	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
+	rf.resetElectionTimer()
+	return rf, nil
+}
+
+// GetState returns the node's term and whether it believes it is the leader.
+func (rf *Raft) GetState() (term int, isLeader bool) {
+	return rf.term, rf.role == leader && !rf.dead
+}
+
+// Start proposes command for the log. If this node is the leader it returns
+// the index the command will have if it is ever committed, the current term
+// and true; it sends the command to the peers at once. Otherwise it returns
+// false and does nothing.
+func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
+	if rf.dead || rf.role != leader {
+		return -1, rf.term, false
+	}
+	defer rf.flush()
+	rf.log.append(Entry{Term: rf.term, Command: command})
+	rf.dirty = true
+	if len(rf.peers) == 1 {
+		rf.advanceCommit()
+	}
+	for p := range rf.peers {
+		if p != rf.me && rf.inflight[p] == 0 {
+			rf.sendAppend(p)
+		}
+	}
+	return rf.log.last(), rf.term, true
+}
+
+// Kill stops the node: its timers stop and it ignores everything after.
+func (rf *Raft) Kill() {
+	rf.dead = true
+	rf.electionTimer.Stop()
+	rf.heartbeatTimer.Stop()
+}
+
+// Killed reports whether Kill has been called.
+func (rf *Raft) Killed() bool { return rf.dead }
+
+func (rf *Raft) majority() int { return len(rf.peers)/2 + 1 }
+
+func (rf *Raft) resetElectionTimer() {
+	rf.electionTimer.Reset(rf.w.RandDuration(rf.cfg.ElectionMin, rf.cfg.ElectionMax))
+}
+
+// becomeFollower moves to term (not below the current one) as a follower.
+func (rf *Raft) becomeFollower(term int) {
+	if term > rf.term {
+		rf.term, rf.votedFor, rf.leader = term, -1, -1
+		rf.dirty = true
+	}
+	if rf.role == leader && rf.cfg.bugs.noStepDown {
+		return
+	}
+	if rf.role == leader {
+		rf.heartbeatTimer.Stop()
+		rf.resetElectionTimer()
+	}
+	rf.role = follower
+}
+
+// call sends an RPC to peer, giving up after RPCTimeout if one is set. The
+// callback runs at most once, and never after the node is killed.
+func (rf *Raft) call(peer int, method string, args, reply any, done func(ok bool)) {
+	finished := false
+	finish := func(ok bool) {
+		if finished || rf.dead {
+			return
+		}
+		finished = true
+		done(ok)
+		rf.flush()
+	}
+	rf.peers[peer].Call(method, args, reply, finish)
+	if rf.cfg.RPCTimeout > 0 {
+		rf.host.After(rf.cfg.RPCTimeout, func() { finish(false) })
+	}
+}
+
+// flush saves the persistent state if it changed, and schedules applying
+// newly committed entries. Every entry point calls it before returning: a
+// host can only die between events, so nothing this event sent can be
+// seen before the state behind it is on disk.
+func (rf *Raft) flush() {
+	if rf.dirty {
+		rf.dirty = false
+		rf.persister.Save(rf.encodeState(), rf.snapshot)
+	}
+	if !rf.applyPending && (rf.snapPending || rf.lastApplied < rf.applyLimit()) {
+		rf.applyPending = true
+		rf.host.After(0, rf.applyCommitted)
+	}
+}
+
+func (rf *Raft) encodeState() []byte {
+	b := binary.AppendUvarint(nil, uint64(rf.term))
+	vote := rf.votedFor
+	if rf.cfg.bugs.forgetVote {
+		vote = -1
+	}
+	b = binary.AppendVarint(b, int64(vote))
+	return rf.log.encode(b)
+}
+
+func (rf *Raft) restore(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	term, b, err := uvarint(b)
+	if err != nil {
+		return err
+	}
+	vote, n := binary.Varint(b)
+	if n <= 0 {
+		return errShort
+	}
+	log, _, err := decodeLog(b[n:])
+	if err != nil {
+		return err
+	}
+	rf.term, rf.votedFor, rf.log = int(term), int(vote), log
+	return nil
+}
+
+// applyLimit is the last index that may be applied.
+func (rf *Raft) applyLimit() int {
+	if rf.cfg.bugs.applyUncommitted {
+		return rf.log.last()
+	}
+	return rf.commitIndex
+}
+
+// applyCommitted hands the service a pending snapshot, then every entry
+// up to the commit index, in order.
+func (rf *Raft) applyCommitted() {
+	rf.applyPending = false
+	if rf.dead {
+		return
+	}
+	if rf.snapPending {
+		rf.snapPending = false
+		rf.lastApplied = max(rf.lastApplied, rf.log.base)
+		rf.apply(ApplyMsg{SnapshotValid: true, Snapshot: rf.snapshot, SnapshotTerm: rf.log.term(rf.log.base), SnapshotIndex: rf.log.base})
+	}
+	for !rf.dead && !rf.snapPending && rf.lastApplied < rf.applyLimit() && rf.lastApplied < rf.log.last() {
+		rf.lastApplied++
+		e := rf.log.entry(rf.lastApplied)
+		rf.apply(ApplyMsg{CommandValid: true, Command: e.Command, CommandIndex: rf.lastApplied, CommandTerm: e.Term})
+	}
+}

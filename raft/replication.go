@@ -1,0 +1,237 @@
+package raft
+
+// AppendEntriesArgs carries entries (none for a heartbeat) and the leader's
+// commit index.
+type AppendEntriesArgs struct {
+	Term         int
+	LeaderID     int
+	PrevLogIndex int
+	PrevLogTerm  int
+	Entries      []Entry
+	LeaderCommit int
+}
+
+// AppendEntriesReply answers an AppendEntries. On a mismatch it says where
+// the follower's log diverges, so the leader can skip back a term at a time:
+// XTerm is the term of the follower's entry at PrevLogIndex (-1 if it has
+// none), XIndex the first index of that term, XLen its log length.
+type AppendEntriesReply struct {
+	Term    int
+	Success bool
+	XTerm   int
+	XIndex  int
+	XLen    int
+}
+
+// heartbeatTick fires every Heartbeat on a leader.
+func (rf *Raft) heartbeatTick() {
+	defer rf.flush()
+	if rf.role != leader {
+		return
+	}
+	if rf.cfg.CheckQuorum && !rf.quorumActive() {
+		rf.becomeFollower(rf.term)
+		return
+	}
+	rf.broadcast()
+}
+
+// quorumActive reports whether a majority (counting the leader) has
+// answered within the last ElectionMax.
+func (rf *Raft) quorumActive() bool {
+	now := rf.w.Now()
+	if now-rf.leadSince < rf.cfg.ElectionMax {
+		return true
+	}
+	active := 1
+	for p, t := range rf.lastAck {
+		if p != rf.me && now-t < rf.cfg.ElectionMax {
+			active++
+		}
+	}
+	return active >= rf.majority()
+}
+
+// broadcast sends AppendEntries to every peer and re-arms the heartbeat.
+func (rf *Raft) broadcast() {
+	for p := range rf.peers {
+		if p != rf.me {
+			rf.sendAppend(p)
+		}
+	}
+	rf.heartbeatTimer.Reset(rf.cfg.Heartbeat)
+}
+
+// sendAppend sends peer what it is missing. At most one AppendEntries with
+// entries is in flight per peer; while one is, entries pile up and go out
+// together when it is answered, and heartbeats carry no entries and point
+// at the last entry known to match.
+func (rf *Raft) sendAppend(p int) {
+	next := rf.nextIndex[p]
+	if next <= rf.log.base {
+		rf.sendSnapshot(p)
+		return
+	}
+	prev := next - 1
+	carry := rf.inflight[p] == 0 && next <= rf.log.last()
+	if !carry && rf.inflight[p] != 0 {
+		prev = max(rf.matchIndex[p], rf.log.base)
+	}
+	args := &AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}
+	id := 0
+	if carry {
+		hi := rf.log.last()
+		if rf.cfg.MaxBatch > 0 {
+			hi = min(hi, next+rf.cfg.MaxBatch-1)
+		}
+		args.Entries = rf.log.slice(next, hi+1)
+		rf.nextIndex[p] = hi + 1
+		rf.sends++
+		id = rf.sends
+		rf.inflight[p] = id
+	}
+	reply := &AppendEntriesReply{}
+	rf.call(p, "Raft.AppendEntries", args, reply, func(ok bool) { rf.appendAnswered(p, id, args, reply, ok) })
+}
+
+func (rf *Raft) appendAnswered(p, id int, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
+	if rf.role != leader || args.Term != rf.term {
+		if ok && reply.Term > rf.term {
+			rf.becomeFollower(reply.Term)
+		}
+		return
+	}
+	carried := id != 0 && rf.inflight[p] == id
+	if carried {
+		rf.inflight[p] = 0
+	}
+	if !ok {
+		if carried {
+			// The entries may not have arrived: resend from the last match.
+			rf.nextIndex[p] = min(rf.nextIndex[p], args.PrevLogIndex+1)
+		}
+		return
+	}
+	if reply.Term > rf.term {
+		rf.becomeFollower(reply.Term)
+		return
+	}
+	rf.lastAck[p] = rf.w.Now()
+	if reply.Success {
+		if m := args.PrevLogIndex + len(args.Entries); m > rf.matchIndex[p] {
+			rf.matchIndex[p] = m
+			rf.advanceCommit()
+		}
+		rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
+	} else {
+		rf.nextIndex[p] = max(rf.matchIndex[p]+1, rf.backtrack(reply))
+		rf.inflight[p] = 0
+	}
+	if rf.role == leader && rf.inflight[p] == 0 && rf.nextIndex[p] <= rf.log.last() {
+		rf.sendAppend(p)
+	}
+}
+
+// backtrack returns where to resend from after a follower's mismatch.
+func (rf *Raft) backtrack(reply *AppendEntriesReply) int {
+	if reply.XTerm == -1 {
+		return reply.XLen
+	}
+	if i := rf.log.lastOfTerm(reply.XTerm); i != -1 {
+		return i + 1
+	}
+	return reply.XIndex
+}
+
+// advanceCommit commits the highest index of the current term that a
+// majority holds (earlier terms' entries commit with it: Figure 8).
+func (rf *Raft) advanceCommit() {
+	for n := rf.log.last(); n > rf.commitIndex; n-- {
+		if rf.log.term(n) != rf.term && !rf.cfg.bugs.commitOldTerm {
+			return
+		}
+		count := 1
+		for p, m := range rf.matchIndex {
+			if p != rf.me && m >= n {
+				count++
+			}
+		}
+		if count >= rf.majority() {
+			rf.commitIndex = n
+			return
+		}
+	}
+}
+
+// AppendEntries is the handler for the leader's AppendEntries.
+func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply) {
+	if rf.dead {
+		return
+	}
+	defer rf.flush()
+	reply.Term = rf.term
+	if args.Term < rf.term {
+		return
+	}
+	rf.heardFrom(args.Term, args.LeaderID)
+	reply.Term = rf.term
+
+	prev := args.PrevLogIndex
+	if prev > rf.log.last() {
+		reply.XTerm, reply.XLen = -1, rf.log.last()+1
+		return
+	}
+	if prev >= rf.log.base && rf.log.term(prev) != args.PrevLogTerm {
+		reply.XTerm, reply.XIndex, reply.XLen = rf.log.term(prev), rf.log.firstOfTerm(prev), rf.log.last()+1
+		return
+	}
+	entries, at := args.Entries, prev+1
+	if at <= rf.log.base { // the snapshot already covers a prefix
+		skip := min(rf.log.base+1-at, len(entries))
+		entries, at = entries[skip:], at+skip
+	}
+	rf.merge(at, entries)
+	reply.Success = true
+	if last := prev + len(args.Entries); args.LeaderCommit > rf.commitIndex {
+		rf.commitIndex = max(rf.commitIndex, min(args.LeaderCommit, last))
+	}
+}
+
+// heardFrom records a message from the leader of term.
+func (rf *Raft) heardFrom(term, leader int) {
+	if term > rf.term || rf.role != follower {
+		rf.becomeFollower(term)
+	}
+	rf.leader, rf.heardLeader = leader, rf.w.Now()
+	if rf.role == follower {
+		rf.resetElectionTimer()
+	}
+}
+
+// merge puts entries into the log from index at, cutting the log only
+// where an entry conflicts: a stale AppendEntries must not drop entries a
+// newer one added.
+func (rf *Raft) merge(at int, entries []Entry) {
+	for i, e := range entries {
+		j := at + i
+		if j > rf.log.last() {
+			rf.log.append(entries[i:]...)
+			rf.dirty = true
+			break
+		}
+		if rf.log.term(j) != e.Term {
+			rf.dirty = true
+			if rf.cfg.bugs.keepConflicts {
+				rf.log.set(j, e)
+				continue
+			}
+			rf.log.truncate(j)
+			rf.log.append(entries[i:]...)
+			break
+		}
+	}
+	if end := at + len(entries); rf.cfg.bugs.truncateStale && end <= rf.log.last() {
+		rf.log.truncate(end)
+		rf.dirty = true
+	}
+}
