@@ -63,11 +63,10 @@ type config struct {
 // connected.
 func makeConfig(t tester, seed int64, n int, unreliable, snapshot bool, rcfg Config) *config {
 	t.Helper()
-	var w *sim.World
-	if tb, ok := t.(testing.TB); ok {
+	w := sim.NewWorld(seed)
+	tb, isTB := t.(testing.TB)
+	if isTB {
 		w = simtest.NewWorld(tb, seed) // honours -simtrace
-	} else {
-		w = sim.NewWorld(seed)
 	}
 	cfg := &config{
 		t: t, w: w, net: labrpc.MakeNetwork(w), n: n, rcfg: rcfg, snapshot: snapshot,
@@ -79,6 +78,9 @@ func makeConfig(t tester, seed int64, n int, unreliable, snapshot bool, rcfg Con
 		t.Fatalf("%v", err)
 	}
 	cfg.hosts = hosts
+	if isTB {
+		simtest.Explain(tb, "cluster state", cfg.describe)
+	}
 	cfg.net.Reliable(!unreliable)
 	for i := range n {
 		cfg.logs[i] = map[int]any{}
@@ -344,42 +346,112 @@ func (cfg *config) wait(index, n, startTerm int) any {
 	return cmd
 }
 
+// startOnLeader offers cmd to each connected server in turn, from the one
+// after *next, and returns the index a leader put it at, or -1.
+func (cfg *config) startOnLeader(cmd any, next *int) int {
+	for range cfg.n {
+		*next = (*next + 1) % cfg.n
+		if cfg.connected[*next] && cfg.rafts[*next] != nil {
+			if index, _, ok := cfg.rafts[*next].Start(cmd); ok {
+				return index
+			}
+		}
+	}
+	return -1
+}
+
+// committedAt reports whether at least n servers applied cmd at index.
+func (cfg *config) committedAt(index, n int, cmd any) bool {
+	nd, cmd1 := cfg.nCommitted(index)
+	return nd > 0 && nd >= n && cmd1 == cmd
+}
+
 // one submits cmd to whichever server is leader and waits until
 // expectedServers have committed it, retrying for up to 10 seconds. It
 // returns the index the command was committed at.
 func (cfg *config) one(cmd any, expectedServers int, retry bool) int {
 	cfg.t.Helper()
 	deadline := cfg.w.Now() + 10*time.Second
-	starts := 0
+	next := 0
 	for cfg.w.Now() < deadline {
-		index := -1
-		for range cfg.n {
-			starts = (starts + 1) % cfg.n
-			if cfg.connected[starts] && cfg.rafts[starts] != nil {
-				if index1, _, ok := cfg.rafts[starts].Start(cmd); ok {
-					index = index1
-					break
-				}
-			}
-		}
-		if index != -1 {
-			committed := cfg.w.RunUntil(func() bool {
-				nd, cmd1 := cfg.nCommitted(index)
-				return nd > 0 && nd >= expectedServers && cmd1 == cmd
-			}, 2*time.Second)
-			if committed {
-				cfg.cmds++
-				return index
-			}
-			if !retry {
-				cfg.t.Fatalf("one(%v) failed to reach agreement", cmd)
-			}
-		} else {
+		index := cfg.startOnLeader(cmd, &next)
+		if index == -1 {
 			cfg.sleep(50 * time.Millisecond)
+			continue
+		}
+		if cfg.w.RunUntil(func() bool { return cfg.committedAt(index, expectedServers, cmd) }, 2*time.Second) {
+			cfg.cmds++
+			return index
+		}
+		if !retry {
+			cfg.t.Fatalf("one(%v) failed to reach agreement", cmd)
 		}
 	}
 	cfg.t.Fatalf("one(%v) failed to reach agreement", cmd)
 	return -1
+}
+
+// An asyncOne is a command that an in-world client submits the way one
+// does, while the test goes on: the lab's tests do this from goroutines.
+type asyncOne struct {
+	cmd          any
+	done, failed bool
+}
+
+// oneAsync starts a client that gets cmd committed by expectedServers,
+// retrying for up to 10 seconds.
+func (cfg *config) oneAsync(cmd any, expectedServers int) *asyncOne {
+	a := &asyncOne{cmd: cmd}
+	deadline := cfg.w.Now() + 10*time.Second
+	next := 0
+	var try func()
+	try = func() {
+		if cfg.w.Now() >= deadline {
+			a.failed = true
+			return
+		}
+		index := cfg.startOnLeader(cmd, &next)
+		if index == -1 {
+			cfg.w.After(50*time.Millisecond, try)
+			return
+		}
+		started := cfg.w.Now()
+		var poll func()
+		poll = func() {
+			switch {
+			case cfg.committedAt(index, expectedServers, cmd):
+				a.done = true
+				cfg.cmds++
+			case cfg.w.Now()-started >= 2*time.Second:
+				try()
+			default:
+				cfg.w.After(20*time.Millisecond, poll)
+			}
+		}
+		poll()
+	}
+	cfg.w.After(0, try)
+	return a
+}
+
+// waitAsync runs the world until every client is done, failing if one
+// gave up.
+func (cfg *config) waitAsync(as []*asyncOne) {
+	cfg.t.Helper()
+	finished := func() bool {
+		for _, a := range as {
+			if !a.done && !a.failed {
+				return false
+			}
+		}
+		return true
+	}
+	cfg.w.RunUntil(finished, time.Minute)
+	for _, a := range as {
+		if !a.done {
+			cfg.t.Fatalf("one(%v) failed to reach agreement", a.cmd)
+		}
+	}
 }
 
 // begin starts measuring a part of a test.

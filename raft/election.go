@@ -58,7 +58,13 @@ func (rf *Raft) campaign(pre bool) {
 				rf.becomeFollower(reply.Term)
 				return
 			}
-			if !reply.VoteGranted || (pre && rf.role != follower) || (!pre && (rf.role != candidate || rf.term != term)) {
+			// A pre-vote counts while nothing has changed since it was
+			// asked for; a vote, while this node is still the candidate.
+			current := rf.term == term-1 && rf.role != leader
+			if !pre {
+				current = rf.term == term && rf.role == candidate
+			}
+			if !reply.VoteGranted || !current {
 				return
 			}
 			rf.votes++

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // An Entry is one command in the log, with the term it was received in.
@@ -14,16 +15,18 @@ type Entry struct {
 
 // raftLog is the log after the snapshot: entries[0] stands for the last
 // entry the snapshot covers (index base, its term kept), and entries[k] has
-// index base+k. Each entry's persisted form is kept beside it, so saving the
-// state does not encode the same command again.
+// index base+k. The persisted form of entries[1:] is kept, back to back, in
+// enc, with entry k starting at off[k], so saving the state copies bytes
+// instead of encoding the same commands again.
 type raftLog struct {
 	base    int
 	entries []Entry
-	enc     [][]byte
+	enc     []byte
+	off     []int // off[k] is where entry k starts in enc; off[0] is unused
 }
 
 func newLog() raftLog {
-	return raftLog{entries: []Entry{{}}, enc: [][]byte{nil}}
+	return raftLog{entries: []Entry{{}}, off: []int{0}}
 }
 
 // last returns the index of the last entry (base if there is none).
@@ -45,14 +48,18 @@ func (l *raftLog) slice(lo, hi int) []Entry { return l.entries[lo-l.base : hi-l.
 func (l *raftLog) append(es ...Entry) {
 	for _, e := range es {
 		l.entries = append(l.entries, e)
-		l.enc = append(l.enc, encodeEntry(nil, e))
+		l.off = append(l.off, len(l.enc))
+		l.enc = encodeEntry(l.enc, e)
 	}
 }
 
-// set replaces entry i (keeping what follows; only a planted bug does this).
+// set replaces entry i and drops what follows it from the persisted form
+// before adding it back: only a planted bug uses it.
 func (l *raftLog) set(i int, e Entry) {
-	l.entries[i-l.base] = e
-	l.enc[i-l.base] = encodeEntry(nil, e)
+	rest := slices.Clone(l.entries[i-l.base+1:])
+	l.truncate(i)
+	l.append(e)
+	l.append(rest...)
 }
 
 // truncate drops entries from index i on.
@@ -60,19 +67,30 @@ func (l *raftLog) truncate(i int) {
 	k := i - l.base
 	clear(l.entries[k:])
 	l.entries = l.entries[:k]
-	l.enc = l.enc[:k]
+	if k < len(l.off) {
+		l.enc = l.enc[:l.off[k]]
+		l.off = l.off[:k]
+	}
 }
 
 // compact drops every entry up to index, which a snapshot now covers with
 // the given last term. Entries after index stay if the log has them.
 func (l *raftLog) compact(index, term int) {
-	var keep []Entry
-	var keepEnc [][]byte
 	if index < l.last() && l.term(index) == term {
-		keep, keepEnc = l.entries[index-l.base+1:], l.enc[index-l.base+1:]
+		k := index - l.base + 1
+		cut := l.off[k]
+		l.entries = append([]Entry{{Term: term}}, l.entries[k:]...)
+		off := []int{0}
+		for _, o := range l.off[k:] {
+			off = append(off, o-cut)
+		}
+		l.off = off
+		l.enc = append([]byte(nil), l.enc[cut:]...)
+	} else {
+		l.entries = []Entry{{Term: term}}
+		l.off = []int{0}
+		l.enc = nil
 	}
-	l.entries = append([]Entry{{Term: term}}, keep...)
-	l.enc = append([][]byte{nil}, keepEnc...)
 	l.base = index
 }
 
@@ -105,10 +123,7 @@ func (l *raftLog) encode(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(l.base))
 	b = binary.AppendUvarint(b, uint64(l.entries[0].Term))
 	b = binary.AppendUvarint(b, uint64(len(l.entries)-1))
-	for _, e := range l.enc[1:] {
-		b = append(b, e...)
-	}
-	return b
+	return append(b, l.enc...)
 }
 
 // decodeLog reads a log written by encode, returning what follows it.

@@ -57,7 +57,8 @@ type Raft struct {
 	votedFor int
 	log      raftLog
 	snapshot []byte
-	dirty    bool // persistent state changed since the last save
+	dirty    bool   // persistent state changed since the last save
+	stateBuf []byte // reused for encoding the state
 
 	// Volatile state.
 	role        role
@@ -192,7 +193,8 @@ func (rf *Raft) call(peer int, method string, args, reply any, done func(ok bool
 func (rf *Raft) flush() {
 	if rf.dirty {
 		rf.dirty = false
-		rf.persister.Save(rf.encodeState(), rf.snapshot)
+		rf.stateBuf = rf.encodeState(rf.stateBuf[:0])
+		rf.persister.Save(rf.stateBuf, rf.snapshot)
 	}
 	if !rf.applyPending && (rf.snapPending || rf.lastApplied < rf.applyLimit()) {
 		rf.applyPending = true
@@ -200,8 +202,9 @@ func (rf *Raft) flush() {
 	}
 }
 
-func (rf *Raft) encodeState() []byte {
-	b := binary.AppendUvarint(nil, uint64(rf.term))
+// encodeState appends the persistent state to b.
+func (rf *Raft) encodeState(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(rf.term))
 	vote := rf.votedFor
 	if rf.cfg.bugs.forgetVote {
 		vote = -1

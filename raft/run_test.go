@@ -14,17 +14,9 @@ type scenario func(t tester, seed int64, rc Config) *config
 var defaultSeeds = []int64{1, 2, 3}
 
 // runScenario runs sc as a test over the default seeds (or -seed), with
-// the lab's timing, printing the cluster's state if it fails.
+// the lab's timing.
 func runScenario(t *testing.T, sc scenario) {
 	simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
-		var cfg *config
-		simtest.Explain(t, "cluster state", func() string {
-			if cfg == nil {
-				return "(no cluster)"
-			}
-			return cfg.describe()
-		})
-		cfg = sc(t, seed, LabConfig())
-		return cfg.result()
+		return sc(t, seed, LabConfig()).result()
 	})
 }
