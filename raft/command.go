@@ -66,10 +66,10 @@ func decodeCommand(b []byte) (any, []byte, error) {
 		}
 		var cmd any
 		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&cmd); err != nil {
-			return nil, nil, fmt.Errorf("raft: decoding a command: %w", err)
+			return nil, nil, fmt.Errorf("decoding a command: %w", err)
 		}
 		return cmd, rest, nil
 	default:
-		return nil, nil, fmt.Errorf("raft: unknown command tag %d in persisted state", tag)
+		return nil, nil, fmt.Errorf("unknown command tag %d", tag)
 	}
 }

@@ -148,7 +148,7 @@ func decodeLog(b []byte) (raftLog, []byte, error) {
 	return l, b, nil
 }
 
-var errShort = errors.New("raft: persisted state is truncated")
+var errShort = errors.New("truncated")
 
 func uvarint(b []byte) (uint64, []byte, error) {
 	v, n := binary.Uvarint(b)
@@ -170,7 +170,7 @@ func decodeEntry(b []byte) (Entry, []byte, error) {
 	}
 	cmd, b, err := decodeCommand(b)
 	if err != nil {
-		return Entry{}, nil, fmt.Errorf("raft: entry of term %d: %w", t, err)
+		return Entry{}, nil, fmt.Errorf("entry of term %d: %w", t, err)
 	}
 	return Entry{Term: int(t), Command: cmd}, b, nil
 }

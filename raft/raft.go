@@ -99,7 +99,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 		votedFor: -1, log: newLog(), leader: -1,
 	}
 	if err := rf.restore(persister.ReadRaftState()); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
 	}
 	rf.snapshot = persister.ReadSnapshot()
 	rf.commitIndex, rf.lastApplied = rf.log.base, rf.log.base
