@@ -27,6 +27,12 @@ type Config struct {
 	CheckQuorum bool
 	// MaxBatch bounds the entries in one AppendEntries; 0 means no bound.
 	MaxBatch int
+	// LeaseDrift is the largest clock-rate error LeaseRead assumes between
+	// any host's clock and true time: 0.05 means every clock runs between
+	// 0.95 and 1.05 times as fast as virtual time. Leases are shortened to
+	// stay safe within that bound (see LeaseDuration); beyond it, a lease
+	// read can return stale data.
+	LeaseDrift float64
 
 	bugs bugs // planted bugs; only the package's tests set them
 }
@@ -40,6 +46,7 @@ func LabConfig() Config {
 		ElectionMax: 600 * time.Millisecond,
 		PreVote:     true,
 		CheckQuorum: true,
+		LeaseDrift:  0.05,
 	}
 }
 
@@ -53,7 +60,18 @@ func PaperConfig() Config {
 		RPCTimeout:  2000 * time.Millisecond,
 		PreVote:     true,
 		CheckQuorum: true,
+		LeaseDrift:  0.05,
 	}
+}
+
+// LeaseDuration is how long, on the leader's clock, a lease lasts from the
+// sending of a message a majority acknowledged. A follower that
+// acknowledges refuses votes for ElectionMin on its own clock; with every
+// clock within LeaseDrift of true time, that is at least
+// ElectionMin/(1+LeaseDrift) of true time, which the leader's clock
+// measures as at least ElectionMin*(1-LeaseDrift)/(1+LeaseDrift).
+func (c Config) LeaseDuration() time.Duration {
+	return time.Duration(float64(c.ElectionMin) * (1 - c.LeaseDrift) / (1 + c.LeaseDrift))
 }
 
 // Validate returns an error naming the first setting that cannot work.
@@ -69,6 +87,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("raft: RPCTimeout %v is negative", c.RPCTimeout)
 	case c.MaxBatch < 0:
 		return fmt.Errorf("raft: MaxBatch %d is negative", c.MaxBatch)
+	case !(c.LeaseDrift >= 0 && c.LeaseDrift < 1):
+		return fmt.Errorf("raft: LeaseDrift %v is not in [0, 1)", c.LeaseDrift)
 	}
 	return nil
 }

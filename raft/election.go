@@ -127,7 +127,7 @@ func (rf *Raft) leaseHeld() bool {
 	if rf.role == leader {
 		return true
 	}
-	return rf.leader != -1 && rf.w.Now()-rf.heardLeader < rf.cfg.ElectionMin
+	return rf.leader != -1 && rf.host.Now()-rf.heardLeader < rf.cfg.ElectionMin
 }
 
 func (rf *Raft) becomeLeader() {
@@ -135,11 +135,11 @@ func (rf *Raft) becomeLeader() {
 	rf.electionTimer.Stop()
 	n := len(rf.peers)
 	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)
-	rf.inflight, rf.lastAck = make([]int, n), make([]time.Duration, n)
-	rf.leadSince = rf.w.Now()
+	rf.inflight, rf.ackSent = make([]int, n), make([]time.Duration, n)
+	rf.leadSince = rf.host.Now()
 	for p := range rf.peers {
 		rf.nextIndex[p] = rf.log.last() + 1
-		rf.lastAck[p] = rf.leadSince
+		rf.ackSent[p] = never
 	}
 	rf.broadcast()
 }

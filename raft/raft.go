@@ -63,7 +63,7 @@ type Raft struct {
 	// Volatile state.
 	role        role
 	leader      int           // who this node believes leads its term, or -1
-	heardLeader time.Duration // when the leader was last heard from
+	heardLeader time.Duration // when the leader was last heard from (local clock)
 	commitIndex int
 	lastApplied int
 
@@ -76,9 +76,10 @@ type Raft struct {
 	nextIndex  []int
 	matchIndex []int
 	inflight   []int           // ID of the AppendEntries carrying entries in flight, or 0
-	lastAck    []time.Duration // when the peer last answered
-	leadSince  time.Duration
-	sends      int // IDs for in-flight tracking
+	ackSent    []time.Duration // when the latest message the peer answered was sent (local clock)
+	leadSince  time.Duration   // when this node became leader (local clock)
+	sends      int             // IDs for in-flight tracking
+	reads      []pendingRead   // ReadIndex requests waiting for a quorum
 
 	electionTimer  *sim.Timer
 	heartbeatTimer *sim.Timer
@@ -164,6 +165,8 @@ func (rf *Raft) becomeFollower(term int) {
 	if rf.role == leader {
 		rf.heartbeatTimer.Stop()
 		rf.resetElectionTimer()
+		rf.role = follower
+		rf.failReads()
 	}
 	rf.role = follower
 }

@@ -1,5 +1,7 @@
 package raft
 
+import "time"
+
 // AppendEntriesArgs carries entries (none for a heartbeat) and the leader's
 // commit index.
 type AppendEntriesArgs struct {
@@ -37,19 +39,10 @@ func (rf *Raft) heartbeatTick() {
 }
 
 // quorumActive reports whether a majority (counting the leader) has
-// answered within the last ElectionMax.
+// answered a message sent within the last ElectionMax.
 func (rf *Raft) quorumActive() bool {
-	now := rf.w.Now()
-	if now-rf.leadSince < rf.cfg.ElectionMax {
-		return true
-	}
-	active := 1
-	for p, t := range rf.lastAck {
-		if p != rf.me && now-t < rf.cfg.ElectionMax {
-			active++
-		}
-	}
-	return active >= rf.majority()
+	now := rf.host.Now()
+	return now-rf.leadSince < rf.cfg.ElectionMax || now-rf.quorumSince() < rf.cfg.ElectionMax
 }
 
 // broadcast sends AppendEntries to every peer and re-arms the heartbeat.
@@ -78,6 +71,7 @@ func (rf *Raft) sendAppend(p int) {
 		prev = max(rf.matchIndex[p], rf.log.base)
 	}
 	args := &AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}
+	sent := rf.host.Now()
 	id := 0
 	if carry {
 		hi := rf.log.last()
@@ -91,10 +85,10 @@ func (rf *Raft) sendAppend(p int) {
 		rf.inflight[p] = id
 	}
 	reply := &AppendEntriesReply{}
-	rf.call(p, "Raft.AppendEntries", args, reply, func(ok bool) { rf.appendAnswered(p, id, args, reply, ok) })
+	rf.call(p, "Raft.AppendEntries", args, reply, func(ok bool) { rf.appendAnswered(p, id, sent, args, reply, ok) })
 }
 
-func (rf *Raft) appendAnswered(p, id int, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
+func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
 	if rf.role != leader || args.Term != rf.term {
 		if ok && reply.Term > rf.term {
 			rf.becomeFollower(reply.Term)
@@ -116,7 +110,7 @@ func (rf *Raft) appendAnswered(p, id int, args *AppendEntriesArgs, reply *Append
 		rf.becomeFollower(reply.Term)
 		return
 	}
-	rf.lastAck[p] = rf.w.Now()
+	rf.acked(p, sent)
 	if reply.Success {
 		if m := args.PrevLogIndex + len(args.Entries); m > rf.matchIndex[p] {
 			rf.matchIndex[p] = m
@@ -202,7 +196,7 @@ func (rf *Raft) heardFrom(term, leader int) {
 	if term > rf.term || rf.role != follower {
 		rf.becomeFollower(term)
 	}
-	rf.leader, rf.heardLeader = leader, rf.w.Now()
+	rf.leader, rf.heardLeader = leader, rf.host.Now()
 	if rf.role == follower {
 		rf.resetElectionTimer()
 	}

@@ -36,6 +36,7 @@ func (rf *Raft) sendSnapshot(p int) {
 	id := rf.sends
 	rf.inflight[p] = id
 	reply := &InstallSnapshotReply{}
+	sent := rf.host.Now()
 	rf.call(p, "Raft.InstallSnapshot", args, reply, func(ok bool) {
 		if rf.inflight != nil && rf.inflight[p] == id {
 			rf.inflight[p] = 0
@@ -50,7 +51,7 @@ func (rf *Raft) sendSnapshot(p int) {
 		if rf.role != leader || rf.term != args.Term {
 			return
 		}
-		rf.lastAck[p] = rf.w.Now()
+		rf.acked(p, sent)
 		if args.LastIncludedIndex > rf.matchIndex[p] {
 			rf.matchIndex[p] = args.LastIncludedIndex
 			rf.advanceCommit()
