@@ -17,9 +17,12 @@ const (
 	cmdString
 	cmdBytes
 	cmdGob
+	cmdCodec
 )
 
-func encodeCommand(b []byte, cmd any) []byte {
+// encodeCommand appends cmd's persisted form to b, using codec (if not
+// nil) for commands without a built-in form.
+func encodeCommand(b []byte, cmd any, codec CommandCodec) []byte {
 	switch v := cmd.(type) {
 	case nil:
 		return append(b, cmdNil)
@@ -30,6 +33,13 @@ func encodeCommand(b []byte, cmd any) []byte {
 	case []byte:
 		return append(binary.AppendUvarint(append(b, cmdBytes), uint64(len(v))), v...)
 	default:
+		if codec != nil {
+			enc, err := codec.AppendCommand(nil, cmd)
+			if err != nil {
+				panic(fmt.Sprintf("raft: cannot persist command %v: %v", cmd, err))
+			}
+			return append(binary.AppendUvarint(append(b, cmdCodec), uint64(len(enc))), enc...)
+		}
 		var buf bytes.Buffer
 		if err := gob.NewEncoder(&buf).Encode(&cmd); err != nil {
 			panic(fmt.Sprintf("raft: cannot persist command of type %T (register it with gob.Register): %v", cmd, err))
@@ -38,7 +48,9 @@ func encodeCommand(b []byte, cmd any) []byte {
 	}
 }
 
-func decodeCommand(b []byte) (any, []byte, error) {
+// decodeCommand reads a command written by encodeCommand, returning what
+// follows it.
+func decodeCommand(b []byte, codec CommandCodec) (any, []byte, error) {
 	if len(b) == 0 {
 		return nil, nil, errShort
 	}
@@ -52,7 +64,7 @@ func decodeCommand(b []byte) (any, []byte, error) {
 			return nil, nil, errShort
 		}
 		return int(v), b[n:], nil
-	case cmdString, cmdBytes, cmdGob:
+	case cmdString, cmdBytes, cmdGob, cmdCodec:
 		n, b, err := uvarint(b)
 		if err != nil || uint64(len(b)) < n {
 			return nil, nil, errShort
@@ -63,6 +75,12 @@ func decodeCommand(b []byte) (any, []byte, error) {
 			return string(data), rest, nil
 		case cmdBytes:
 			return bytes.Clone(data), rest, nil
+		case cmdCodec:
+			if codec == nil {
+				return nil, nil, fmt.Errorf("a command was persisted with a codec, and none is configured")
+			}
+			cmd, err := codec.DecodeCommand(data)
+			return cmd, rest, err
 		}
 		var cmd any
 		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&cmd); err != nil {

@@ -33,6 +33,10 @@ type Config struct {
 	// stay safe within that bound (see LeaseDuration); beyond it, a lease
 	// read can return stale data.
 	LeaseDrift float64
+	// Codec, if set, persists the service's commands of types other than
+	// int, string and []byte (which have built-in forms); without it such
+	// commands go through encoding/gob and must be registered with it.
+	Codec CommandCodec
 
 	bugs bugs // planted bugs; only the package's tests set them
 }
@@ -91,6 +95,13 @@ func (c Config) Validate() error {
 		return fmt.Errorf("raft: LeaseDrift %v is not in [0, 1)", c.LeaseDrift)
 	}
 	return nil
+}
+
+// A CommandCodec turns a service's commands into bytes for the persisted
+// log, and back. Encoding must be deterministic.
+type CommandCodec interface {
+	AppendCommand(b []byte, cmd any) ([]byte, error)
+	DecodeCommand(b []byte) (any, error)
 }
 
 // bugs are switches that put known Raft mistakes back, so that the test

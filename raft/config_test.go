@@ -184,7 +184,7 @@ func (cfg *config) checkLogs(i int, m ApplyMsg) string {
 func (cfg *config) encodeSnap(i, index int) []byte {
 	b := binary.AppendUvarint(nil, uint64(index))
 	for j := 0; j <= index; j++ {
-		b = encodeCommand(b, cfg.logs[i][j])
+		b = encodeCommand(b, cfg.logs[i][j], nil)
 	}
 	return b
 }
@@ -201,7 +201,7 @@ func (cfg *config) ingestSnap(i int, snap []byte, index int) string {
 	cfg.logs[i] = map[int]any{}
 	for j := 0; j <= int(last); j++ {
 		var cmd any
-		if cmd, b, err = decodeCommand(b); err != nil {
+		if cmd, b, err = decodeCommand(b, nil); err != nil {
 			return "snapshot decode error: " + err.Error()
 		}
 		if j > 0 {

@@ -43,13 +43,13 @@ type opaque struct{ A, B int }
 
 func TestCommandsSurviveEncoding(t *testing.T) {
 	for _, cmd := range []any{nil, 0, -7, 1 << 40, "", "hello", []byte{1, 2}} {
-		b := encodeCommand(nil, cmd)
-		got, rest, err := decodeCommand(b)
+		b := encodeCommand(nil, cmd, nil)
+		got, rest, err := decodeCommand(b, nil)
 		require.NoError(t, err)
 		assert.Empty(t, rest)
 		assert.Equal(t, cmd, got)
 	}
 	assert.PanicsWithValue(t,
 		"raft: cannot persist command of type raft.opaque (register it with gob.Register): gob: type not registered for interface: raft.opaque",
-		func() { encodeCommand(nil, opaque{1, 2}) })
+		func() { encodeCommand(nil, opaque{1, 2}, nil) })
 }

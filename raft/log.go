@@ -19,14 +19,15 @@ type Entry struct {
 // enc, with entry k starting at off[k], so saving the state copies bytes
 // instead of encoding the same commands again.
 type raftLog struct {
+	codec   CommandCodec
 	base    int
 	entries []Entry
 	enc     []byte
 	off     []int // off[k] is where entry k starts in enc; off[0] is unused
 }
 
-func newLog() raftLog {
-	return raftLog{entries: []Entry{{}}, off: []int{0}}
+func newLog(codec CommandCodec) raftLog {
+	return raftLog{codec: codec, entries: []Entry{{}}, off: []int{0}}
 }
 
 // last returns the index of the last entry (base if there is none).
@@ -49,7 +50,7 @@ func (l *raftLog) append(es ...Entry) {
 	for _, e := range es {
 		l.entries = append(l.entries, e)
 		l.off = append(l.off, len(l.enc))
-		l.enc = encodeEntry(l.enc, e)
+		l.enc = encodeEntry(l.enc, e, l.codec)
 	}
 }
 
@@ -127,7 +128,7 @@ func (l *raftLog) encode(b []byte) []byte {
 }
 
 // decodeLog reads a log written by encode, returning what follows it.
-func decodeLog(b []byte) (raftLog, []byte, error) {
+func decodeLog(b []byte, codec CommandCodec) (raftLog, []byte, error) {
 	var base, baseTerm, n uint64
 	var err error
 	for _, p := range []*uint64{&base, &baseTerm, &n} {
@@ -135,12 +136,12 @@ func decodeLog(b []byte) (raftLog, []byte, error) {
 			return raftLog{}, nil, err
 		}
 	}
-	l := newLog()
+	l := newLog(codec)
 	l.base = int(base)
 	l.entries[0].Term = int(baseTerm)
 	for range n {
 		var e Entry
-		if e, b, err = decodeEntry(b); err != nil {
+		if e, b, err = decodeEntry(b, codec); err != nil {
 			return raftLog{}, nil, err
 		}
 		l.append(e)
@@ -158,17 +159,17 @@ func uvarint(b []byte) (uint64, []byte, error) {
 	return v, b[n:], nil
 }
 
-func encodeEntry(b []byte, e Entry) []byte {
+func encodeEntry(b []byte, e Entry, codec CommandCodec) []byte {
 	b = binary.AppendUvarint(b, uint64(e.Term))
-	return encodeCommand(b, e.Command)
+	return encodeCommand(b, e.Command, codec)
 }
 
-func decodeEntry(b []byte) (Entry, []byte, error) {
+func decodeEntry(b []byte, codec CommandCodec) (Entry, []byte, error) {
 	t, b, err := uvarint(b)
 	if err != nil {
 		return Entry{}, nil, err
 	}
-	cmd, b, err := decodeCommand(b)
+	cmd, b, err := decodeCommand(b, codec)
 	if err != nil {
 		return Entry{}, nil, fmt.Errorf("entry of term %d: %w", t, err)
 	}

@@ -97,7 +97,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf := &Raft{
 		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
-		votedFor: -1, log: newLog(), leader: -1,
+		votedFor: -1, log: newLog(cfg.Codec), leader: -1,
 	}
 	if err := rf.restore(persister.ReadRaftState()); err != nil {
 		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
@@ -228,7 +228,7 @@ func (rf *Raft) restore(b []byte) error {
 	if n <= 0 {
 		return errShort
 	}
-	log, _, err := decodeLog(b[n:])
+	log, _, err := decodeLog(b[n:], rf.cfg.Codec)
 	if err != nil {
 		return err
 	}

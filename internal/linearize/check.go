@@ -1,0 +1,67 @@
+package linearize
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// A Fault is a moment of the fault log, shown in the visualization.
+type Fault struct {
+	At          time.Duration
+	Description string
+}
+
+// A Report is the outcome of a check.
+type Report struct {
+	Result porcupine.CheckResult
+	Ops    int
+	Took   time.Duration
+	HTML   string // where the visualization was written, for a violation
+}
+
+// OK reports whether the history is linearizable. A check that timed out
+// (porcupine.Unknown) is not OK.
+func (r Report) OK() bool { return r.Result == porcupine.Ok }
+
+// Problem describes a failed check in one line, or returns "" if it passed.
+func (r Report) Problem() string {
+	switch r.Result {
+	case porcupine.Ok:
+		return ""
+	case porcupine.Illegal:
+		return fmt.Sprintf("history of %d operations is not linearizable; visualization: %s", r.Ops, r.HTML)
+	default:
+		return fmt.Sprintf("linearizability check of %d operations timed out after %v: the result is unknown, which is not a pass (make the history smaller)", r.Ops, r.Took)
+	}
+}
+
+// Check checks ops against model within timeout (wall time). On a
+// violation it writes porcupine's visualization, with the faults marked,
+// to dir/name.html (dir is created; "" means the system's temporary
+// directory) and records the path in the report.
+func Check(model porcupine.Model, ops []porcupine.Operation, faults []Fault, timeout time.Duration, dir, name string) (Report, error) {
+	start := time.Now()
+	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
+	r := Report{Result: res, Ops: len(ops), Took: time.Since(start)}
+	if res != porcupine.Illegal {
+		return r, nil
+	}
+	var notes []porcupine.Annotation
+	for _, f := range faults {
+		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: int64(f.At), Description: f.Description, BackgroundColor: "#ffd7d7"})
+	}
+	info.AddAnnotations(notes)
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "replab-porcupine")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return r, err
+	}
+	r.HTML = filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(name)+".html")
+	return r, porcupine.VisualizePath(model, info, r.HTML)
+}

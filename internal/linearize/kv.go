@@ -1,0 +1,122 @@
+package linearize
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// KVKind names a key/value operation.
+type KVKind int
+
+// The key/value operations.
+const (
+	Get    KVKind = iota
+	Put           // set the value
+	Append        // append to the value
+	CPut          // set the value if the version matches
+)
+
+func (k KVKind) String() string {
+	return [...]string{"get", "put", "append", "cput"}[k]
+}
+
+// KVInput is a key/value operation as called.
+type KVInput struct {
+	Kind    KVKind
+	Key     string
+	Value   string
+	Version int64 // CPut: the version the caller expects
+}
+
+// KVOutput is what a key/value operation returned.
+type KVOutput struct {
+	Value   string // Get
+	Version int64  // Get: the key's version
+	OK      bool   // CPut: whether the version matched
+}
+
+// kvState is one key's value and version: every write bumps the version.
+type kvState struct {
+	value   string
+	version int64
+}
+
+// KVModel returns the sequential specification of a key/value store with
+// versions, partitioned by key (in sorted key order). An output of nil is
+// an operation that never returned: any result is allowed, and a write may
+// or may not have taken effect (see History.Operations).
+func KVModel() porcupine.Model {
+	return porcupine.Model{
+		Partition: partitionByKey,
+		Init:      func() any { return kvState{} },
+		Step: func(state, input, output any) (bool, any) {
+			st, in := state.(kvState), input.(KVInput)
+			out, known := output.(KVOutput)
+			switch in.Kind {
+			case Get:
+				return !known || (out.Value == st.value && out.Version == st.version), st
+			case Put:
+				return true, kvState{in.Value, st.version + 1}
+			case Append:
+				return true, kvState{st.value + in.Value, st.version + 1}
+			default: // CPut
+				match := in.Version == st.version
+				if known && out.OK != match {
+					return false, st
+				}
+				if match {
+					return true, kvState{in.Value, st.version + 1}
+				}
+				return true, st
+			}
+		},
+		DescribeOperation: func(input, output any) string {
+			in := input.(KVInput)
+			out, known := output.(KVOutput)
+			res := "?"
+			switch {
+			case !known:
+			case in.Kind == Get:
+				res = fmt.Sprintf("%q v%d", out.Value, out.Version)
+			case in.Kind == CPut:
+				res = fmt.Sprint(out.OK)
+			default:
+				res = "ok"
+			}
+			switch in.Kind {
+			case Get:
+				return fmt.Sprintf("get(%q) → %s", in.Key, res)
+			case CPut:
+				return fmt.Sprintf("cput(%q, %q, v%d) → %s", in.Key, in.Value, in.Version, res)
+			default:
+				return fmt.Sprintf("%v(%q, %q) → %s", in.Kind, in.Key, in.Value, res)
+			}
+		},
+		DescribeState: func(state any) string {
+			st := state.(kvState)
+			return fmt.Sprintf("%q v%d", st.value, st.version)
+		},
+	}
+}
+
+// partitionByKey splits a history into one per key, in sorted key order.
+func partitionByKey(history []porcupine.Operation) [][]porcupine.Operation {
+	byKey := map[string][]porcupine.Operation{}
+	for _, op := range history {
+		k := op.Input.(KVInput).Key
+		byKey[k] = append(byKey[k], op)
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, cmp.Compare)
+	parts := make([][]porcupine.Operation, len(keys))
+	for i, k := range keys {
+		parts[i] = byKey[k]
+	}
+	return parts
+}
