@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/replab/replab/simtest"
 )
 
 func TestBasicAgree(t *testing.T) { runScenario(t, basicAgree) }
 
-func basicAgree(t tester, seed int64, rc Config) *config {
+func basicAgree(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): basic agreement")
@@ -27,7 +29,7 @@ func basicAgree(t tester, seed int64, rc Config) *config {
 func TestRPCBytes(t *testing.T) { runScenario(t, rpcBytes) }
 
 // rpcBytes checks that each command is sent to each peer once.
-func rpcBytes(t tester, seed int64, rc Config) *config {
+func rpcBytes(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): RPC byte count")
@@ -50,7 +52,7 @@ func rpcBytes(t tester, seed int64, rc Config) *config {
 
 func TestFollowerFailure(t *testing.T) { runScenario(t, followerFailure) }
 
-func followerFailure(t tester, seed int64, rc Config) *config {
+func followerFailure(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): test progressive failure of followers")
@@ -83,7 +85,7 @@ func followerFailure(t tester, seed int64, rc Config) *config {
 
 func TestLeaderFailure(t *testing.T) { runScenario(t, leaderFailure) }
 
-func leaderFailure(t tester, seed int64, rc Config) *config {
+func leaderFailure(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): test failure of leaders")
@@ -113,7 +115,7 @@ func TestFailAgree(t *testing.T) { runScenario(t, failAgree) }
 
 // failAgree checks that a follower that rejoins after missing entries
 // catches up.
-func failAgree(t tester, seed int64, rc Config) *config {
+func failAgree(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): agreement after follower reconnects")
@@ -138,7 +140,7 @@ func failAgree(t tester, seed int64, rc Config) *config {
 func TestFailNoAgree(t *testing.T) { runScenario(t, failNoAgree) }
 
 // failNoAgree checks that nothing commits without a majority.
-func failNoAgree(t tester, seed int64, rc Config) *config {
+func failNoAgree(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): no agreement if too many followers disconnect")
@@ -182,7 +184,7 @@ func TestConcurrentStarts(t *testing.T) { runScenario(t, concurrentStarts) }
 
 // concurrentStarts submits several commands at once and checks that all
 // of them commit.
-func concurrentStarts(t tester, seed int64, rc Config) *config {
+func concurrentStarts(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): concurrent Start()s")
@@ -240,7 +242,7 @@ func TestRejoin(t *testing.T) { runScenario(t, rejoin) }
 
 // rejoin checks that a partitioned leader's uncommitted entries are
 // replaced when it rejoins.
-func rejoin(t tester, seed int64, rc Config) *config {
+func rejoin(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): rejoin of partitioned leader")
@@ -272,7 +274,7 @@ func TestBackup(t *testing.T) { runScenario(t, backup) }
 
 // backup checks that a leader quickly backs up over a follower's long
 // divergent log.
-func backup(t tester, seed int64, rc Config) *config {
+func backup(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): leader backs up quickly over incorrect follower logs")
@@ -337,7 +339,7 @@ func backup(t tester, seed int64, rc Config) *config {
 func TestCount(t *testing.T) { runScenario(t, count) }
 
 // count checks that elections, agreement and idleness take few RPCs.
-func count(t tester, seed int64, rc Config) *config {
+func count(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3B): RPC counts aren't too high")

@@ -17,7 +17,7 @@ func TestKillLeaderRepeatedly(t *testing.T) { runScenario(t, killLeaderRepeatedl
 
 // killLeaderRepeatedly kills each new leader of 31 servers until 16, a
 // bare majority, remain; every round must elect exactly one leader.
-func killLeaderRepeatedly(t tester, seed int64, rc Config) *config {
+func killLeaderRepeatedly(t simtest.T, seed int64, rc Config) *config {
 	servers := 31
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (paper): kill the leader repeatedly, 31 servers down to 16")
@@ -39,7 +39,7 @@ func TestPartitionMajority(t *testing.T) {
 // holds the leader: the majority must elect a new leader, and the old one
 // must step down (CheckQuorum). After healing, all agree.
 func partitionMajority(n int) scenario {
-	return func(t tester, seed int64, rc Config) *config {
+	return func(t simtest.T, seed int64, rc Config) *config {
 		cfg := makeConfig(t, seed, n, false, false, rc)
 		cfg.begin(fmt.Sprintf("Test (paper): majority/minority partition, %d servers", n))
 		m := cfg.monkey()
@@ -81,7 +81,7 @@ func TestPartitionAllMinority(t *testing.T) {
 // than a majority: no group may elect a leader, nothing may commit, and
 // the old leader steps down. After healing, all agree.
 func partitionAllMinority(n int) scenario {
-	return func(t tester, seed int64, rc Config) *config {
+	return func(t simtest.T, seed int64, rc Config) *config {
 		cfg := makeConfig(t, seed, n, false, false, rc)
 		cfg.begin(fmt.Sprintf("Test (paper): all-minority partition, %d servers", n))
 		m := cfg.monkey()

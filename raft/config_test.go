@@ -25,18 +25,8 @@ const RaftElectionTimeout = 1000 * time.Millisecond
 // between snapshots.
 const SnapShotInterval = 10
 
-// tester is what the harness needs from a test: a *testing.T, or the bug
-// hunter's stand-in that turns the first failure into a panic.
-type tester interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Fatalf(format string, args ...any)
-	FailNow()
-	Logf(format string, args ...any)
-}
-
 type config struct {
-	t         tester
+	t         simtest.T
 	w         *sim.World
 	net       *labrpc.Network
 	n         int
@@ -61,7 +51,7 @@ type config struct {
 
 // makeConfig builds a cluster of n nodes on a fresh world for seed, all
 // connected.
-func makeConfig(t tester, seed int64, n int, unreliable, snapshot bool, rcfg Config) *config {
+func makeConfig(t simtest.T, seed int64, n int, unreliable, snapshot bool, rcfg Config) *config {
 	t.Helper()
 	w := sim.NewWorld(seed)
 	tb, isTB := t.(testing.TB)

@@ -3,11 +3,13 @@ package raft
 import (
 	"testing"
 	"time"
+
+	"github.com/replab/replab/simtest"
 )
 
 func TestInitialElection(t *testing.T) { runScenario(t, initialElection) }
 
-func initialElection(t tester, seed int64, rc Config) *config {
+func initialElection(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3A): initial election")
@@ -28,7 +30,7 @@ func initialElection(t tester, seed int64, rc Config) *config {
 
 func TestReElection(t *testing.T) { runScenario(t, reElection) }
 
-func reElection(t tester, seed int64, rc Config) *config {
+func reElection(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3A): election after network failure")
@@ -60,7 +62,7 @@ func reElection(t tester, seed int64, rc Config) *config {
 
 func TestManyElections(t *testing.T) { runScenario(t, manyElections) }
 
-func manyElections(t tester, seed int64, rc Config) *config {
+func manyElections(t simtest.T, seed int64, rc Config) *config {
 	servers := 7
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3A): multiple elections")

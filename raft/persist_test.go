@@ -4,11 +4,13 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/replab/replab/simtest"
 )
 
 func TestPersist1(t *testing.T) { runScenario(t, persist1) }
 
-func persist1(t tester, seed int64, rc Config) *config {
+func persist1(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3C): basic persistence")
@@ -48,7 +50,7 @@ func persist1(t tester, seed int64, rc Config) *config {
 
 func TestPersist2(t *testing.T) { runScenario(t, persist2) }
 
-func persist2(t tester, seed int64, rc Config) *config {
+func persist2(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3C): more persistence")
@@ -88,7 +90,7 @@ func TestPersist3(t *testing.T) { runScenario(t, persist3) }
 
 // persist3 checks partitioned leader and one follower crash, leader
 // restarts.
-func persist3(t tester, seed int64, rc Config) *config {
+func persist3(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3C): partitioned leader and one follower crash, leader restarts")
@@ -116,7 +118,7 @@ func TestFigure8(t *testing.T) { runScenario(t, figure8) }
 // figure8 crashes leaders at random moments, with and without a quorum,
 // so that entries of old terms sit uncommitted on some servers (the
 // situation of the Raft paper's Figure 8).
-func figure8(t tester, seed int64, rc Config) *config {
+func figure8(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test (3C): Figure 8")
@@ -161,7 +163,7 @@ func figure8(t tester, seed int64, rc Config) *config {
 
 func TestUnreliableAgree(t *testing.T) { runScenario(t, unreliableAgree) }
 
-func unreliableAgree(t tester, seed int64, rc Config) *config {
+func unreliableAgree(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, true, false, rc)
 	cfg.begin("Test (3C): unreliable agreement")
@@ -180,7 +182,7 @@ func unreliableAgree(t tester, seed int64, rc Config) *config {
 
 func TestFigure8Unreliable(t *testing.T) { runScenario(t, figure8Unreliable) }
 
-func figure8Unreliable(t tester, seed int64, rc Config) *config {
+func figure8Unreliable(t simtest.T, seed int64, rc Config) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, true, false, rc)
 	cfg.begin("Test (3C): Figure 8 (unreliable)")
@@ -224,20 +226,20 @@ func figure8Unreliable(t tester, seed int64, rc Config) *config {
 
 func TestReliableChurn(t *testing.T) { runScenario(t, reliableChurn) }
 
-func reliableChurn(t tester, seed int64, rc Config) *config {
+func reliableChurn(t simtest.T, seed int64, rc Config) *config {
 	return churn(t, seed, rc, false)
 }
 
 func TestUnreliableChurn(t *testing.T) { runScenario(t, unreliableChurn) }
 
-func unreliableChurn(t tester, seed int64, rc Config) *config {
+func unreliableChurn(t simtest.T, seed int64, rc Config) *config {
 	return churn(t, seed, rc, true)
 }
 
 // churn runs three clients that keep submitting commands to random servers
 // while servers disconnect, crash and restart at random; every command a
 // client saw committed must be in the final log.
-func churn(t tester, seed int64, rc Config, unreliable bool) *config {
+func churn(t simtest.T, seed int64, rc Config, unreliable bool) *config {
 	servers := 5
 	cfg := makeConfig(t, seed, servers, unreliable, false, rc)
 	if unreliable {

@@ -3,13 +3,15 @@ package raft
 import (
 	"testing"
 	"time"
+
+	"github.com/replab/replab/simtest"
 )
 
 func TestReadIndex(t *testing.T) { runScenario(t, readIndex) }
 
 // readIndex checks that a leader confirms reads only with a majority, and
 // fails them when it loses leadership.
-func readIndex(t tester, seed int64, rc Config) *config {
+func readIndex(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test: ReadIndex")
@@ -57,7 +59,7 @@ func TestLeaseRead(t *testing.T) { runScenario(t, leaseRead) }
 
 // leaseRead checks that a leader holds a lease while a majority answers
 // and loses it within LeaseDuration of being cut off.
-func leaseRead(t tester, seed int64, rc Config) *config {
+func leaseRead(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
 	cfg.begin("Test: LeaseRead")

@@ -8,7 +8,7 @@ import (
 
 // A scenario is one test of the catalogue: it builds a cluster with the
 // given node config on a world for seed, runs, and checks through t.
-type scenario func(t tester, seed int64, rc Config) *config
+type scenario func(t simtest.T, seed int64, rc Config) *config
 
 // defaultSeeds are the seeds every randomized test runs by default.
 var defaultSeeds = []int64{1, 2, 3}

@@ -8,6 +8,8 @@ package raft
 import (
 	"testing"
 	"time"
+
+	"github.com/replab/replab/simtest"
 )
 
 // scripted returns rc with elections only when the test asks for them,
@@ -49,7 +51,7 @@ func TestFigure8Scripted(t *testing.T) { runScenario(t, figure8Scripted) }
 // replicates an entry of an earlier term to a majority must not commit it
 // by counting replicas, because a server with a later-term entry at that
 // index can still win an election and overwrite it.
-func figure8Scripted(t tester, seed int64, rc Config) *config {
+func figure8Scripted(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 5, false, false, scripted(rc))
 	cfg.begin("Test (3C): Figure 8, scripted")
 	// (a) S0 leads and gets x onto S1 only.
@@ -83,7 +85,7 @@ func TestVoteSurvivesCrash(t *testing.T) { runScenario(t, voteSurvivesCrash) }
 
 // voteSurvivesCrash checks that a server that voted and then crashed
 // remembers its vote: otherwise two leaders win one term.
-func voteSurvivesCrash(t tester, seed int64, rc Config) *config {
+func voteSurvivesCrash(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 3, false, false, scripted(rc))
 	cfg.begin("Test (3C): a vote survives a crash, scripted")
 	// S0 wins term 1 with S2's vote.

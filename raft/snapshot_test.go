@@ -1,6 +1,10 @@
 package raft
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/replab/replab/simtest"
+)
 
 // MAXLOGSIZE bounds the persisted Raft state while snapshots are taken.
 const MAXLOGSIZE = 2000
@@ -8,7 +12,7 @@ const MAXLOGSIZE = 2000
 // snapCommon keeps pushing enough commands through a 3-server cluster to
 // trigger snapshots while one server is cut off (disconnect) or killed
 // (crash) and brought back, so that it must catch up by InstallSnapshot.
-func snapCommon(t tester, seed int64, rc Config, name string, disconnect, reliable, crash bool) *config {
+func snapCommon(t simtest.T, seed int64, rc Config, name string, disconnect, reliable, crash bool) *config {
 	const iters = 30
 	servers := 3
 	cfg := makeConfig(t, seed, servers, !reliable, true, rc)
@@ -67,31 +71,31 @@ func snapCommon(t tester, seed int64, rc Config, name string, disconnect, reliab
 
 func TestSnapshotBasic(t *testing.T) { runScenario(t, snapshotBasic) }
 
-func snapshotBasic(t tester, seed int64, rc Config) *config {
+func snapshotBasic(t simtest.T, seed int64, rc Config) *config {
 	return snapCommon(t, seed, rc, "Test (3D): snapshots basic", false, true, false)
 }
 
 func TestSnapshotInstall(t *testing.T) { runScenario(t, snapshotInstall) }
 
-func snapshotInstall(t tester, seed int64, rc Config) *config {
+func snapshotInstall(t simtest.T, seed int64, rc Config) *config {
 	return snapCommon(t, seed, rc, "Test (3D): install snapshots (disconnect)", true, true, false)
 }
 
 func TestSnapshotInstallUnreliable(t *testing.T) { runScenario(t, snapshotInstallUnreliable) }
 
-func snapshotInstallUnreliable(t tester, seed int64, rc Config) *config {
+func snapshotInstallUnreliable(t simtest.T, seed int64, rc Config) *config {
 	return snapCommon(t, seed, rc, "Test (3D): install snapshots (disconnect+unreliable)", true, false, false)
 }
 
 func TestSnapshotInstallCrash(t *testing.T) { runScenario(t, snapshotInstallCrash) }
 
-func snapshotInstallCrash(t tester, seed int64, rc Config) *config {
+func snapshotInstallCrash(t simtest.T, seed int64, rc Config) *config {
 	return snapCommon(t, seed, rc, "Test (3D): install snapshots (crash)", false, true, true)
 }
 
 func TestSnapshotInstallUnCrash(t *testing.T) { runScenario(t, snapshotInstallUnCrash) }
 
-func snapshotInstallUnCrash(t tester, seed int64, rc Config) *config {
+func snapshotInstallUnCrash(t simtest.T, seed int64, rc Config) *config {
 	return snapCommon(t, seed, rc, "Test (3D): install snapshots (unreliable+crash)", false, false, true)
 }
 
@@ -99,7 +103,7 @@ func TestSnapshotAllCrash(t *testing.T) { runScenario(t, snapshotAllCrash) }
 
 // snapshotAllCrash crashes and restarts every server after snapshots, and
 // checks that no committed index goes backwards.
-func snapshotAllCrash(t tester, seed int64, rc Config) *config {
+func snapshotAllCrash(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, true, rc)
 	cfg.begin("Test (3D): crash and restart all servers")
@@ -131,7 +135,7 @@ func TestSnapshotInit(t *testing.T) { runScenario(t, snapshotInit) }
 
 // snapshotInit checks that a server restarted from a snapshot starts with
 // its commit index at the snapshot, applying nothing twice.
-func snapshotInit(t tester, seed int64, rc Config) *config {
+func snapshotInit(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, true, rc)
 	cfg.begin("Test (3D): snapshot initialization after crash")

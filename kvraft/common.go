@@ -1,0 +1,79 @@
+// Package kvraft is a linearizable, exactly-once key/value service
+// replicated with raft, in the shape of the 6.5840 lab: clerks send Get,
+// Put, Append and a conditional put on a version to the leader's KVServer,
+// which submits each operation to Raft and answers once it is applied.
+//
+// Reads go through the log by default; ReadIndex (the leader confirms it
+// still leads with a round of heartbeats) and leader leases (no round at
+// all, safe only while clocks drift less than raft.Config.LeaseDrift) are
+// options. Everything runs inside a simulated world: clerks and servers
+// are sans-IO, and every call completes through a callback.
+package kvraft
+
+import "fmt"
+
+// Err is the outcome of an operation.
+type Err string
+
+// The outcomes.
+const (
+	OK             Err = "OK"
+	ErrNoKey       Err = "ErrNoKey"
+	ErrWrongLeader Err = "ErrWrongLeader"
+	ErrVersion     Err = "ErrVersion" // a conditional put's version did not match
+)
+
+// OpKind names an operation.
+type OpKind int
+
+// The operations.
+const (
+	OpGet OpKind = iota
+	OpPut
+	OpAppend
+	OpCPut
+)
+
+func (k OpKind) String() string {
+	switch k {
+	case OpGet:
+		return "Get"
+	case OpPut:
+		return "Put"
+	case OpAppend:
+		return "Append"
+	case OpCPut:
+		return "CPut"
+	}
+	return fmt.Sprintf("OpKind(%d)", int(k))
+}
+
+// GetArgs asks for a key's value.
+type GetArgs struct {
+	Key      string
+	ClientID int64
+	Seq      int64
+}
+
+// GetReply carries a key's value and version (0 for a missing key).
+type GetReply struct {
+	Err     Err
+	Value   string
+	Version int64
+}
+
+// PutAppendArgs asks for a write: Put, Append, or CPut, which sets the
+// value only if the key's version is Version.
+type PutAppendArgs struct {
+	Op       OpKind
+	Key      string
+	Value    string
+	Version  int64
+	ClientID int64
+	Seq      int64
+}
+
+// PutAppendReply answers a write.
+type PutAppendReply struct {
+	Err Err
+}
