@@ -1,6 +1,7 @@
 package raft
 
 import (
+	"encoding/binary"
 	"testing"
 	"time"
 
@@ -33,7 +34,10 @@ func TestMakeRejectsBadInput(t *testing.T) {
 	_, err := Make(h, peers, 2, h.Persister(), func(ApplyMsg) {}, LabConfig())
 	assert.EqualError(t, err, "raft: me = 2 is not a peer index in 0..1")
 
-	h.Persister().Save([]byte{5, 1, 0, 0, 3, 1}, nil) // claims 3 entries, has none
+	// An entry of term 1 with no command, then base 0, base term 0, three
+	// entries claimed, term 5, vote -1, and the trailer's length.
+	state := binary.LittleEndian.AppendUint32([]byte{1, 0, 0, 3, 5, 1}, 5)
+	h.Persister().Save(state, nil)
 	_, err = Make(h, peers, 0, h.Persister(), func(ApplyMsg) {}, LabConfig())
 	assert.EqualError(t, err, "raft: server 0: bad persisted state: entry of term 1: truncated")
 }

@@ -118,35 +118,49 @@ func (l *raftLog) lastOfTerm(t int) int {
 	return -1
 }
 
-// encode appends the log's persisted form to b: base, base term, count,
-// then each entry.
-func (l *raftLog) encode(b []byte) []byte {
+// persisted returns the persisted form of the log followed by trailer:
+// the entries back to back, then base, base term, entry count and the
+// trailer, then the length of all that after the entries as 4 bytes. It
+// shares the entries' memory (see sim.Persister.SaveNoCopy), so that
+// saving after an append costs the new entries, not the whole log.
+func (l *raftLog) persisted(trailer []byte) []byte {
+	b := l.enc
+	mark := len(b)
 	b = binary.AppendUvarint(b, uint64(l.base))
 	b = binary.AppendUvarint(b, uint64(l.entries[0].Term))
 	b = binary.AppendUvarint(b, uint64(len(l.entries)-1))
-	return append(b, l.enc...)
+	b = append(b, trailer...)
+	return binary.LittleEndian.AppendUint32(b, uint32(len(b)-mark))
 }
 
-// decodeLog reads a log written by encode, returning what follows it.
+// decodeLog reads a log written by persisted, and returns the trailer.
 func decodeLog(b []byte, codec CommandCodec) (raftLog, []byte, error) {
-	var base, baseTerm, n uint64
+	if len(b) < 4 {
+		return raftLog{}, nil, errShort
+	}
+	n := int(binary.LittleEndian.Uint32(b[len(b)-4:]))
+	if n > len(b)-4 {
+		return raftLog{}, nil, errShort
+	}
+	entries, tail := b[:len(b)-4-n], b[len(b)-4-n:len(b)-4]
+	var base, baseTerm, count uint64
 	var err error
-	for _, p := range []*uint64{&base, &baseTerm, &n} {
-		if *p, b, err = uvarint(b); err != nil {
+	for _, p := range []*uint64{&base, &baseTerm, &count} {
+		if *p, tail, err = uvarint(tail); err != nil {
 			return raftLog{}, nil, err
 		}
 	}
 	l := newLog(codec)
 	l.base = int(base)
 	l.entries[0].Term = int(baseTerm)
-	for range n {
+	for range count {
 		var e Entry
-		if e, b, err = decodeEntry(b, codec); err != nil {
+		if e, entries, err = decodeEntry(entries, codec); err != nil {
 			return raftLog{}, nil, err
 		}
 		l.append(e)
 	}
-	return l, b, nil
+	return l, tail, nil
 }
 
 var errShort = errors.New("truncated")

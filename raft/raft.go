@@ -58,7 +58,7 @@ type Raft struct {
 	log      raftLog
 	snapshot []byte
 	dirty    bool   // persistent state changed since the last save
-	stateBuf []byte // reused for encoding the state
+	trailer  []byte // reused for encoding term and vote
 
 	// Volatile state.
 	role        role
@@ -196,8 +196,7 @@ func (rf *Raft) call(peer int, method string, args, reply any, done func(ok bool
 func (rf *Raft) flush() {
 	if rf.dirty {
 		rf.dirty = false
-		rf.stateBuf = rf.encodeState(rf.stateBuf[:0])
-		rf.persister.Save(rf.stateBuf, rf.snapshot)
+		rf.persister.SaveNoCopy(rf.log.persisted(rf.encodeState(rf.trailer[:0])), rf.snapshot)
 	}
 	if !rf.applyPending && (rf.snapPending || rf.lastApplied < rf.applyLimit()) {
 		rf.applyPending = true
@@ -205,32 +204,32 @@ func (rf *Raft) flush() {
 	}
 }
 
-// encodeState appends the persistent state to b.
+// encodeState appends the term and vote to b.
 func (rf *Raft) encodeState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(rf.term))
 	vote := rf.votedFor
 	if rf.cfg.bugs.forgetVote {
 		vote = -1
 	}
-	b = binary.AppendVarint(b, int64(vote))
-	return rf.log.encode(b)
+	rf.trailer = binary.AppendVarint(b, int64(vote))
+	return rf.trailer
 }
 
 func (rf *Raft) restore(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
-	term, b, err := uvarint(b)
+	log, tail, err := decodeLog(b, rf.cfg.Codec)
 	if err != nil {
 		return err
 	}
-	vote, n := binary.Varint(b)
+	term, tail, err := uvarint(tail)
+	if err != nil {
+		return err
+	}
+	vote, n := binary.Varint(tail)
 	if n <= 0 {
 		return errShort
-	}
-	log, _, err := decodeLog(b[n:], rf.cfg.Codec)
-	if err != nil {
-		return err
 	}
 	rf.term, rf.votedFor, rf.log = int(term), int(vote), log
 	return nil

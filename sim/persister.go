@@ -25,6 +25,17 @@ func (ps *Persister) Save(raftstate, snapshot []byte) {
 	ps.snapshot = bytes.Clone(snapshot)
 }
 
+// SaveNoCopy is Save without the copies: the persister keeps the slices it
+// is given. It is for nodes whose state is large and changes a little at a
+// time, so that saving does not cost the whole state. The caller may
+// change the bytes it saved only in the same event in which it saves them
+// again: a host dies only between events, and what it had saved last is
+// copied then, so no one can tell the difference.
+func (ps *Persister) SaveNoCopy(raftstate, snapshot []byte) {
+	ps.raftstate = raftstate
+	ps.snapshot = snapshot
+}
+
 // ReadRaftState returns a copy of the saved Raft state.
 func (ps *Persister) ReadRaftState() []byte { return bytes.Clone(ps.raftstate) }
 
