@@ -216,15 +216,21 @@ func (cfg *config) randInt(n int) int { return cfg.w.Rand().IntN(n) }
 // test on a violation (with the path of the visualization) or a timeout.
 func (cfg *config) checkLinearizable() {
 	cfg.t.Helper()
-	dir := os.Getenv("SIM_TRACE")
+	if r := cfg.linearizability(); !r.OK() {
+		cfg.t.Fatalf("%s", r.Problem())
+	}
+}
+
+// linearizability checks the whole history with porcupine. A violation's
+// visualization goes to $SIM_TRACE, or else the temporary directory.
+func (cfg *config) linearizability() linearize.Report {
+	cfg.t.Helper()
 	name := fmt.Sprintf("%s-seed%d", cfg.name, cfg.w.Seed())
-	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faults, linearizabilityCheckTimeout, dir, name)
+	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faults, linearizabilityCheckTimeout, os.Getenv("SIM_TRACE"), name)
 	if err != nil {
 		cfg.t.Fatalf("writing the visualization: %v", err)
 	}
-	if !r.OK() {
-		cfg.t.Fatalf("%s", r.Problem())
-	}
+	return r
 }
 
 // result is the run's summary for simtest.

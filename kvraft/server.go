@@ -42,6 +42,7 @@ type bugs struct {
 	replyBeforeCommit  bool // answer writes as soon as they are in the leader's log
 	localReads         bool // answer Gets from local state on any server
 	snapshotNoSessions bool // leave the de-duplication table out of snapshots
+	leaseNoMargin      bool // run Raft's leases with no margin for clock drift
 }
 
 // KVServer is one replica of the key/value service.
@@ -113,6 +114,9 @@ func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persiste
 	}
 	rcfg := opts.Raft
 	rcfg.Codec = opCodec{}
+	if opts.bugs.leaseNoMargin {
+		rcfg.LeaseDrift = 0
+	}
 	rf, err := raft.Make(host, servers, me, persister, kv.apply, rcfg)
 	if err != nil {
 		return nil, err

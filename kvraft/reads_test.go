@@ -1,0 +1,149 @@
+package kvraft
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/replab/replab/simtest"
+)
+
+// withReads returns sc run with the given read mode.
+func withReads(mode ReadMode, sc scenario) scenario {
+	return func(t simtest.T, seed int64, opts Options) *config {
+		opts.Reads = mode
+		return sc(t, seed, opts)
+	}
+}
+
+func TestReadIndexPartitions(t *testing.T) {
+	runScenario(t, withReads(ReadIndex, generic(5, 5, true, true, true, -1, false)))
+}
+
+func TestLeaseReadPartitions(t *testing.T) {
+	runScenario(t, withReads(ReadLease, generic(5, 5, true, true, true, -1, false)))
+}
+
+func TestLeaseReadsWithinDriftBound(t *testing.T) {
+	runScenario(t, func(t simtest.T, seed int64, opts Options) *config {
+		cfg := leaseDrift(t, seed, opts, opts.Raft.LeaseDrift)
+		cfg.checkLinearizable()
+		return cfg
+	})
+}
+
+// TestLeaseReadsBeyondDriftBoundFail shows what the drift bound is for:
+// with clocks drifting 30% where leases assume 5%, a deposed leader serves
+// stale reads, and the checker must say so.
+func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
+	runScenario(t, func(t simtest.T, seed int64, opts Options) *config {
+		cfg := leaseDrift(t, seed, opts, 0.30)
+		if r := cfg.linearizability(); r.Result != porcupine.Illegal {
+			t.Fatalf("with 30%% drift and leases sized for %v%%, the history was %v; want a stale read caught", opts.Raft.LeaseDrift*100, r.Result)
+		}
+		return cfg
+	})
+}
+
+// leaseDrift runs rounds in which the leader's clock runs slow and the
+// others' fast by drift, then cuts the leader off with a clerk that keeps
+// reading from it, while another clerk writes through the majority. If
+// the leader's lease outlasts the majority's promise not to elect another
+// leader, it serves stale reads.
+func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
+	opts.Reads = ReadLease
+	const servers = 5
+	cfg := makeConfig(t, seed, servers, false, -1, opts)
+	ck := cfg.makeClient(cfg.All())
+	for round := range 10 {
+		for _, h := range cfg.hosts {
+			if err := h.SetClockRate(1); err != nil {
+				t.Fatalf("%v", err)
+			}
+		}
+		cfg.ConnectAll()
+		ck.connect(cfg.All())
+		ck.put("k", "round "+strconv.Itoa(round))
+		ok, leader := cfg.Leader()
+		if !ok {
+			t.Fatalf("no leader")
+		}
+		for i, h := range cfg.hosts {
+			rate := 1 + drift
+			if i == leader {
+				rate = 1 - drift
+			}
+			if err := h.SetClockRate(rate); err != nil {
+				t.Fatalf("%v", err)
+			}
+		}
+		cfg.fault("clocks drift %v%%: leader %d slow, the rest fast", drift*100, leader)
+		ck.put("k", "before "+strconv.Itoa(round)) // a heartbeat round on the drifting clocks
+		var rest []int
+		for i := range servers {
+			if i != leader {
+				rest = append(rest, i)
+			}
+		}
+		cfg.partition([]int{leader}, rest)
+		reader, writer := cfg.makeClient([]int{leader}), cfg.makeClient(rest)
+		stop := false
+		var read func()
+		read = func() {
+			if !stop {
+				reader.getAsync("k", func(string) { cfg.w.After(time.Millisecond, read) })
+			}
+		}
+		read()
+		writer.putAsync("k", "after "+strconv.Itoa(round), func() {})
+		cfg.sleep(time.Second)
+		stop = true
+	}
+	cfg.ConnectAll()
+	for _, ckk := range cfg.clerks {
+		ckk.connect(cfg.All())
+	}
+	cfg.sleep(3 * time.Second) // let the last operations finish
+	return cfg
+}
+
+func TestSnapshotKeepsDuplicateTable(t *testing.T) { runScenario(t, snapshotKeepsDuplicateTable) }
+
+// snapshotKeepsDuplicateTable loses the replies to an append until after
+// every server has snapshotted past it and restarted: the clerk's retry
+// must then be recognised from the de-duplication table in the snapshot.
+func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config {
+	const maxraftstate = 500
+	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
+	ck1, ck2 := cfg.makeClient(cfg.All()), cfg.makeClient(cfg.All())
+	ck1.put("k", "")
+
+	// Every server's answers to ck1 are lost; its append applies, and it
+	// keeps retrying.
+	for _, h := range cfg.hosts {
+		cfg.net.SetLink(h, ck1.host, false)
+	}
+	cfg.fault("replies to clerk %d lost", ck1.id)
+	done := false
+	ck1.appendAsync("k", "x", func() { done = true })
+	// Enough other writes for every server to snapshot past the append.
+	for i := range 40 {
+		ck2.put(strconv.Itoa(i), strconv.Itoa(i))
+	}
+	for i := range cfg.n {
+		cfg.ShutdownServer(i)
+	}
+	for i := range cfg.n {
+		cfg.StartServer(i)
+	}
+	cfg.net.HealLinks()
+	cfg.fault("replies to clerk %d flow again", ck1.id)
+	if !cfg.w.RunUntil(func() bool { return done }, opLimit) {
+		t.Fatalf("the append never completed")
+	}
+	ck2.check("k", "x")
+	cfg.checkLinearizable()
+	return cfg
+}
