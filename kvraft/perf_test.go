@@ -1,0 +1,121 @@
+package kvraft
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/replab/replab/internal/linearize"
+	"github.com/replab/replab/simtest"
+)
+
+// rtt is the network's mean round trip.
+func (cfg *config) rtt() time.Duration {
+	p := cfg.net.Params()
+	return 2 * (p.Latency + p.Jitter/2)
+}
+
+// latencies returns the virtual latencies of the completed operations of
+// the given kind, from the history, sorted.
+func (cfg *config) latencies(kind linearize.KVKind, since int) []time.Duration {
+	var ds []time.Duration
+	for _, op := range cfg.history.Operations()[since:] {
+		if op.Input.(linearize.KVInput).Kind == kind && op.Output != nil {
+			ds = append(ds, time.Duration(op.Return-op.Call))
+		}
+	}
+	slices.Sort(ds)
+	return ds
+}
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	return ds[int(p*float64(len(ds)-1))]
+}
+
+// TestLatency measures Put and Get latency, in network round trips, for
+// one clerk and each read mode, and checks that a write takes about two
+// round trips (clerk to leader, leader to followers) and a lease read one.
+func TestLatency(t *testing.T) {
+	modes := []struct {
+		name    string
+		mode    ReadMode
+		maxGets float64 // median Get latency allowed, in RTTs
+	}{{"log", ReadLog, 2.5}, {"ReadIndex", ReadIndex, 2.5}, {"lease", ReadLease, 1.5}}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
+				opts := DefaultOptions()
+				opts.Reads = m.mode
+				cfg := makeConfig(t, seed, 3, false, -1, opts)
+				ck := cfg.makeClient(cfg.All())
+				ck.put("warm", "up")
+				since := cfg.history.Len()
+				for i := range 200 {
+					ck.put("k"+strconv.Itoa(i%10), strconv.Itoa(i))
+					ck.get("k" + strconv.Itoa(i%10))
+				}
+				rtt := cfg.rtt()
+				puts, gets := cfg.latencies(linearize.Put, since), cfg.latencies(linearize.Get, since)
+				inRTT := func(d time.Duration) float64 { return float64(d) / float64(rtt) }
+				t.Logf("reads=%s RTT=%v: Put median %.2f p99 %.2f RTTs; Get median %.2f p99 %.2f RTTs", m.name, rtt,
+					inRTT(percentile(puts, 0.5)), inRTT(percentile(puts, 0.99)), inRTT(percentile(gets, 0.5)), inRTT(percentile(gets, 0.99)))
+				if r := inRTT(percentile(puts, 0.5)); r > 2.5 {
+					t.Errorf("median Put takes %.2f RTTs; want at most 2.5", r)
+				}
+				if r := inRTT(percentile(gets, 0.5)); r > m.maxGets {
+					t.Errorf("median Get takes %.2f RTTs; want at most %v", r, m.maxGets)
+				}
+				cfg.checkLinearizable()
+				return cfg.result()
+			})
+		})
+	}
+}
+
+// TestThroughput runs 1, 10 and 100 clerks, each with one operation
+// outstanding at a time (half Puts, half Gets on 100 keys), for half a
+// virtual second, and checks that batching lets 100 clerks do at least 50
+// times the operations of one.
+func TestThroughput(t *testing.T) {
+	tput := map[int]float64{}
+	for _, n := range []int{1, 10, 100} {
+		t.Run(fmt.Sprintf("clients=%d", n), func(t *testing.T) {
+			simtest.Run(t, defaultSeeds[:1], func(t *testing.T, seed int64) simtest.Result {
+				cfg := makeConfig(t, seed, 3, false, -1, DefaultOptions())
+				cfg.makeClient(cfg.All()).put("warm", "up")
+				stop, done := false, 0
+				for c := range n {
+					ck := cfg.makeClient(cfg.All())
+					var step func()
+					step = func() {
+						if stop {
+							return
+						}
+						key := strconv.Itoa(cfg.randInt(100))
+						if cfg.randInt(2) == 0 {
+							ck.putAsync(key, strconv.Itoa(c), func() { done++; step() })
+						} else {
+							ck.getAsync(key, func(string) { done++; step() })
+						}
+					}
+					step()
+				}
+				const measure = 500 * time.Millisecond
+				cfg.sleep(measure)
+				stop = true
+				tput[n] = float64(done) / measure.Seconds()
+				t.Logf("%d clients: %.0f ops per virtual second", n, tput[n])
+				cfg.sleep(time.Second)
+				cfg.checkLinearizable()
+				return cfg.result()
+			})
+		})
+	}
+	if ratio := tput[100] / tput[1]; ratio < 50 {
+		t.Errorf("100 clients do %.1f times the operations of one; want at least 50", ratio)
+	} else {
+		t.Logf("100 clients do %.1f times the operations of one", ratio)
+	}
+}
