@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/internal/linearize"
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
 )
 
 // opLimit bounds how long a blocking test operation may take.
@@ -16,8 +17,11 @@ const opLimit = 2 * time.Minute
 type clerk struct {
 	*Clerk
 	cfg      *config
+	host     *sim.Host
 	id       int // the client's number in the history
 	endnames []string
+	value    string // what the last Get returned
+	version  int64
 }
 
 // makeClient returns a clerk connected to the servers in to.
@@ -32,7 +36,7 @@ func (cfg *config) makeClient(to []int) *clerk {
 		ends[j] = cfg.net.MakeEnd(names[j], host)
 		cfg.net.Connect(names[j], j)
 	}
-	ck := &clerk{Clerk: MakeClerk(host, ends), cfg: cfg, id: id, endnames: names}
+	ck := &clerk{Clerk: MakeClerk(host, ends), cfg: cfg, host: host, id: id, endnames: names}
 	ck.connect(to)
 	cfg.clerks = append(cfg.clerks, ck)
 	return ck
@@ -55,6 +59,7 @@ func (ck *clerk) getAsync(key string, done func(value string)) {
 	id := ck.cfg.history.Call(ck.id, linearize.KVInput{Kind: linearize.Get, Key: key}, ck.cfg.w.Now())
 	ck.Get(key, func(v string, version int64) {
 		ck.cfg.history.Return(id, linearize.KVOutput{Value: v, Version: version}, ck.cfg.w.Now())
+		ck.value, ck.version = v, version
 		done(v)
 	})
 }
@@ -82,6 +87,9 @@ func (ck *clerk) cputAsync(key, value string, version int64, done func(ok bool))
 		done(ok)
 	})
 }
+
+// lastRead returns the value and version the last Get returned.
+func (ck *clerk) lastRead() (string, int64) { return ck.value, ck.version }
 
 // The blocking operations run the world until the operation completes.
 
