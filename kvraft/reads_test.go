@@ -26,12 +26,14 @@ func TestLeaseReadPartitions(t *testing.T) {
 	runScenario(t, withReads(ReadLease, generic(5, 5, true, true, true, -1, false)))
 }
 
-func TestLeaseReadsWithinDriftBound(t *testing.T) {
-	runScenario(t, func(t simtest.T, seed int64, opts Options) *config {
-		cfg := leaseDrift(t, seed, opts, opts.Raft.LeaseDrift)
-		cfg.checkLinearizable()
-		return cfg
-	})
+func TestLeaseReadsWithinDriftBound(t *testing.T) { runScenario(t, leaseReadsWithinDriftBound) }
+
+// leaseReadsWithinDriftBound checks lease reads with clocks drifting as
+// much as the leases allow for.
+func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts Options) *config {
+	cfg := leaseDrift(t, seed, opts, opts.Raft.LeaseDrift)
+	cfg.checkLinearizable()
+	return cfg
 }
 
 // TestLeaseReadsBeyondDriftBoundFail shows what the drift bound is for:

@@ -163,13 +163,9 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 		return
 	}
 	defer rf.flush()
-	reply.Term = rf.term
-	if args.Term < rf.term {
+	if !rf.fromLeader(args.Term, args.LeaderID, &reply.Term) {
 		return
 	}
-	rf.heardFrom(args.Term, args.LeaderID)
-	reply.Term = rf.term
-
 	prev := args.PrevLogIndex
 	if prev > rf.log.last() {
 		reply.XTerm, reply.XLen = -1, rf.log.last()+1
@@ -189,6 +185,19 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 	if last := prev + len(args.Entries); args.LeaderCommit > rf.commitIndex {
 		rf.commitIndex = max(rf.commitIndex, min(args.LeaderCommit, last))
 	}
+}
+
+// fromLeader does what every message from a leader starts with: it turns
+// away a stale term, reporting the current one in replyTerm, and otherwise
+// records the leader. It reports whether to go on with the message.
+func (rf *Raft) fromLeader(term, leader int, replyTerm *int) bool {
+	*replyTerm = rf.term
+	if term < rf.term {
+		return false
+	}
+	rf.heardFrom(term, leader)
+	*replyTerm = rf.term
+	return true
 }
 
 // heardFrom records a message from the leader of term.

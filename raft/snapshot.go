@@ -69,13 +69,7 @@ func (rf *Raft) InstallSnapshot(args *InstallSnapshotArgs, reply *InstallSnapsho
 		return
 	}
 	defer rf.flush()
-	reply.Term = rf.term
-	if args.Term < rf.term {
-		return
-	}
-	rf.heardFrom(args.Term, args.LeaderID)
-	reply.Term = rf.term
-	if args.LastIncludedIndex <= rf.commitIndex {
+	if !rf.fromLeader(args.Term, args.LeaderID, &reply.Term) || args.LastIncludedIndex <= rf.commitIndex {
 		return
 	}
 	rf.log.compact(args.LastIncludedIndex, args.LastIncludedTerm)

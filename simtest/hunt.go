@@ -16,51 +16,60 @@ type T interface {
 	Logf(format string, args ...any)
 }
 
-// A Scenario is a test body that can run with a planted bug: bug is an
-// index into the bug list given to HuntBugs, or -1 for none.
-type Scenario struct {
-	Name string
-	Run  func(t T, seed int64, bug int)
+// A Bug is a planted bug: its name, and how to switch it on in a
+// configuration of type C.
+type Bug[C any] struct {
+	Name  string
+	Plant func(*C)
 }
 
-// HuntBugs plants each bug in turn and runs the scenarios, each over seeds
-// 1..seeds, until one fails; it fails t for every bug that no run catches,
-// and logs a table of which test and seed caught each bug after how many
-// runs. With no bug planted, the first seed of every scenario must pass,
-// or the hunt proves nothing.
-func HuntBugs(t *testing.T, bugs []string, scenarios []Scenario, seeds int) {
+// A Case is a test body that runs with a configuration of type C, in
+// which a bug may be planted.
+type Case[C any] struct {
+	Name string
+	Run  func(t T, seed int64, c C)
+}
+
+// HuntBugs plants each bug in turn in a configuration from base and runs
+// the cases, each over seeds 1..seeds, until one fails; it fails t for
+// every bug that no run catches, and logs a table of which test and seed
+// caught each bug after how many runs. With no bug planted, the first
+// seed of every case must pass, or the hunt proves nothing.
+func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C], seeds int) {
 	t.Helper()
-	for _, sc := range scenarios {
-		if msg, failed := huntOnce(sc, 1, -1); failed {
-			t.Fatalf("%s fails with no bug planted: %s", sc.Name, msg)
+	for _, c := range cases {
+		if msg, failed := huntOnce(c, 1, base()); failed {
+			t.Fatalf("%s fails with no bug planted: %s", c.Name, msg)
 		}
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-56s %-30s %4s %5s  %s\n", "bug", "caught by", "seed", "runs", "failure")
-	for b, bug := range bugs {
+	fmt.Fprintf(&table, "%-50s %-34s %4s %5s  %s\n", "bug", "caught by", "seed", "runs", "failure")
+	for _, bug := range bugs {
+		cfg := base()
+		bug.Plant(&cfg)
 		by, seed, runs, msg := "", int64(0), 0, ""
 	search:
-		for _, sc := range scenarios {
+		for _, c := range cases {
 			for s := int64(1); s <= int64(seeds); s++ {
 				runs++
-				if m, failed := huntOnce(sc, s, b); failed {
-					by, seed, msg = sc.Name, s, m
+				if m, failed := huntOnce(c, s, cfg); failed {
+					by, seed, msg = c.Name, s, m
 					break search
 				}
 			}
 		}
 		if by == "" {
-			t.Errorf("planted bug %q was not caught in %d runs", bug, runs)
-			fmt.Fprintf(&table, "%-56s %-30s %4s %5d\n", bug, "NOT CAUGHT", "-", runs)
+			t.Errorf("planted bug %q was not caught in %d runs", bug.Name, runs)
+			fmt.Fprintf(&table, "%-50s %-34s %4s %5d\n", bug.Name, "NOT CAUGHT", "-", runs)
 			continue
 		}
-		fmt.Fprintf(&table, "%-56s %-30s %4d %5d  %s\n", bug, by, seed, runs, firstLine(msg, 80))
+		fmt.Fprintf(&table, "%-50s %-34s %4d %5d  %s\n", bug.Name, by, seed, runs, firstLine(msg, 70))
 	}
 	t.Logf("planted bugs:\n%s", table.String())
 }
 
-// huntOnce runs a scenario and reports whether it failed, and how.
-func huntOnce(sc Scenario, seed int64, bug int) (msg string, failed bool) {
+// huntOnce runs a case and reports whether it failed, and how.
+func huntOnce[C any](c Case[C], seed int64, cfg C) (msg string, failed bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if c, ok := r.(caught); ok {
@@ -71,7 +80,7 @@ func huntOnce(sc Scenario, seed int64, bug int) (msg string, failed bool) {
 			failed = true
 		}
 	}()
-	sc.Run(hunter{}, seed, bug)
+	c.Run(hunter{}, seed, cfg)
 	return "", false
 }
 
