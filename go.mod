@@ -1,6 +1,6 @@
 module github.com/replab/replab
 
-go 1.24
+go 1.24.0
 
 require (
 	github.com/anishathalye/porcupine v1.3.1

@@ -1,12 +1,9 @@
 package kvraft
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/replab/replab/internal/linearize"
-	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/sim"
 )
 
 // opLimit bounds how long a blocking test operation may take.
@@ -16,42 +13,21 @@ const opLimit = 2 * time.Minute
 // servers, whose every operation goes into the history.
 type clerk struct {
 	*Clerk
-	cfg      *config
-	host     *sim.Host
-	id       int // the client's number in the history
-	endnames []string
-	value    string // what the last Get returned
-	version  int64
+	cfg     *config
+	id      int    // the client's number in the history
+	value   string // what the last Get returned
+	version int64
 }
 
 // makeClient returns a clerk connected to the servers in to.
 func (cfg *config) makeClient(to []int) *clerk {
-	id := len(cfg.clerks)
-	host := cfg.w.NewHost(fmt.Sprintf("clerk%d", id))
-	ends := make([]*labrpc.ClientEnd, cfg.n)
-	names := make([]string, cfg.n)
-	for j := range cfg.n {
-		cfg.ends++
-		names[j] = fmt.Sprintf("clerk%d-end%d->%d", id, cfg.ends, j)
-		ends[j] = cfg.net.MakeEnd(names[j], host)
-		cfg.net.Connect(names[j], j)
-	}
-	ck := &clerk{Clerk: MakeClerk(host, ends), cfg: cfg, host: host, id: id, endnames: names}
-	ck.connect(to)
+	ck := &clerk{Clerk: cfg.MakeClerk(to), cfg: cfg, id: len(cfg.clerks)}
 	cfg.clerks = append(cfg.clerks, ck)
 	return ck
 }
 
 // connect connects the clerk to exactly the servers in to.
-func (ck *clerk) connect(to []int) {
-	on := make([]bool, ck.cfg.n)
-	for _, j := range to {
-		on[j] = true
-	}
-	for j, name := range ck.endnames {
-		ck.cfg.net.Enable(name, on[j])
-	}
-}
+func (ck *clerk) connect(to []int) { ck.cfg.ConnectClerk(ck.Clerk, to) }
 
 // The asynchronous operations record their call and return in the history.
 

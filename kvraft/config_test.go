@@ -25,19 +25,14 @@ const electionTimeout = 1 * time.Second
 const linearizabilityCheckTimeout = 10 * time.Second
 
 type config struct {
-	t            simtest.T
-	name         string
-	w            *sim.World
-	net          *labrpc.Network
-	n            int
-	opts         Options
-	maxraftstate int
-	hosts        []*sim.Host
-	kvservers    []*KVServer
-	endnames     [][]string // endnames[i][j]: server i's end to server j
-	groups       []int      // the partition each server is in
-	clerks       []*clerk
-	ends         int
+	*Cluster
+	t      simtest.T
+	name   string
+	w      *sim.World
+	net    *labrpc.Network
+	n      int
+	opts   Options
+	clerks []*clerk
 
 	history linearize.History
 	faults  []linearize.Fault
@@ -52,24 +47,17 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 	if isTB {
 		w = simtest.NewWorld(tb, seed)
 	}
-	cfg := &config{
-		t: t, w: w, net: labrpc.MakeNetwork(w), n: n, opts: opts, maxraftstate: maxraftstate,
-		kvservers: make([]*KVServer, n), endnames: make([][]string, n), groups: make([]int, n),
+	c, err := NewCluster(w, n, maxraftstate, opts)
+	if err != nil {
+		t.Fatalf("%v", err)
 	}
+	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts}
+	c.OnFault = func(d string) { cfg.fault("%s", d) }
 	if isTB {
 		cfg.name = tb.Name()
 		simtest.Explain(tb, "fault log", cfg.faultLog)
 	}
-	hosts, err := w.NewHosts(n, "kv")
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
-	cfg.hosts = hosts
 	cfg.net.Reliable(!unreliable)
-	for i := range n {
-		cfg.StartServer(i)
-	}
-	cfg.ConnectAll()
 	return cfg
 }
 
@@ -85,98 +73,16 @@ func (cfg *config) faultLog() string {
 	return b.String()
 }
 
-// StartServer starts or restarts server i from what its host persisted,
-// with fresh ends to the other servers.
+// StartServer starts or restarts server i from what its host persisted.
 func (cfg *config) StartServer(i int) {
-	cfg.ShutdownServer(i)
-	cfg.hosts[i].Restart()
-	cfg.endnames[i] = make([]string, cfg.n)
-	ends := make([]*labrpc.ClientEnd, cfg.n)
-	for j := range cfg.n {
-		cfg.ends++
-		cfg.endnames[i][j] = fmt.Sprintf("end%d:%d->%d", cfg.ends, i, j)
-		ends[j] = cfg.net.MakeEnd(cfg.endnames[i][j], cfg.hosts[i])
-		cfg.net.Connect(cfg.endnames[i][j], j)
-	}
-	kv, err := StartKVServer(cfg.hosts[i], ends, i, cfg.hosts[i].Persister(), cfg.maxraftstate, cfg.opts)
-	if err != nil {
+	if err := cfg.Start(i); err != nil {
 		cfg.t.Fatalf("StartKVServer: %v", err)
 	}
-	cfg.kvservers[i] = kv
-	srv := labrpc.MakeServer(cfg.hosts[i])
-	srv.AddService(labrpc.MakeService(kv))
-	srv.AddService(labrpc.MakeService(kv.Raft()))
-	cfg.net.AddServer(i, srv)
-	cfg.connectServer(i)
-}
-
-// ShutdownServer kills server i: only what it persisted survives.
-func (cfg *config) ShutdownServer(i int) {
-	if cfg.kvservers[i] == nil {
-		return
-	}
-	cfg.fault("kill server %d", i)
-	cfg.net.DeleteServer(i)
-	cfg.kvservers[i].Kill()
-	cfg.kvservers[i] = nil
-	cfg.hosts[i].Kill()
-}
-
-// partition puts the servers in groups; servers in different groups
-// cannot talk. Clerks stay connected to every server.
-func (cfg *config) partition(groups ...[]int) {
-	for g, servers := range groups {
-		for _, i := range servers {
-			cfg.groups[i] = g
-		}
-	}
-	if len(groups) > 1 {
-		cfg.fault("partition %v", groups)
-	} else {
-		cfg.fault("heal")
-	}
-	for i := range cfg.n {
-		cfg.connectServer(i)
-	}
-}
-
-// ConnectAll heals every partition.
-func (cfg *config) ConnectAll() { cfg.partition(cfg.All()) }
-
-// connectServer enables server i's ends to the servers in its group.
-func (cfg *config) connectServer(i int) {
-	if cfg.endnames[i] == nil {
-		return
-	}
-	for j := range cfg.n {
-		cfg.net.Enable(cfg.endnames[i][j], cfg.groups[i] == cfg.groups[j])
-	}
-}
-
-// All returns every server index.
-func (cfg *config) All() []int {
-	all := make([]int, cfg.n)
-	for i := range all {
-		all[i] = i
-	}
-	return all
-}
-
-// Leader returns a server that thinks it leads, if any.
-func (cfg *config) Leader() (bool, int) {
-	for i, kv := range cfg.kvservers {
-		if kv != nil {
-			if _, isLeader := kv.Raft().GetState(); isLeader {
-				return true, i
-			}
-		}
-	}
-	return false, 0
 }
 
 // makePartition returns a majority that holds the leader, and the rest.
 func (cfg *config) makePartition() ([]int, []int) {
-	_, l := cfg.Leader()
+	l, _ := cfg.Leader()
 	p1 := []int{l}
 	var p2 []int
 	for i := 1; i < cfg.n; i++ {
@@ -187,24 +93,6 @@ func (cfg *config) makePartition() ([]int, []int) {
 		}
 	}
 	return p1, p2
-}
-
-// LogSize is the largest persisted Raft state of any server.
-func (cfg *config) LogSize() int {
-	size := 0
-	for _, h := range cfg.hosts {
-		size = max(size, h.Persister().RaftStateSize())
-	}
-	return size
-}
-
-// SnapshotSize is the largest persisted snapshot of any server.
-func (cfg *config) SnapshotSize() int {
-	size := 0
-	for _, h := range cfg.hosts {
-		size = max(size, h.Persister().SnapshotSize())
-	}
-	return size
 }
 
 // sleep lets d of virtual time pass.

@@ -77,7 +77,7 @@ func onePartition(t simtest.T, seed int64, opts Options) *config {
 
 	// Progress in the majority.
 	p1, p2 := cfg.makePartition()
-	cfg.partition(p1, p2)
+	cfg.Partition(p1, p2)
 	ckp1 := cfg.makeClient(p1)
 	ckp2a := cfg.makeClient(p2)
 	ckp2b := cfg.makeClient(p2)
@@ -156,7 +156,7 @@ func snapshotRPC(t simtest.T, seed int64, opts Options) *config {
 	ck.check("a", "A")
 
 	// A bunch of puts into the majority partition.
-	cfg.partition([]int{0, 1}, []int{2})
+	cfg.Partition([]int{0, 1}, []int{2})
 	ck1 := cfg.makeClient([]int{0, 1})
 	for i := range 50 {
 		ck1.put(strconv.Itoa(i), strconv.Itoa(i))
@@ -171,7 +171,7 @@ func snapshotRPC(t simtest.T, seed int64, opts Options) *config {
 
 	// A group that needs the lagging server, which must catch up by
 	// InstallSnapshot.
-	cfg.partition([]int{0, 2}, []int{1})
+	cfg.Partition([]int{0, 2}, []int{1})
 	ck2 := cfg.makeClient([]int{0, 2})
 	ck2.put("c", "C")
 	ck2.put("d", "D")

@@ -68,7 +68,7 @@ func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
 		cfg.ConnectAll()
 		ck.connect(cfg.All())
 		ck.put("k", "round "+strconv.Itoa(round))
-		ok, leader := cfg.Leader()
+		leader, ok := cfg.Leader()
 		if !ok {
 			t.Fatalf("no leader")
 		}
@@ -89,7 +89,7 @@ func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
 				rest = append(rest, i)
 			}
 		}
-		cfg.partition([]int{leader}, rest)
+		cfg.Partition([]int{leader}, rest)
 		reader, writer := cfg.makeClient([]int{leader}), cfg.makeClient(rest)
 		stop := false
 		var read func()
@@ -125,7 +125,7 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 	// Every server's answers to ck1 are lost; its append applies, and it
 	// keeps retrying.
 	for _, h := range cfg.hosts {
-		cfg.net.SetLink(h, ck1.host, false)
+		cfg.net.SetLink(h, ck1.Host(), false)
 	}
 	cfg.fault("replies to clerk %d lost", ck1.id)
 	done := false
@@ -135,7 +135,7 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 		ck2.put(strconv.Itoa(i), strconv.Itoa(i))
 	}
 	for i := range cfg.n {
-		cfg.ShutdownServer(i)
+		cfg.Shutdown(i)
 	}
 	for i := range cfg.n {
 		cfg.StartServer(i)

@@ -102,7 +102,7 @@ func (cfg *config) startPartitioner(stop *bool) {
 			g := cfg.randInt(2)
 			groups[g] = append(groups[g], i)
 		}
-		cfg.partition(groups[0], groups[1])
+		cfg.Partition(groups[0], groups[1])
 		cfg.w.After(electionTimeout+time.Duration(cfg.randInt(200))*time.Millisecond, part)
 	}
 	cfg.w.After(time.Second, part)
@@ -162,7 +162,7 @@ func genericTest(t simtest.T, seed int64, opts Options, nclients, nservers int, 
 		}
 		if crash {
 			for i := range nservers {
-				cfg.ShutdownServer(i)
+				cfg.Shutdown(i)
 			}
 			cfg.sleep(electionTimeout)
 			for i := range nservers {
