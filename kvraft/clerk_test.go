@@ -1,10 +1,6 @@
 package kvraft
 
-import (
-	"time"
-
-	"github.com/replab/replab/internal/linearize"
-)
+import "time"
 
 // opLimit bounds how long a blocking test operation may take.
 const opLimit = 2 * time.Minute
@@ -12,16 +8,15 @@ const opLimit = 2 * time.Minute
 // A clerk is a test client: a Clerk on its own host, connected to some
 // servers, whose every operation goes into the history.
 type clerk struct {
-	*Clerk
+	*RecordedClerk
 	cfg     *config
-	id      int    // the client's number in the history
 	value   string // what the last Get returned
 	version int64
 }
 
 // makeClient returns a clerk connected to the servers in to.
 func (cfg *config) makeClient(to []int) *clerk {
-	ck := &clerk{Clerk: cfg.MakeClerk(to), cfg: cfg, id: len(cfg.clerks)}
+	ck := &clerk{RecordedClerk: NewRecordedClerk(cfg.MakeClerk(to), &cfg.history, len(cfg.clerks)), cfg: cfg}
 	cfg.clerks = append(cfg.clerks, ck)
 	return ck
 }
@@ -29,38 +24,11 @@ func (cfg *config) makeClient(to []int) *clerk {
 // connect connects the clerk to exactly the servers in to.
 func (ck *clerk) connect(to []int) { ck.cfg.ConnectClerk(ck.Clerk, to) }
 
-// The asynchronous operations record their call and return in the history.
-
+// getAsync gets key, remembering what it read.
 func (ck *clerk) getAsync(key string, done func(value string)) {
-	id := ck.cfg.history.Call(ck.id, linearize.KVInput{Kind: linearize.Get, Key: key}, ck.cfg.w.Now())
 	ck.Get(key, func(v string, version int64) {
-		ck.cfg.history.Return(id, linearize.KVOutput{Value: v, Version: version}, ck.cfg.w.Now())
 		ck.value, ck.version = v, version
 		done(v)
-	})
-}
-
-func (ck *clerk) putAsync(key, value string, done func()) {
-	id := ck.cfg.history.Call(ck.id, linearize.KVInput{Kind: linearize.Put, Key: key, Value: value}, ck.cfg.w.Now())
-	ck.Put(key, value, func() {
-		ck.cfg.history.Return(id, linearize.KVOutput{}, ck.cfg.w.Now())
-		done()
-	})
-}
-
-func (ck *clerk) appendAsync(key, value string, done func()) {
-	id := ck.cfg.history.Call(ck.id, linearize.KVInput{Kind: linearize.Append, Key: key, Value: value}, ck.cfg.w.Now())
-	ck.Append(key, value, func() {
-		ck.cfg.history.Return(id, linearize.KVOutput{}, ck.cfg.w.Now())
-		done()
-	})
-}
-
-func (ck *clerk) cputAsync(key, value string, version int64, done func(ok bool)) {
-	id := ck.cfg.history.Call(ck.id, linearize.KVInput{Kind: linearize.CPut, Key: key, Value: value, Version: version}, ck.cfg.w.Now())
-	ck.CPut(key, value, version, func(ok bool) {
-		ck.cfg.history.Return(id, linearize.KVOutput{OK: ok}, ck.cfg.w.Now())
-		done(ok)
 	})
 }
 
@@ -76,16 +44,16 @@ func (ck *clerk) get(key string) string {
 }
 
 func (ck *clerk) put(key, value string) {
-	ck.wait(func(done func()) { ck.putAsync(key, value, done) }, "Put")
+	ck.wait(func(done func()) { ck.Put(key, value, done) }, "Put")
 }
 
 func (ck *clerk) append(key, value string) {
-	ck.wait(func(done func()) { ck.appendAsync(key, value, done) }, "Append")
+	ck.wait(func(done func()) { ck.Append(key, value, done) }, "Append")
 }
 
 func (ck *clerk) cput(key, value string, version int64) bool {
 	var ok bool
-	ck.wait(func(done func()) { ck.cputAsync(key, value, version, func(b bool) { ok = b; done() }) }, "CPut")
+	ck.wait(func(done func()) { ck.CPut(key, value, version, func(b bool) { ok = b; done() }) }, "CPut")
 	return ok
 }
 

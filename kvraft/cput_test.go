@@ -33,7 +33,7 @@ func conditionalPut(t simtest.T, seed int64, opts Options) *config {
 			ck.getAsync("counter", func(v string) {
 				n, _ := strconv.Atoi(v)
 				_, version := ck.lastRead()
-				ck.cputAsync("counter", strconv.Itoa(n+1), version, func(ok bool) {
+				ck.CPut("counter", strconv.Itoa(n+1), version, func(ok bool) {
 					if ok {
 						left--
 					}

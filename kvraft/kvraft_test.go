@@ -45,7 +45,7 @@ func unreliableOneKey(t simtest.T, seed int64, opts Options) *config {
 			}
 			nv := "x " + strconv.Itoa(me) + " " + strconv.Itoa(n) + " y"
 			n++
-			myck.appendAsync("k", nv, func() {
+			myck.Append("k", nv, func() {
 				myck.getAsync("k", func(v string) {
 					checkClntAppends(t, me, v, n)
 					next()
@@ -86,7 +86,7 @@ func onePartition(t simtest.T, seed int64, opts Options) *config {
 
 	// No progress in the minority.
 	done0, done1 := false, false
-	ckp2a.putAsync("1", "15", func() { done0 = true })
+	ckp2a.Put("1", "15", func() { done0 = true })
 	ckp2b.getAsync("1", func(string) { done1 = true })
 	cfg.sleep(time.Second)
 	if done0 {

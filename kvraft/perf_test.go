@@ -95,7 +95,7 @@ func TestThroughput(t *testing.T) {
 						}
 						key := strconv.Itoa(cfg.randInt(100))
 						if cfg.randInt(2) == 0 {
-							ck.putAsync(key, strconv.Itoa(c), func() { done++; step() })
+							ck.Put(key, strconv.Itoa(c), func() { done++; step() })
 						} else {
 							ck.getAsync(key, func(string) { done++; step() })
 						}

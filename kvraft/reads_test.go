@@ -99,7 +99,7 @@ func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
 			}
 		}
 		read()
-		writer.putAsync("k", "after "+strconv.Itoa(round), func() {})
+		writer.Put("k", "after "+strconv.Itoa(round), func() {})
 		cfg.sleep(time.Second)
 		stop = true
 	}
@@ -129,7 +129,7 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 	}
 	cfg.fault("replies to clerk %d lost", ck1.id)
 	done := false
-	ck1.appendAsync("k", "x", func() { done = true })
+	ck1.Append("k", "x", func() { done = true })
 	// Enough other writes for every server to snapshot past the append.
 	for i := range 40 {
 		ck2.put(strconv.Itoa(i), strconv.Itoa(i))

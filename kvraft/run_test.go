@@ -58,7 +58,7 @@ func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *
 		nv := "x " + strconv.Itoa(cli) + " " + strconv.Itoa(p.j) + " y"
 		switch {
 		case cfg.randInt(1000) < 500:
-			p.ck.appendAsync(key, nv, func() {
+			p.ck.Append(key, nv, func() {
 				if !randomkeys {
 					p.last += nv
 				}
@@ -68,7 +68,7 @@ func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *
 		case randomkeys && cfg.randInt(1000) < 100:
 			// Only with random keys: a put would break the check of
 			// a client's own key.
-			p.ck.putAsync(key, nv, func() {
+			p.ck.Put(key, nv, func() {
 				p.j++
 				next()
 			})
@@ -84,7 +84,7 @@ func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *
 	if randomkeys {
 		cfg.w.After(0, step)
 	} else {
-		p.ck.putAsync(strconv.Itoa(cli), "", step)
+		p.ck.Put(strconv.Itoa(cli), "", step)
 	}
 	return p
 }

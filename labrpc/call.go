@@ -108,19 +108,40 @@ type failAct call
 
 func (a *failAct) Fire() { (*call)(a).finish(reflect.Value{}, false) }
 
-// replyAct fires when a reply reaches the caller.
+// replyAct fires when a reply reaches the caller, and again when the
+// caller's CPU has processed it (see Params.ServiceTime).
 type replyAct struct {
-	c     *call
-	reply reflect.Value
+	c         *call
+	reply     reflect.Value
+	processed bool
 }
 
 func (a *replyAct) Fire() {
 	c := a.c
-	if !c.net.LinkUp(c.srv.host, c.caller) {
-		c.finish(reflect.Value{}, false)
-		return
+	if !a.processed {
+		if !c.net.LinkUp(c.srv.host, c.caller) {
+			c.finish(reflect.Value{}, false)
+			return
+		}
+		if d := c.net.processing(c.caller); d > 0 {
+			a.processed = true
+			c.schedule(d, a)
+			return
+		}
 	}
 	c.finish(a.reply, true)
+}
+
+// handleAct fires when the server's CPU gets to a request.
+type handleAct call
+
+func (a *handleAct) Fire() {
+	c := (*call)(a)
+	if !c.srvAlive() {
+		c.lost("server died before handling", 0)
+		return
+	}
+	c.handle()
 }
 
 // srvAlive reports whether the server the call was sent to is still
@@ -142,6 +163,15 @@ func (c *call) deliver() {
 	}
 	n.w.Fold(tagDeliver, c.id)
 	c.srv.count++
+	if d := n.processing(c.srv.host); d > 0 {
+		n.w.Schedule(d, (*handleAct)(c))
+		return
+	}
+	c.handle()
+}
+
+// handle runs the handler for a delivered request.
+func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
 	if c.args.Type() != m.argType {
 		panic(sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))

@@ -174,3 +174,24 @@ func TestDeterminism(t *testing.T) {
 		return simtest.Result{World: w, Hosts: len(w.Hosts()), RPCs: net.GetTotalCount(), Bytes: net.GetTotalBytes()}
 	})
 }
+
+func TestServiceTimeQueuesWork(t *testing.T) {
+	w, net, js, e := setup(1)
+	p := net.Params()
+	p.Latency, p.Jitter, p.ServiceTime = time.Millisecond, 0, 10*time.Millisecond
+	require.NoError(t, net.SetParams(p))
+	var done []time.Duration
+	for i := range 3 {
+		var reply string
+		e.Call("JunkServer.Handler2", i, &reply, func(ok bool) {
+			require.True(t, ok)
+			done = append(done, w.Now())
+		})
+	}
+	w.Run(time.Second)
+	// Requests arrive at 1 ms and queue for the server's CPU (done at 11,
+	// 21, 31 ms); each reply arrives 1 ms later and takes the client's CPU
+	// 10 ms more.
+	assert.Equal(t, []time.Duration{22 * time.Millisecond, 32 * time.Millisecond, 42 * time.Millisecond}, done)
+	assert.Equal(t, []int{0, 1, 2}, js.log2)
+}

@@ -26,6 +26,7 @@ type Network struct {
 
 	cut    map[[2]int]bool       // one-way links that are down, by host ID
 	busy   map[int]time.Duration // when each host's uplink is next free
+	cpu    map[int]time.Duration // when each host's CPU is next free
 	hooked map[int]bool          // hosts whose deaths the network watches
 
 	count      int
@@ -44,6 +45,7 @@ func MakeNetwork(w *sim.World) *Network {
 		reliable: true,
 		cut:      make(map[[2]int]bool),
 		busy:     make(map[int]time.Duration),
+		cpu:      make(map[int]time.Duration),
 		hooked:   make(map[int]bool),
 	}
 }
@@ -204,6 +206,18 @@ func (n *Network) transit(from *sim.Host, size int) time.Duration {
 		d += done - now
 	}
 	return d
+}
+
+// processing returns how long from now until host has processed one more
+// message, with messages queueing for its CPU (see Params.ServiceTime).
+func (n *Network) processing(h *sim.Host) time.Duration {
+	if n.p.ServiceTime == 0 || h == nil {
+		return 0
+	}
+	now := n.w.Now()
+	done := max(now, n.cpu[h.ID()]) + n.p.ServiceTime
+	n.cpu[h.ID()] = done
+	return done - now
 }
 
 // noReplyDelay is how long a call that reaches no server takes to fail.

@@ -40,6 +40,12 @@ type Params struct {
 	// CallTimeout, if positive, fails a call that has had no reply after
 	// that long, as a real RPC client would.
 	CallTimeout time.Duration
+
+	// ServiceTime is the CPU time a host spends on each request it
+	// handles and each reply it receives. Messages queue for a host's
+	// CPU, so a busy host falls behind and throughput saturates. Zero
+	// means processing is free.
+	ServiceTime time.Duration
 }
 
 // DefaultParams returns the 6.5840 labrpc fault model with a LAN's 250 µs
@@ -74,7 +80,7 @@ func (p Params) Validate() error {
 		name string
 		v    time.Duration
 	}{{"Latency", p.Latency}, {"Jitter", p.Jitter}, {"ShortDelay", p.ShortDelay}, {"ReorderMin", p.ReorderMin},
-		{"ReorderSpan", p.ReorderSpan}, {"NoReply", p.NoReply}, {"LongNoReply", p.LongNoReply}, {"CallTimeout", p.CallTimeout}} {
+		{"ReorderSpan", p.ReorderSpan}, {"NoReply", p.NoReply}, {"LongNoReply", p.LongNoReply}, {"CallTimeout", p.CallTimeout}, {"ServiceTime", p.ServiceTime}} {
 		if f.v < 0 {
 			return fmt.Errorf("labrpc: %s = %v is negative", f.name, f.v)
 		}

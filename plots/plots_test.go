@@ -25,7 +25,7 @@ func TestTableCSV(t *testing.T) {
 
 func TestSummarize(t *testing.T) {
 	s := Summarize([]float64{5, 1, 4, 2, 3, 6, 7, 8, 9, 10})
-	assert.Equal(t, Stats{N: 10, Mean: 5.5, Min: 1, P50: 5, P95: 10, Max: 10}, s)
+	assert.Equal(t, Stats{N: 10, Mean: 5.5, Min: 1, P5: 1, P50: 5, P95: 10, Max: 10}, s)
 	assert.Equal(t, Stats{}, Summarize(nil))
 }
 

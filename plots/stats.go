@@ -7,9 +7,9 @@ import (
 
 // Stats summarises a sample.
 type Stats struct {
-	N                  int
-	Mean               float64
-	Min, P50, P95, Max float64
+	N                      int
+	Mean                   float64
+	Min, P5, P50, P95, Max float64
 }
 
 // Summarize returns the sample's count, mean and percentiles (nearest
@@ -24,7 +24,7 @@ func Summarize(values []float64) Stats {
 	for _, v := range s {
 		sum += v
 	}
-	return Stats{N: len(s), Mean: sum / float64(len(s)), Min: s[0], P50: Percentile(s, 0.5), P95: Percentile(s, 0.95), Max: s[len(s)-1]}
+	return Stats{N: len(s), Mean: sum / float64(len(s)), Min: s[0], P5: Percentile(s, 0.05), P50: Percentile(s, 0.5), P95: Percentile(s, 0.95), Max: s[len(s)-1]}
 }
 
 // Percentile returns the p-th percentile (0 <= p <= 1) of sorted values by

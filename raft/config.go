@@ -27,6 +27,10 @@ type Config struct {
 	CheckQuorum bool
 	// MaxBatch bounds the entries in one AppendEntries; 0 means no bound.
 	MaxBatch int
+	// HeartbeatOnly holds new entries back until the next heartbeat
+	// instead of sending them when Start is called, as many first
+	// implementations of the lab do (for comparisons; it is slow).
+	HeartbeatOnly bool
 	// LeaseDrift is the largest clock-rate error LeaseRead assumes between
 	// any host's clock and true time: 0.05 means every clock runs between
 	// 0.95 and 1.05 times as fast as virtual time. Leases are shortened to

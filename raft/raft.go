@@ -117,8 +117,8 @@ func (rf *Raft) GetState() (term int, isLeader bool) {
 
 // Start proposes command for the log. If this node is the leader it returns
 // the index the command will have if it is ever committed, the current term
-// and true; it sends the command to the peers at once. Otherwise it returns
-// false and does nothing.
+// and true; it sends the command to the peers at once (with HeartbeatOnly,
+// at the next heartbeat). Otherwise it returns false and does nothing.
 func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 	if rf.dead || rf.role != leader {
 		return -1, rf.term, false
@@ -130,7 +130,7 @@ func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 		rf.advanceCommit()
 	}
 	for p := range rf.peers {
-		if p != rf.me && rf.inflight[p] == 0 {
+		if p != rf.me && rf.inflight[p] == 0 && !rf.cfg.HeartbeatOnly {
 			rf.sendAppend(p)
 		}
 	}

@@ -121,7 +121,8 @@ func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntrie
 		rf.nextIndex[p] = max(rf.matchIndex[p]+1, rf.backtrack(reply))
 		rf.inflight[p] = 0
 	}
-	if rf.role == leader && rf.inflight[p] == 0 && rf.nextIndex[p] <= rf.log.last() {
+	more := rf.nextIndex[p] <= rf.log.last() && (!rf.cfg.HeartbeatOnly || !reply.Success)
+	if rf.role == leader && rf.inflight[p] == 0 && more {
 		rf.sendAppend(p)
 	}
 }

@@ -29,6 +29,8 @@ type Host struct {
 	ppm       int64
 	realBase  time.Duration
 	localBase time.Duration
+
+	noise time.Duration // timers fire up to this much late
 }
 
 const ppmOne = 1_000_000
@@ -152,10 +154,26 @@ func CheckClockRate(rate float64) error {
 // ClockRate returns the rate set by SetClockRate.
 func (h *Host) ClockRate() float64 { return float64(h.ppm) / ppmOne }
 
+// SetTimerNoise makes the host's timers fire late by a random delay of up
+// to max, drawn from the world's generator, as an operating system's timers
+// do. Without it, hosts whose timers were set together fire together, for
+// ever, which real machines never do.
+func (h *Host) SetTimerNoise(max time.Duration) error {
+	if max < 0 {
+		return fmt.Errorf("sim: timer noise %v for host %s is negative", max, h.name)
+	}
+	h.noise = max
+	return nil
+}
+
 // realDelay converts a delay on the host's clock into virtual time, rounding
-// up so that a timer never fires early by the host's own clock.
+// up so that a timer never fires early by the host's own clock, and adds
+// the timer noise.
 func (h *Host) realDelay(d time.Duration) time.Duration {
 	checkDelay(d)
+	if h.noise > 0 {
+		d += h.w.RandDuration(0, h.noise)
+	}
 	if h.ppm == ppmOne {
 		return d
 	}

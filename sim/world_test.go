@@ -190,3 +190,19 @@ func TestLivelockPanicsInsteadOfHanging(t *testing.T) {
 		"sim: 1001 events fired at virtual time 1s without the clock advancing: a livelock (see World.SetInstantLimit)",
 		func() { w.Run(2 * time.Second) })
 }
+
+func TestTimerNoise(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	require.NoError(t, h.SetTimerNoise(5*time.Millisecond))
+	var at []time.Duration
+	for range 100 {
+		h.After(10*time.Millisecond, func() { at = append(at, w.Now()) })
+	}
+	w.Run(time.Second)
+	require.Len(t, at, 100)
+	assert.GreaterOrEqual(t, at[0], 10*time.Millisecond)
+	assert.LessOrEqual(t, at[99], 15*time.Millisecond)
+	assert.NotEqual(t, at[0], at[99], "the timers no longer fire together")
+	assert.EqualError(t, h.SetTimerNoise(-1), "sim: timer noise -1ns for host h is negative")
+}

@@ -1,0 +1,180 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/sim"
+)
+
+// gigabit is a 1 Gbit/s uplink, in bytes per second.
+const gigabit = 125_000_000
+
+// paperSizes are the cluster sizes of the Raft-KV-with-ChaosMonkey paper.
+func paperSizes() []int { return []int{5, 11, 17, 23, 31} }
+
+// serviceTime is the CPU cost of handling one message in the experiments.
+const serviceTime = 20 * time.Microsecond
+
+// timerNoise is how late the servers' timers may fire in the experiments.
+const timerNoise = time.Millisecond
+
+// network returns the experiments' network: the lab's LAN latency, a
+// 1 Gbit/s uplink per host so that large values cost time, and 20 µs of
+// CPU per message so that a busy leader saturates.
+func network() labrpc.Params {
+	p := labrpc.DefaultParams()
+	p.Bandwidth = gigabit
+	p.ServiceTime = serviceTime
+	return p
+}
+
+// An env is one experiment world: a key/value cluster and a ChaosMonkey on
+// its servers.
+type env struct {
+	w *sim.World
+	c *kvraft.Cluster
+	m *chaos.Monkey
+}
+
+// newEnv builds n servers with Raft config rc on network p, without
+// snapshots, their timers firing up to timerNoise late.
+func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
+	w := sim.NewWorld(seed)
+	c, err := kvraft.NewCluster(w, n, -1, kvraft.Options{Reads: kvraft.ReadLog, Raft: rc})
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range c.Hosts() {
+		if err := h.SetTimerNoise(timerNoise); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.Net().SetParams(p); err != nil {
+		return nil, err
+	}
+	m, err := chaos.New(c.Net(), c.Hosts(), chaos.Hooks{
+		Kill: c.Shutdown,
+		Restart: func(i int) {
+			if err := c.Start(i); err != nil {
+				panic(err) // it started before from the same state: a bug
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &env{w: w, c: c, m: m}, nil
+}
+
+// put runs the world until ck's Put completes or limit passes, and returns
+// how long it took.
+func (e *env) put(ck *kvraft.Clerk, key, value string, limit time.Duration) (time.Duration, bool) {
+	start, done := e.w.Now(), false
+	ck.Put(key, value, func() { done = true })
+	ok := e.w.RunUntil(func() bool { return done }, limit)
+	return e.w.Now() - start, ok
+}
+
+// settle waits for the service to take a Put, so that a leader is in place.
+func (e *env) settle(ck *kvraft.Clerk) error {
+	if _, ok := e.put(ck, "settle", "", time.Minute); !ok {
+		return fmt.Errorf("no Put completed within a minute of virtual time")
+	}
+	return nil
+}
+
+// leader returns the server that leads, once a majority follows it.
+func (e *env) leader() (int, bool) {
+	l, ok := e.c.Leader()
+	if !ok {
+		return 0, false
+	}
+	term, _ := e.c.Server(l).Raft().GetState()
+	agree := 0
+	for i := range e.c.N() {
+		if kv := e.c.Server(i); kv != nil && e.m.Connected(i, l) {
+			if t, _ := kv.Raft().GetState(); t == term {
+				agree++
+			}
+		}
+	}
+	return l, agree > e.c.N()/2
+}
+
+// putters are clerks that each keep one Put outstanding until stopped,
+// recording when each Put completed and how long it took.
+type putters struct {
+	stop      bool
+	completed []time.Duration
+	latency   []time.Duration
+}
+
+// startPutters starts n clerks putting value to keys of their own.
+func (e *env) startPutters(n int, value string) *putters {
+	p := &putters{}
+	for i := range n {
+		ck := e.c.MakeClerk(e.c.All())
+		key := fmt.Sprintf("k%d", i)
+		var put func()
+		put = func() {
+			if p.stop {
+				return
+			}
+			start := e.w.Now()
+			ck.Put(key, value, func() {
+				if !p.stop {
+					p.completed = append(p.completed, e.w.Now())
+					p.latency = append(p.latency, e.w.Now()-start)
+				}
+				put()
+			})
+		}
+		put()
+	}
+	return p
+}
+
+func seconds(ds []time.Duration) []float64 {
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = d.Seconds()
+	}
+	return out
+}
+
+func millis(ds []time.Duration) []float64 {
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = float64(d) / float64(time.Millisecond)
+	}
+	return out
+}
+
+// parallel runs f(0), ..., f(n-1), as many at once as there are CPUs: each
+// builds a world of its own, so they share nothing, and each writes only
+// its own slot of the caller's results. It returns the first error by
+// index.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,118 @@
+package experiments
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/plots"
+	"github.com/replab/replab/raft"
+)
+
+func frangipaniKVExperiment() Experiment {
+	return Experiment{
+		Name:        "frangipani-kv",
+		Reproduces:  "Frangipani report, tables of the basic and speed tests (KV Raft columns)",
+		Description: "one client's ops/s and ms/op with replication on heartbeats only vs replication on Start, 3 servers",
+		Seed:        1,
+		Run:         runFrangipaniKV,
+	}
+}
+
+func runFrangipaniKV(seed int64) (*Result, error) {
+	variants := []struct {
+		name          string
+		heartbeatOnly bool
+	}{{"replicate on heartbeat", true}, {"replicate on Start", false}}
+	tab := plots.NewTable("raft", "basic_ops_per_s", "basic_rpcs", "speed_ms_per_op", "speed_rpcs")
+	basic := plots.Samples{Name: "basic test: ops/s"}
+	speed := plots.Samples{Name: "speed test: ms/op"}
+	var groups, notes []string
+	for _, v := range variants {
+		rc := raft.LabConfig()
+		rc.HeartbeatOnly = v.heartbeatOnly
+
+		// Basic test: one client on one key, a random mix of Put,
+		// Append and Get, for three rounds of five seconds.
+		e, err := newEnv(seed, 3, rc, network())
+		if err != nil {
+			return nil, err
+		}
+		ck := e.c.MakeClerk(e.c.All())
+		if err := e.settle(ck); err != nil {
+			return nil, err
+		}
+		ops, stop := 0, false
+		var step func()
+		step = func() {
+			if stop {
+				return
+			}
+			next := func() { ops++; step() }
+			switch e.w.Rand().IntN(3) {
+			case 0:
+				ck.Put("k", "v", next)
+			case 1:
+				ck.Append("k", "x", next)
+			default:
+				ck.Get("k", func(string, int64) { next() })
+			}
+		}
+		rpcs0 := e.c.Net().GetTotalCount()
+		step()
+		e.w.Run(15 * time.Second)
+		stop = true
+		basicRate, basicRPCs := float64(ops)/15, e.c.Net().GetTotalCount()-rpcs0
+
+		// Speed test: 1000 Appends, one after another.
+		e, err = newEnv(seed, 3, rc, network())
+		if err != nil {
+			return nil, err
+		}
+		ck = e.c.MakeClerk(e.c.All())
+		if err := e.settle(ck); err != nil {
+			return nil, err
+		}
+		rpcs0 = e.c.Net().GetTotalCount()
+		start := e.w.Now()
+		if err := appendN(e, ck, 1000); err != nil {
+			return nil, err
+		}
+		perOp := float64(e.w.Now()-start) / float64(time.Millisecond) / 1000
+		speedRPCs := e.c.Net().GetTotalCount() - rpcs0
+
+		tab.Add(v.name, basicRate, basicRPCs, perOp, speedRPCs)
+		groups = append(groups, v.name)
+		basic.Values = append(basic.Values, basicRate)
+		speed.Values = append(speed.Values, perOp)
+		notes = append(notes, fmt.Sprintf("%s: basic %.0f ops/s (%d RPCs), speed %.3f ms/op (%d RPCs)", v.name, basicRate, basicRPCs, perOp, speedRPCs))
+	}
+	f1, err := plots.Bars("Basic test: one client's operations per second", "ops/s", groups, basic)
+	if err != nil {
+		return nil, err
+	}
+	f2, err := plots.Bars("Speed test: 1000 sequential Appends", "ms per op", groups, speed)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{
+		{Name: "frangipani-kv-basic", Caption: "One client's operations per second on one key (lab profile, 3 servers): Raft that replicates only on heartbeats against Raft that replicates on Start.", Plot: f1},
+		{Name: "frangipani-kv-speed", Caption: "Milliseconds per Append over 1000 sequential Appends, same two Rafts.", Plot: f2},
+	}}, nil
+}
+
+// appendN has ck do n Appends one after another.
+func appendN(e *env, ck *kvraft.Clerk, n int) error {
+	done := 0
+	var next func()
+	next = func() {
+		if done < n {
+			ck.Append("k", "x", func() { done++; next() })
+		}
+	}
+	next()
+	if !e.w.RunUntil(func() bool { return done == n }, time.Hour) {
+		return fmt.Errorf("%d Appends did not finish within an hour of virtual time", n)
+	}
+	return nil
+}

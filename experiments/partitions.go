@@ -1,0 +1,93 @@
+package experiments
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/plots"
+	"github.com/replab/replab/raft"
+)
+
+// trialsPerSize is how many times each reconnection experiment repeats
+// at each cluster size.
+const trialsPerSize = 10
+
+func isolateLeaderExperiment() Experiment {
+	return Experiment{
+		Name:        "isolate-leader",
+		Reproduces:  "Raft-KV-with-ChaosMonkey paper, Fig. 6",
+		Description: "time to serve the first Put after the leader is cut off, against cluster size",
+		Seed:        1,
+		Run: func(seed int64) (*Result, error) {
+			return reconnection(seed, "isolate-leader", "Time to the first Put after isolating the leader",
+				func(e *env, leader int) (time.Duration, error) {
+					return 0, e.m.Apply(chaos.IsolateLeader(leader))
+				})
+		},
+	}
+}
+
+func allMinorityExperiment() Experiment {
+	return Experiment{
+		Name:        "all-minority",
+		Reproduces:  "Raft-KV-with-ChaosMonkey paper, Fig. 7",
+		Description: "time to serve the first Put after an all-minority partition heals, against cluster size",
+		Seed:        1,
+		Run: func(seed int64) (*Result, error) {
+			return reconnection(seed, "all-minority", "Time to the first Put after an all-minority partition heals",
+				func(e *env, leader int) (time.Duration, error) {
+					if err := e.m.Apply(chaos.SplitAllMinority(e.c.N(), e.w.Rand())); err != nil {
+						return 0, err
+					}
+					e.w.Run(3 * time.Second)
+					return 0, e.m.Apply(chaos.Fault{Kind: chaos.Heal})
+				})
+		},
+	}
+}
+
+// reconnection measures, per cluster size and trial, the time from a
+// fault (applied by fault, given the leader) to the first Put that
+// completes, and plots the mean with the p5-p95 range.
+func reconnection(seed int64, name, title string, fault func(e *env, leader int) (time.Duration, error)) (*Result, error) {
+	tab := plots.NewTable("servers", "trial", "first_put_s")
+	band := plots.Band{Name: fmt.Sprintf("%d trials (mean, p5-p95)", trialsPerSize)}
+	var notes []string
+	for _, n := range paperSizes() {
+		e, err := newEnv(seed, n, raft.PaperConfig(), network())
+		if err != nil {
+			return nil, err
+		}
+		ck := e.c.MakeClerk(e.c.All())
+		var times []float64
+		for trial := range trialsPerSize {
+			if err := e.settle(ck); err != nil {
+				return nil, err
+			}
+			leader, _ := e.c.Leader()
+			if _, err := fault(e, leader); err != nil {
+				return nil, err
+			}
+			took, ok := e.put(ck, "k", fmt.Sprint(trial), time.Minute)
+			if !ok {
+				return nil, fmt.Errorf("%s: %d servers, trial %d: no Put within a minute", name, n, trial)
+			}
+			tab.Add(n, trial, took)
+			times = append(times, took.Seconds())
+			if err := e.m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+				return nil, err
+			}
+			e.w.Run(2 * time.Second) // let the cluster settle before the next trial
+		}
+		st := plots.Summarize(times)
+		band.X = append(band.X, float64(n))
+		band.Mid, band.Low, band.High = append(band.Mid, st.Mean), append(band.Low, st.P5), append(band.High, st.P95)
+		notes = append(notes, fmt.Sprintf("%d servers: mean %.3f s, p95 %.3f s", n, st.Mean, st.P95))
+	}
+	fig, err := plots.Lines(title, "servers", "seconds to the first Put", band)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: name, Caption: title + " (paper profile): mean over trials, with p5-p95 shaded.", Plot: fig}}}, nil
+}
