@@ -2,12 +2,19 @@
 //
 // Usage:
 //
+//	labsim list
+//	labsim run NAME [-seed N] [-out DIR]
+//	labsim figures [-out DIR] [-parallel P]
+//	labsim sweep SCENARIO [-seeds N] [-first S] [-parallel P] [-shard i/n] [-out DIR]
+//	labsim sweep SCENARIO -seed N [-trace FILE] [-out DIR]
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
 //
-// demo builds a world of hosts that ping each other over an unreliable
-// network while a random ChaosMonkey partitions, kills and restarts them,
-// then prints the fault log, the traffic, and the run's summary and trace
-// hash. It runs the seed twice to show that the hash is the same.
+// list shows the experiments (and the paper figures they reproduce) and
+// the sweep scenarios. run runs one experiment and writes its CSV, PNG and
+// SVG files; figures runs them all from their pinned seeds and writes an
+// index. sweep runs a chaos scenario over many seeds and prints every
+// failing seed with the command that replays it. demo is a small chaos run
+// that shows the trace hash replaying.
 package main
 
 import (
@@ -17,7 +24,7 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "labsim:", err)
 		os.Exit(2)
 	}
@@ -26,20 +33,38 @@ func main() {
 const usage = `usage: labsim COMMAND [flags]
 
 commands:
-  demo    run a seeded chaos scenario and print its fault log, summary and trace hash
+  list                  the experiments, the paper figures they reproduce, and the sweep scenarios
+  run NAME              run one experiment (-seed N, -out DIR)
+  figures               run every experiment from its pinned seed and write an index (-out DIR, -parallel P)
+  sweep SCENARIO        run a chaos scenario over many seeds (-seeds N, -first S, -parallel P, -shard i/n, -out DIR),
+                        or replay one (-seed N, -trace FILE)
+  demo                  a seeded chaos run: fault log, summary and trace hash, replayed
+
+Run 'labsim COMMAND -h' for a command's flags.
 `
 
-func run(args []string, out io.Writer) error {
+// run runs the command line args, writing results to out and progress to
+// errOut.
+func run(args []string, out, errOut io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("no command given\n%s", usage)
 	}
-	switch args[0] {
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "list":
+		return list(rest, out)
+	case "run":
+		return runExperiment(rest, out)
+	case "figures":
+		return figures(rest, out, errOut)
+	case "sweep":
+		return sweepCmd(rest, out, errOut)
 	case "demo":
-		return demo(args[1:], out)
+		return demo(rest, out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+		return fmt.Errorf("unknown command %q\n%s", cmd, usage)
 	}
 }

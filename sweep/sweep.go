@@ -1,0 +1,128 @@
+// Package sweep runs chaos scenarios over many seeds looking for bugs:
+// each seed is one whole run (a world, a workload, a random nemesis, a
+// linearizability check), and a failing seed replays exactly.
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/replab/replab/sim"
+)
+
+// A Scenario is a seeded chaos run that ends with a verdict.
+type Scenario struct {
+	Name        string
+	Description string
+	// Run runs one seed, writing a violation's visualization into dir
+	// and, if trace is not nil, the event trace to it.
+	Run func(seed int64, dir string, trace io.Writer) Outcome
+}
+
+// An Outcome is the verdict of one seed.
+type Outcome struct {
+	Seed     int64
+	Problem  string // "" if the run passed
+	HTML     string // porcupine's visualization of a violation
+	FaultLog string
+	Ops      int
+	Summary  sim.Summary
+}
+
+// OK reports whether the run passed.
+func (o Outcome) OK() bool { return o.Problem == "" }
+
+// Scenarios returns every scenario, by name.
+func Scenarios() []Scenario {
+	return []Scenario{
+		kvScenario("kv-linearizability", "5-server KV with reads through the log, unreliable network, random partitions, kills and restarts, snapshots; porcupine at the end", 0),
+		kvScenario("kv-readindex", "the same with ReadIndex reads", 1),
+		kvScenario("kv-lease", "the same with lease reads", 2),
+	}
+}
+
+// Lookup returns the scenario called name, or an error that lists them.
+func Lookup(name string) (Scenario, error) {
+	var names []string
+	for _, s := range Scenarios() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Scenario{}, fmt.Errorf("unknown scenario %q; the scenarios are: %s", name, strings.Join(names, ", "))
+}
+
+// Seeds returns the seeds first, first+1, ..., first+count-1 that fall to
+// shard i of n (every n-th one, starting with the i-th).
+func Seeds(first, count int64, i, n int) ([]int64, error) {
+	if count <= 0 {
+		return nil, fmt.Errorf("seed count %d is not positive", count)
+	}
+	if n <= 0 || i < 0 || i >= n {
+		return nil, fmt.Errorf("shard %d/%d: want i/n with 0 <= i < n", i, n)
+	}
+	var seeds []int64
+	for k := int64(i); k < count; k += int64(n) {
+		seeds = append(seeds, first+k)
+	}
+	return seeds, nil
+}
+
+// ParseShard reads a shard as "i/n".
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("shard %q is not of the form i/n, e.g. 0/4", s)
+	}
+	return i, n, nil
+}
+
+// Run runs the scenario for every seed, parallel at a time (0 means one
+// per CPU), calling progress after each, and returns the outcomes in seed
+// order.
+func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(done, failed int)) []Outcome {
+	if parallel <= 0 {
+		parallel = runtime.GOMAXPROCS(0)
+	}
+	out := make([]Outcome, len(seeds))
+	var mu sync.Mutex
+	done, failed := 0, 0
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				o := sc.Run(seeds[k], dir, nil)
+				mu.Lock()
+				out[k] = o
+				done++
+				if !o.OK() {
+					failed++
+				}
+				if progress != nil {
+					progress(done, failed)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for k := range seeds {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	return out
+}

@@ -1,0 +1,46 @@
+package sweep
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSeedsAndShards(t *testing.T) {
+	all, err := Seeds(100, 7, 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{100, 101, 102, 103, 104, 105, 106}, all)
+	s1, err := Seeds(100, 7, 1, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{101, 104}, s1)
+
+	_, err = Seeds(1, 0, 0, 1)
+	assert.EqualError(t, err, "seed count 0 is not positive")
+	_, err = Seeds(1, 5, 3, 3)
+	assert.EqualError(t, err, "shard 3/3: want i/n with 0 <= i < n")
+	i, n, err := ParseShard("2/5")
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{2, 5}, [2]int{i, n})
+	_, _, err = ParseShard("two/5")
+	assert.EqualError(t, err, `shard "two/5" is not of the form i/n, e.g. 0/4`)
+	_, err = Lookup("nope")
+	assert.ErrorContains(t, err, `unknown scenario "nope"; the scenarios are: kv-linearizability`)
+}
+
+func TestKVScenarioPassesAndReplays(t *testing.T) {
+	sc, err := Lookup("kv-linearizability")
+	require.NoError(t, err)
+	seeds := []int64{1, 2}
+	calls := 0
+	out := Run(sc, seeds, 2, t.TempDir(), func(done, failed int) { calls++ })
+	assert.Equal(t, 2, calls)
+	for _, o := range out {
+		assert.True(t, o.OK(), "seed %d: %s\nfault log:\n%s", o.Seed, o.Problem, o.FaultLog)
+		assert.Greater(t, o.Ops, 100)
+		assert.Contains(t, o.FaultLog, "kill")
+	}
+	again := sc.Run(1, t.TempDir(), nil)
+	assert.Equal(t, out[0].Summary, again.Summary, "a seed replays to the same trace")
+	assert.NotEqual(t, out[0].Summary.Hash, out[1].Summary.Hash)
+}
