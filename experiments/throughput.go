@@ -59,6 +59,7 @@ func runConcurrency(seed int64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	plots.LogX(fig)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "concurrency", Caption: "Successful Puts in 5 s of virtual time against concurrent clients (paper profile, 1 Gbit/s uplinks, 20 µs of CPU per message).", Plot: fig}}}, nil
 }
 
@@ -191,6 +192,8 @@ func runValueSize(seed int64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	plots.LogX(f4)
+	plots.LogX(f5)
 	return &Result{Table: tab, Figures: []plots.Figure{
 		{Name: "value-size-throughput", Caption: "Successful Puts in 5 s against value size; the leader's 1 Gbit/s uplink carries each value to 30 followers.", Plot: f4},
 		{Name: "value-size-latency", Caption: "Put latency against value size: mean, with the p5-p95 range shaded.", Plot: f5},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -58,9 +59,31 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
+	p.X.Tick.Marker = compactTicks{}
+	p.Y.Tick.Marker = compactTicks{}
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// compactTicks are gonum's default ticks labelled without trailing zeros
+// (25000, not 25000.00).
+type compactTicks struct{}
+
+func (compactTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'g', -1, 64)
+		}
+	}
+	return ticks
+}
+
+// LogX puts p's x axis on a logarithmic scale.
+func LogX(p *plot.Plot) {
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 }
 
 // A Band is a line through Mid with the area between Low and High shaded:
@@ -100,6 +123,7 @@ func Lines(title, xlabel, ylabel string, bands ...Band) (*plot.Plot, error) {
 		p.Add(line, points)
 		p.Legend.Add(b.Name, line, points)
 	}
+	p.Legend.Left = true
 	return p, nil
 }
 
@@ -202,6 +226,7 @@ func TimeSeries(title, xlabel, ylabel string, faults []Interval, series ...Serie
 		}
 	}
 	top = max(1, top*1.1)
+	p.Y.Max = top * 1.15 // room for the legend
 	var labels []string
 	for _, f := range faults {
 		k := slices.Index(labels, f.Label)
