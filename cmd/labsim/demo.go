@@ -58,17 +58,11 @@ func demo(args []string, out io.Writer) error {
 	if *duration <= 0 {
 		return fmt.Errorf("demo: -duration %v: must be positive", *duration)
 	}
-	var traceOut io.Writer
-	if *trace != "" {
-		f, err := os.Create(*trace)
-		if err != nil {
-			return fmt.Errorf("demo: -trace: %w", err)
-		}
-		defer f.Close()
-		buf := bufio.NewWriter(f)
-		defer buf.Flush()
-		traceOut = buf
+	traceOut, closeTrace, err := traceFile(*trace)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
 	}
+	defer closeTrace()
 
 	first, err := runDemo(*seed, *hosts, *duration, traceOut)
 	if err != nil {
@@ -164,4 +158,22 @@ func runDemo(seed int64, n int, d time.Duration, trace io.Writer) (demoResult, e
 	}
 	res.wall = time.Since(start)
 	return res, nil
+}
+
+// traceFile opens path for an event trace and returns a buffered writer to
+// it and a function that flushes and closes it; an empty path gives a nil
+// writer (no trace).
+func traceFile(path string) (io.Writer, func(), error) {
+	if path == "" {
+		return nil, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-trace: %w", err)
+	}
+	buf := bufio.NewWriter(f)
+	return buf, func() {
+		buf.Flush()
+		f.Close()
+	}, nil
 }

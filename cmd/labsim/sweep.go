@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/replab/replab/sweep"
@@ -75,18 +73,12 @@ func sweepCmd(args []string, out, errOut io.Writer) error {
 
 // replay runs one seed and prints everything about it.
 func replay(sc sweep.Scenario, seed int64, trace, dir string, out io.Writer) error {
-	var w io.Writer
-	if trace != "" {
-		f, err := os.Create(trace)
-		if err != nil {
-			return fmt.Errorf("-trace: %w", err)
-		}
-		defer f.Close()
-		buf := bufio.NewWriter(f)
-		defer buf.Flush()
-		w = buf
+	w, closeTrace, err := traceFile(trace)
+	if err != nil {
+		return err
 	}
 	o := sc.Run(seed, dir, w)
+	closeTrace()
 	fmt.Fprintf(out, "%s seed %d: %d operations, %v\nfault log:\n%s", sc.Name, seed, o.Ops, o.Summary, o.FaultLog)
 	if trace != "" {
 		fmt.Fprintf(out, "event trace: %s\n", trace)
