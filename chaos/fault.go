@@ -23,6 +23,7 @@ const (
 
 var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift"}
 
+// String returns the kind's name as the fault log shows it.
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
 		return fmt.Sprintf("Kind(%d)", int(k))

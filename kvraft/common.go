@@ -34,6 +34,7 @@ const (
 	OpCPut
 )
 
+// String returns the operation's name.
 func (k OpKind) String() string {
 	switch k {
 	case OpGet:

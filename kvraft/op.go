@@ -24,6 +24,7 @@ func (op Op) same(other Op) bool {
 // opCodec persists Ops in Raft's log (a raft.CommandCodec).
 type opCodec struct{}
 
+// AppendCommand appends the encoding of an Op to b.
 func (opCodec) AppendCommand(b []byte, cmd any) ([]byte, error) {
 	op, ok := cmd.(Op)
 	if !ok {
@@ -37,6 +38,7 @@ func (opCodec) AppendCommand(b []byte, cmd any) ([]byte, error) {
 	return binary.AppendVarint(b, op.Seq), nil
 }
 
+// DecodeCommand reads an Op written by AppendCommand.
 func (opCodec) DecodeCommand(b []byte) (any, error) {
 	d := decoder{b: b}
 	op := Op{Kind: OpKind(d.byte()), Key: d.string(), Value: d.string(), Version: d.varint(), ClientID: d.varint(), Seq: d.varint()}

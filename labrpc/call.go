@@ -101,11 +101,13 @@ type call struct {
 // deliverAct fires when a request reaches the server's host.
 type deliverAct call
 
+// Fire delivers the request.
 func (a *deliverAct) Fire() { (*call)(a).deliver() }
 
 // failAct fires when the caller learns that a call failed.
 type failAct call
 
+// Fire tells the caller the call failed.
 func (a *failAct) Fire() { (*call)(a).finish(reflect.Value{}, false) }
 
 // replyAct fires when a reply reaches the caller, and again when the
@@ -116,6 +118,7 @@ type replyAct struct {
 	processed bool
 }
 
+// Fire delivers the reply, once the caller's CPU is free.
 func (a *replyAct) Fire() {
 	c := a.c
 	if !a.processed {
@@ -135,6 +138,7 @@ func (a *replyAct) Fire() {
 // handleAct fires when the server's CPU gets to a request.
 type handleAct call
 
+// Fire runs the handler.
 func (a *handleAct) Fire() {
 	c := (*call)(a)
 	if !c.srvAlive() {

@@ -14,6 +14,7 @@ type TypeError struct {
 	Why  string
 }
 
+// Error describes the type, where in it the problem is, and why.
 func (e *TypeError) Error() string {
 	at := ""
 	if e.Path != "" {

@@ -70,6 +70,7 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 // (25000, not 25000.00).
 type compactTicks struct{}
 
+// Ticks returns the default ticks for [min, max], relabelled.
 func (compactTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i, t := range ticks {

@@ -91,10 +91,19 @@ type caught string
 // the scenario where it stands.
 type hunter struct{}
 
-func (hunter) Helper()                   {}
-func (hunter) Logf(string, ...any)       {}
-func (hunter) FailNow()                  { panic(caught("FailNow")) }
+// Helper does nothing: a hunt reports no lines.
+func (hunter) Helper() {}
+
+// Logf discards the log.
+func (hunter) Logf(string, ...any) {}
+
+// FailNow stops the scenario.
+func (hunter) FailNow() { panic(caught("FailNow")) }
+
+// Errorf stops the scenario with the message.
 func (hunter) Errorf(f string, a ...any) { panic(caught(fmt.Sprintf(f, a...))) }
+
+// Fatalf stops the scenario with the message.
 func (hunter) Fatalf(f string, a ...any) { panic(caught(fmt.Sprintf(f, a...))) }
 
 func firstLine(s string, n int) string {

@@ -19,6 +19,7 @@ const (
 	CPut          // set the value if the version matches
 )
 
+// String returns the operation's name.
 func (k KVKind) String() string {
 	return [...]string{"get", "put", "append", "cput"}[k]
 }
