@@ -60,14 +60,7 @@ func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 	if err := c.Net().SetParams(p); err != nil {
 		return nil, err
 	}
-	m, err := chaos.New(c.Net(), c.Hosts(), chaos.Hooks{
-		Kill: c.Shutdown,
-		Restart: func(i int) {
-			if err := c.Start(i); err != nil {
-				panic(err) // it started before from the same state: a bug
-			}
-		},
-	})
+	m, err := c.Monkey()
 	if err != nil {
 		return nil, err
 	}

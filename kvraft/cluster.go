@@ -3,6 +3,7 @@ package kvraft
 import (
 	"fmt"
 
+	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
@@ -191,6 +192,16 @@ func (c *Cluster) ConnectClerk(ck *Clerk, to []int) {
 	for j, name := range c.clerkEnds[ck] {
 		c.net.Enable(name, on[j])
 	}
+}
+
+// Monkey returns a ChaosMonkey on the servers' hosts whose kills and
+// restarts go through Shutdown and Start.
+func (c *Cluster) Monkey() (*chaos.Monkey, error) {
+	return chaos.New(c.net, c.hosts, chaos.Hooks{Kill: c.Shutdown, Restart: func(i int) {
+		if err := c.Start(i); err != nil {
+			panic(err) // it started before from the same persisted state: a bug
+		}
+	}})
 }
 
 // Host returns the clerk's host.

@@ -33,13 +33,13 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	n := e.net
 	rv := reflect.ValueOf(reply)
 	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
-		panic(sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
+		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
 	}
 	if _, err := n.codec.compile(rv.Type()); err != nil {
 		panic(err)
 	}
 	if args == nil {
-		panic(sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
+		panic(fmt.Sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
 	}
 	argv, size := n.codec.copyValue(reflect.ValueOf(args))
 	n.count++
@@ -178,10 +178,10 @@ func (c *call) deliver() {
 func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
 	if c.args.Type() != m.argType {
-		panic(sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))
+		panic(fmt.Sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))
 	}
 	if c.reply.Type() != m.replyType {
-		panic(sprintf("labrpc: %s replies with %v, but the call expects %v", c.svcMeth, m.replyType, c.reply.Type()))
+		panic(fmt.Sprintf("labrpc: %s replies with %v, but the call expects %v", c.svcMeth, m.replyType, c.reply.Type()))
 	}
 	reply := reflect.New(m.replyType.Elem())
 	if !m.deferred {

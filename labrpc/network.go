@@ -1,6 +1,7 @@
 package labrpc
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -90,7 +91,7 @@ func (n *Network) LongDelays(yes bool) {
 // are delivered only to the incarnation of the host that made the call.
 func (n *Network) MakeEnd(endname any, host *sim.Host) *ClientEnd {
 	if _, ok := n.ends[endname]; ok {
-		panic(sprintf("labrpc: MakeEnd: an end named %v already exists", endname))
+		panic(fmt.Sprintf("labrpc: MakeEnd: an end named %v already exists", endname))
 	}
 	e := &ClientEnd{net: n, name: endname, id: n.nends, host: host}
 	n.nends++
@@ -139,7 +140,7 @@ func (n *Network) Enable(endname any, enabled bool) {
 func (n *Network) end(endname any) *ClientEnd {
 	e, ok := n.ends[endname]
 	if !ok {
-		panic(sprintf("labrpc: no end named %v", endname))
+		panic(fmt.Sprintf("labrpc: no end named %v", endname))
 	}
 	return e
 }

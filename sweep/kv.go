@@ -44,11 +44,7 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 		return fail("%v", err)
 	}
 	c.Net().Reliable(false)
-	m, err := chaos.New(c.Net(), c.Hosts(), chaos.Hooks{Kill: c.Shutdown, Restart: func(i int) {
-		if err := c.Start(i); err != nil {
-			panic(err) // it started before from the same state: a bug
-		}
-	}})
+	m, err := c.Monkey()
 	if err != nil {
 		return fail("%v", err)
 	}
