@@ -121,13 +121,13 @@ func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
 	}
 }
 
-// leaseHeld reports whether this node is the leader or has heard from one
-// within the minimum election timeout.
+// leaseHeld reports whether this node is the leader, or has heard from one
+// (or started) within the minimum election timeout. Counting a start as
+// hearing from a leader keeps a lease safe when a follower that
+// acknowledged it crashes and comes straight back: it has forgotten whom
+// it heard, so it waits as if it had just heard the leader.
 func (rf *Raft) leaseHeld() bool {
-	if rf.role == leader {
-		return true
-	}
-	return rf.leader != -1 && rf.host.Now()-rf.heardLeader < rf.cfg.ElectionMin
+	return rf.role == leader || rf.host.Now()-rf.heardLeader < rf.cfg.ElectionMin
 }
 
 func (rf *Raft) becomeLeader() {

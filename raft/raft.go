@@ -104,6 +104,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf.snapshot = persister.ReadSnapshot()
 	rf.commitIndex, rf.lastApplied = rf.log.base, rf.log.base
+	rf.heardLeader = host.Now() // see leaseHeld
 	rf.electionTimer = host.NewTimer(rf.electionTimeout)
 	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
 	rf.resetElectionTimer()

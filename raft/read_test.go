@@ -78,3 +78,39 @@ func leaseRead(t simtest.T, seed int64, rc Config) *config {
 	}
 	return cfg
 }
+
+func TestLeaseSurvivesFollowerRestart(t *testing.T) { runScenario(t, leaseSurvivesFollowerRestart) }
+
+// leaseSurvivesFollowerRestart crashes a follower that acknowledged the
+// leader's lease and brings it straight back, cuts the leader off, and has
+// the other follower campaign at once: while the old leader still holds
+// its lease, the restarted follower must not help elect anyone.
+func leaseSurvivesFollowerRestart(t simtest.T, seed int64, rc Config) *config {
+	cfg := makeConfig(t, seed, 3, false, false, rc)
+	cfg.begin("Test: a lease survives a follower's restart")
+	cfg.one(101, 3, true)
+	leader := cfg.checkOneLeader()
+	a, b := (leader+1)%3, (leader+2)%3
+	cfg.sleep(rc.Heartbeat)
+	if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+		t.Fatalf("a healthy leader has no lease")
+	}
+	cfg.start1(a)
+	cfg.connect(a)
+	cfg.disconnect(leader)
+	cfg.rafts[b].campaign(true)
+	cfg.rafts[b].flush()
+	for {
+		if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+			break
+		}
+		for _, i := range []int{a, b} {
+			if _, isLeader := cfg.rafts[i].GetState(); isLeader {
+				t.Fatalf("server %d leads while the old leader %d still holds its lease", i, leader)
+			}
+		}
+		cfg.sleep(time.Millisecond)
+	}
+	cfg.checkOneLeader()
+	return cfg
+}
