@@ -36,7 +36,7 @@ func (rf *Raft) campaign(pre bool) {
 	round := rf.round
 	term := rf.term + 1
 	if !pre {
-		rf.term, rf.votedFor, rf.role, rf.leader = term, rf.me, candidate, -1
+		rf.term, rf.votedFor, rf.role = term, rf.me, candidate
 		rf.dirty = true
 	}
 	rf.votes = 1
@@ -131,7 +131,7 @@ func (rf *Raft) leaseHeld() bool {
 }
 
 func (rf *Raft) becomeLeader() {
-	rf.role, rf.leader = leader, rf.me
+	rf.role = leader
 	rf.electionTimer.Stop()
 	n := len(rf.peers)
 	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)

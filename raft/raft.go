@@ -62,7 +62,6 @@ type Raft struct {
 
 	// Volatile state.
 	role        role
-	leader      int           // who this node believes leads its term, or -1
 	heardLeader time.Duration // when the leader was last heard from (local clock)
 	commitIndex int
 	lastApplied int
@@ -97,7 +96,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf := &Raft{
 		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
-		votedFor: -1, log: newLog(cfg.Codec), leader: -1,
+		votedFor: -1, log: newLog(cfg.Codec),
 	}
 	if err := rf.restore(persister.ReadRaftState()); err != nil {
 		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
@@ -157,7 +156,7 @@ func (rf *Raft) resetElectionTimer() {
 // becomeFollower moves to term (not below the current one) as a follower.
 func (rf *Raft) becomeFollower(term int) {
 	if term > rf.term {
-		rf.term, rf.votedFor, rf.leader = term, -1, -1
+		rf.term, rf.votedFor = term, -1
 		rf.dirty = true
 	}
 	if rf.role == leader && rf.cfg.bugs.noStepDown {

@@ -164,7 +164,7 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 		return
 	}
 	defer rf.flush()
-	if !rf.fromLeader(args.Term, args.LeaderID, &reply.Term) {
+	if !rf.fromLeader(args.Term, &reply.Term) {
 		return
 	}
 	prev := args.PrevLogIndex
@@ -190,23 +190,24 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 
 // fromLeader does what every message from a leader starts with: it turns
 // away a stale term, reporting the current one in replyTerm, and otherwise
-// records the leader. It reports whether to go on with the message.
-func (rf *Raft) fromLeader(term, leader int, replyTerm *int) bool {
+// records that a leader was heard. It reports whether to go on with the
+// message.
+func (rf *Raft) fromLeader(term int, replyTerm *int) bool {
 	*replyTerm = rf.term
 	if term < rf.term {
 		return false
 	}
-	rf.heardFrom(term, leader)
+	rf.heardFrom(term)
 	*replyTerm = rf.term
 	return true
 }
 
 // heardFrom records a message from the leader of term.
-func (rf *Raft) heardFrom(term, leader int) {
+func (rf *Raft) heardFrom(term int) {
 	if term > rf.term || rf.role != follower {
 		rf.becomeFollower(term)
 	}
-	rf.leader, rf.heardLeader = leader, rf.host.Now()
+	rf.heardLeader = rf.host.Now()
 	if rf.role == follower {
 		rf.resetElectionTimer()
 	}
