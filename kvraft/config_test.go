@@ -51,7 +51,7 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts}
+	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts, name: "hunt"}
 	c.OnFault = func(d string) { cfg.fault("%s", d) }
 	if isTB {
 		cfg.name = tb.Name()
