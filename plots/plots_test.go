@@ -87,3 +87,33 @@ func TestBadFigureInput(t *testing.T) {
 	_, err = Boxes("boxes", "x", "y", Samples{Name: "empty"})
 	assert.ErrorContains(t, err, `plots: box "empty"`)
 }
+
+// TestConcurrentRenderingIsIdentical renders the figures from two
+// goroutines at once, as labsim figures does, and compares the bytes.
+func TestConcurrentRenderingIsIdentical(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir()}
+	figs := [][]Figure{figures(t), figures(t)}
+	errs := make(chan error, 2)
+	for i, dir := range dirs {
+		go func() {
+			for _, f := range figs[i] {
+				if _, err := f.Save(dir); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
+	for _, f := range figs[0] {
+		for _, ext := range []string{".png", ".svg"} {
+			a, err := os.ReadFile(filepath.Join(dirs[0], f.Name+ext))
+			require.NoError(t, err)
+			b, err := os.ReadFile(filepath.Join(dirs[1], f.Name+ext))
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(a, b), "%s%s", f.Name, ext)
+		}
+	}
+}
