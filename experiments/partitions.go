@@ -49,10 +49,10 @@ func allMinorityExperiment() Experiment {
 
 // reconnection measures, per cluster size and trial, the time from a
 // fault (applied by fault, given the leader) to the first Put that
-// completes, and plots the mean with the p5-p95 range.
+// completes, and draws a box plot per cluster size.
 func reconnection(seed int64, name, title string, fault func(e *env, leader int) (time.Duration, error)) (*Result, error) {
 	tab := plots.NewTable("servers", "trial", "first_put_s")
-	band := plots.Band{Name: fmt.Sprintf("%d trials (mean, p5-p95)", trialsPerSize)}
+	var boxes []plots.Samples
 	var notes []string
 	for _, n := range paperSizes() {
 		e, err := newEnv(seed, n, raft.PaperConfig(), network())
@@ -81,13 +81,13 @@ func reconnection(seed int64, name, title string, fault func(e *env, leader int)
 			e.w.Run(2 * time.Second) // let the cluster settle before the next trial
 		}
 		st := plots.Summarize(times)
-		band.X = append(band.X, float64(n))
-		band.Mid, band.Low, band.High = append(band.Mid, st.Mean), append(band.Low, st.P5), append(band.High, st.P95)
+		boxes = append(boxes, plots.Samples{Name: fmt.Sprint(n), Values: times})
 		notes = append(notes, fmt.Sprintf("%d servers: mean %.3f s, p95 %.3f s", n, st.Mean, st.P95))
 	}
-	fig, err := plots.Lines(title, "servers", "seconds to the first Put", band)
+	fig, err := plots.Boxes(title, "servers", "seconds to the first Put", boxes...)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: name, Caption: title + " (paper profile): mean over trials, with p5-p95 shaded.", Plot: fig}}}, nil
+	caption := fmt.Sprintf("%s (paper profile): the spread of %d trials per cluster size.", title, trialsPerSize)
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: name, Caption: caption, Plot: fig}}}, nil
 }

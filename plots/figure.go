@@ -75,7 +75,7 @@ func (compactTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.DefaultTicks{}.Ticks(min, max)
 	for i, t := range ticks {
 		if t.Label != "" {
-			ticks[i].Label = strconv.FormatFloat(t.Value, 'g', -1, 64)
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'g', 6, 64)
 		}
 	}
 	return ticks
