@@ -179,7 +179,7 @@ func indexMarkdown(all []experiments.Experiment, results []*experiments.Result) 
 	var b strings.Builder
 	b.WriteString("# Figures\n\nRegenerate them all with `go run ./cmd/labsim figures`.\n")
 	for i, e := range all {
-		fmt.Fprintf(&b, "\n## %s\n\n%s. Reproduces: %s.\n\n", e.Name, e.Description, e.Reproduces)
+		fmt.Fprintf(&b, "\n## %s\n\n%s. Reproduces: %s.\n\n", e.Name, capitalize(e.Description), e.Reproduces)
 		for _, f := range results[i].Figures {
 			fmt.Fprintf(&b, "![%s](%s.png)\n\n%s ([SVG](%s.svg))\n\n", f.Name, f.Name, f.Caption, f.Name)
 		}
@@ -189,4 +189,12 @@ func indexMarkdown(all []experiments.Experiment, results []*experiments.Result) 
 		fmt.Fprintf(&b, "\nData: [%s.csv](%s.csv). Regenerate: `go run ./cmd/labsim run %s -seed %d -out DIR`\n", e.Name, e.Name, e.Name, e.Seed)
 	}
 	return b.String()
+}
+
+// capitalize returns s with its first letter in upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
