@@ -8,6 +8,7 @@ package kvraft
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,8 @@ type config struct {
 	opts   Options
 	clerks []*clerk
 
+	htmlDir string // where a violation's visualization goes ("": nowhere)
+
 	history linearize.History
 	faults  []linearize.Fault
 	ops     int
@@ -51,10 +54,17 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts, name: "hunt"}
+	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts}
 	c.OnFault = func(d string) { cfg.fault("%s", d) }
 	if isTB {
+		// A bug hunt expects violations and draws none; a test draws
+		// its violation where SIM_TRACE says, or in the temporary
+		// directory.
 		cfg.name = tb.Name()
+		cfg.htmlDir = os.Getenv("SIM_TRACE")
+		if cfg.htmlDir == "" {
+			cfg.htmlDir = filepath.Join(os.TempDir(), "replab-porcupine")
+		}
 		simtest.Explain(tb, "fault log", cfg.faultLog)
 	}
 	cfg.net.Reliable(!unreliable)
@@ -109,12 +119,12 @@ func (cfg *config) checkLinearizable() {
 	}
 }
 
-// linearizability checks the whole history with porcupine. A violation's
-// visualization goes to $SIM_TRACE, or else the temporary directory.
+// linearizability checks the whole history with porcupine, drawing a
+// violation in htmlDir.
 func (cfg *config) linearizability() linearize.Report {
 	cfg.t.Helper()
 	name := fmt.Sprintf("%s-seed%d", cfg.name, cfg.w.Seed())
-	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faults, linearizabilityCheckTimeout, os.Getenv("SIM_TRACE"), name)
+	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faults, linearizabilityCheckTimeout, cfg.htmlDir, name)
 	if err != nil {
 		cfg.t.Fatalf("writing the visualization: %v", err)
 	}

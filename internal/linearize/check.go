@@ -34,6 +34,9 @@ func (r Report) Problem() string {
 	case porcupine.Ok:
 		return ""
 	case porcupine.Illegal:
+		if r.HTML == "" {
+			return fmt.Sprintf("history of %d operations is not linearizable", r.Ops)
+		}
 		return fmt.Sprintf("history of %d operations is not linearizable; visualization: %s", r.Ops, r.HTML)
 	default:
 		return fmt.Sprintf("linearizability check of %d operations timed out after %v: the result is unknown, which is not a pass (make the history smaller)", r.Ops, r.Took)
@@ -42,8 +45,8 @@ func (r Report) Problem() string {
 
 // Check checks ops against model within timeout (wall time). On a
 // violation it writes porcupine's visualization, with the faults marked,
-// to dir/name.html (dir is created; "" means the system's temporary
-// directory) and records the path in the report.
+// to dir/name.html (dir is created) and records the path in the report;
+// with dir "" it writes none.
 func Check(model porcupine.Model, ops []porcupine.Operation, faults []Fault, timeout time.Duration, dir, name string) (Report, error) {
 	start := time.Now()
 	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
@@ -57,7 +60,7 @@ func Check(model porcupine.Model, ops []porcupine.Operation, faults []Fault, tim
 	}
 	info.AddAnnotations(notes)
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "replab-porcupine")
+		return r, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return r, err

@@ -108,3 +108,15 @@ func TestPartitionsAreSortedByKey(t *testing.T) {
 	assert.Len(t, parts[1], 2)
 	assert.Equal(t, "c", parts[2][0].Input.(KVInput).Key)
 }
+
+func TestNoDirNoVisualization(t *testing.T) {
+	var h History
+	a := h.Call(0, put("x", "1"), at(0))
+	h.Return(a, KVOutput{}, at(1))
+	b := h.Call(1, get("x"), at(2))
+	h.Return(b, got("", 0), at(3))
+	r, err := Check(KVModel(), h.Operations(), nil, 5*time.Second, "", "none")
+	require.NoError(t, err)
+	assert.Empty(t, r.HTML)
+	assert.Equal(t, "history of 2 operations is not linearizable", r.Problem())
+}
