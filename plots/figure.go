@@ -187,7 +187,7 @@ func Bars(title, ylabel string, groups []string, series ...Samples) (*plot.Plot,
 	return p, nil
 }
 
-// Boxes plots a box plot per sample.
+// Boxes plots a box plot per sample, on a y axis from zero.
 func Boxes(title, xlabel, ylabel string, boxes ...Samples) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, ylabel)
 	names := make([]string, len(boxes))
@@ -201,6 +201,8 @@ func Boxes(title, xlabel, ylabel string, boxes ...Samples) (*plot.Plot, error) {
 		names[i] = b.Name
 	}
 	p.NominalX(names...)
+	p.Y.Min = 0 // show the scale, not only the spread
+	p.Y.Max *= 1.15
 	return p, nil
 }
 
