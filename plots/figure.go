@@ -87,6 +87,12 @@ func LogX(p *plot.Plot) {
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 }
 
+// LogY puts p's y axis on a logarithmic scale.
+func LogY(p *plot.Plot) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+}
+
 // A Band is a line through Mid with the area between Low and High shaded:
 // a mean with its p5-p95 range, say. Low and High may be nil.
 type Band struct {
