@@ -62,11 +62,7 @@ func partitionMajority(n int) scenario {
 			t.Fatalf("servers %v in the minority %v still lead", old, minority)
 		}
 		cfg.one(cfg.randCmd(), len(majority), true)
-		if err := m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
-			t.Fatalf("%v", err)
-		}
-		cfg.checkOneLeader()
-		cfg.one(cfg.randCmd(), n, true)
+		cfg.healAndAgree(m)
 		return cfg
 	}
 }
@@ -100,13 +96,20 @@ func partitionAllMinority(n int) scenario {
 		if nd, _ := cfg.nCommitted(index); nd > 0 {
 			t.Fatalf("%d servers committed index %d without a majority", nd, index)
 		}
-		if err := m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
-			t.Fatalf("%v", err)
-		}
-		cfg.checkOneLeader()
-		cfg.one(cfg.randCmd(), n, true)
+		cfg.healAndAgree(m)
 		return cfg
 	}
+}
+
+// healAndAgree heals every partition and checks that the whole cluster
+// elects one leader and agrees again.
+func (cfg *config) healAndAgree(m *chaos.Monkey) {
+	cfg.t.Helper()
+	if err := m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+		cfg.t.Fatalf("%v", err)
+	}
+	cfg.checkOneLeader()
+	cfg.one(cfg.randCmd(), cfg.n, true)
 }
 
 // monkey returns a ChaosMonkey on the cluster's hosts; its fault log is

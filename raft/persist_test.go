@@ -134,11 +134,7 @@ func figure8(t simtest.T, seed int64, rc Config) *config {
 				}
 			}
 		}
-		if cfg.randInt(1000) < 100 {
-			cfg.sleep(time.Duration(cfg.randInt(int(RaftElectionTimeout/time.Millisecond)/2)) * time.Millisecond)
-		} else {
-			cfg.sleep(time.Duration(cfg.randInt(13)) * time.Millisecond)
-		}
+		cfg.figure8Pause()
 		if leader != -1 {
 			cfg.crash1(leader)
 			nup--
@@ -199,11 +195,7 @@ func figure8Unreliable(t simtest.T, seed int64, rc Config) *config {
 				leader = i
 			}
 		}
-		if cfg.randInt(1000) < 100 {
-			cfg.sleep(time.Duration(cfg.randInt(int(RaftElectionTimeout/time.Millisecond)/2)) * time.Millisecond)
-		} else {
-			cfg.sleep(time.Duration(cfg.randInt(13)) * time.Millisecond)
-		}
+		cfg.figure8Pause()
 		if leader != -1 && cfg.randInt(1000) < int(RaftElectionTimeout/time.Millisecond)/2 {
 			cfg.disconnect(leader)
 			nup--
@@ -343,4 +335,15 @@ func churn(t simtest.T, seed int64, rc Config, unreliable bool) *config {
 		t.Fatalf("the clients saw nothing committed")
 	}
 	return cfg
+}
+
+// figure8Pause lets a random time pass, as the Figure 8 tests do between
+// rounds: usually under 13 ms, one time in ten up to half an election
+// timeout.
+func (cfg *config) figure8Pause() {
+	if cfg.randInt(1000) < 100 {
+		cfg.sleep(time.Duration(cfg.randInt(int(RaftElectionTimeout/time.Millisecond)/2)) * time.Millisecond)
+	} else {
+		cfg.sleep(time.Duration(cfg.randInt(13)) * time.Millisecond)
+	}
 }
