@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/simtest"
@@ -75,7 +76,7 @@ func newCluster(t *testing.T, seed int64, n int) *cluster {
 		},
 	})
 	require.NoError(t, err)
-	simtest.Explain(t, "fault log", c.m.LogString)
+	simtest.Explain(t, "fault log", func() string { return c.m.Log().String() })
 	return c
 }
 
@@ -127,8 +128,8 @@ func TestMessagesNeverCrossAPartition(t *testing.T) {
 		c.pingAll(3*time.Second, replies)
 		side := []int{0, 0, 1, 1, 1}
 		require.NoError(t, c.m.Schedule([]Step{
-			{At: time.Second, Fault: Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2, 3, 4}}}},
-			{At: 2 * time.Second, Fault: Fault{Kind: Heal}},
+			{At: time.Second, Fault: fault.Fault{Kind: fault.Partition, Groups: [][]int{{0, 1}, {2, 3, 4}}}},
+			{At: 2 * time.Second, Fault: fault.Fault{Kind: fault.Heal}},
 		}))
 		c.w.Run(4 * time.Second)
 
@@ -151,14 +152,14 @@ func TestMessagesNeverCrossAPartition(t *testing.T) {
 		}
 		assert.Greater(t, crossedBefore, 100, "pings crossed before the partition")
 		assert.Greater(t, crossedAfter, 100, "heal restored the links")
-		assert.Equal(t, "          1s  partition [0 1] | [2 3 4]\n          2s  heal\n", c.m.LogString())
+		assert.Equal(t, "          1s  partition [h0 h1] | [h2 h3 h4]\n          2s  heal\n", c.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
 }
 
 func TestOneWayCutIsOneWay(t *testing.T) {
 	c := newCluster(t, 1, 2)
-	require.NoError(t, c.m.Apply(Fault{Kind: Cut, Host: 0, To: 1}))
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Cut, Host: 0, To: 1}))
 	assert.False(t, c.m.Connected(0, 1))
 	assert.True(t, c.m.Connected(1, 0))
 	assert.Equal(t, [][]bool{{true, false}, {true, true}}, c.m.Matrix())
@@ -171,7 +172,7 @@ func TestOneWayCutIsOneWay(t *testing.T) {
 	assert.Zero(t, replies[[2]int{1, 0}], "but 0's replies to 1 are lost")
 	assert.Zero(t, replies[[2]int{0, 1}])
 
-	require.NoError(t, c.m.Apply(Fault{Kind: Heal}))
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Heal}))
 	c.pingAll(3*time.Second, replies)
 	c.w.Run(2 * time.Second)
 	assert.NotZero(t, replies[[2]int{0, 1}])
@@ -194,14 +195,14 @@ func TestKillLosesMemoryKeepsPersisted(t *testing.T) {
 	c.w.Run(200 * time.Millisecond)
 	require.Greater(t, c.nodes[2].inMemory, saved, "more pings arrived after the save")
 
-	require.NoError(t, c.m.Apply(Fault{Kind: Kill, Host: 2}))
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Kill, Host: 2}))
 	assert.Equal(t, []bool{true, true, false}, c.m.Alive())
 	c.w.Run(100 * time.Millisecond)
-	require.NoError(t, c.m.Apply(Fault{Kind: Restart, Host: 2}))
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Restart, Host: 2}))
 	assert.Equal(t, saved, c.nodes[2].inMemory, "the new node starts from the persisted count only")
 	assert.Empty(t, c.nodes[2].received)
 
-	require.NoError(t, c.m.Apply(Fault{Kind: Restart, Host: 2}), "restarting a live host is a no-op")
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Restart, Host: 2}), "restarting a live host is a no-op")
 	assert.Len(t, c.m.Log(), 2)
 }
 
@@ -215,7 +216,7 @@ func TestScenarios(t *testing.T) {
 			total += len(g)
 		}
 		assert.Equal(t, n, total)
-		require.NoError(t, f.validate(n))
+		require.NoError(t, validate(f, n))
 
 		leader := rng.IntN(n)
 		f = SplitMajority(n, leader, rng)
@@ -223,10 +224,10 @@ func TestScenarios(t *testing.T) {
 		assert.Len(t, f.Groups[0], n/2+1)
 		assert.Contains(t, f.Groups[1], leader)
 		assert.NotContains(t, f.Groups[0], leader)
-		require.NoError(t, f.validate(n))
+		require.NoError(t, validate(f, n))
 	}
 	assert.Len(t, SplitAllMinority(5, rng).Groups, 3, "5 hosts split 2, 2, 1 as in the paper")
-	require.NoError(t, IsolateAll(4).validate(4))
+	require.NoError(t, validate(IsolateAll(4), 4))
 }
 
 func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
@@ -252,18 +253,18 @@ func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
 func TestNemesis(t *testing.T) {
 	simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
 		c, maxDead := nemesisRun(t, seed)
-		kinds := map[Kind]int{}
+		kinds := map[fault.Kind]int{}
 		for _, e := range c.m.Log() {
 			kinds[e.Fault.Kind]++
 		}
-		for _, k := range []Kind{Partition, Isolate, Cut, Kill, Restart, Heal} {
+		for _, k := range []fault.Kind{fault.Partition, fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Heal} {
 			assert.NotZero(t, kinds[k], "the nemesis never chose %v", k)
 		}
 		assert.LessOrEqual(t, maxDead, 2, "never more than a minority dead")
 		assert.Greater(t, len(c.m.Log()), 50)
 
 		other, _ := nemesisRun(t, seed+1)
-		assert.NotEqual(t, c.m.LogString(), other.m.LogString())
+		assert.NotEqual(t, c.m.Log().String(), other.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
 }
@@ -275,11 +276,11 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, err, "chaos: New: need at least one host, got 0")
 
 	c := newCluster(t, 1, 3)
-	assert.EqualError(t, c.m.Apply(Fault{Kind: Kill, Host: 3}), "chaos: kill: host 3 is not in 0..2")
-	assert.EqualError(t, c.m.Apply(Fault{Kind: Partition, Groups: [][]int{{0, 1}, {1, 2}}}), "chaos: partition: host 1 is in more than one group")
-	assert.EqualError(t, c.m.Apply(Fault{Kind: Drift, Host: 0, Rate: 0}), "sim: clock rate 0 is outside [0.001, 1000]")
-	assert.EqualError(t, c.m.Schedule([]Step{{At: -time.Second, Fault: Fault{Kind: Heal}}}), "chaos: script step 0 (heal) has negative time -1s")
-	assert.EqualError(t, c.m.Schedule([]Step{{At: time.Second, Fault: Fault{Kind: Cut, Host: 0, To: 7}}}), "chaos: script step 0: chaos: cut: host 7 is not in 0..2")
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Kill, Host: 3}), "chaos: kill: host 3 is not in 0..2")
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{{0, 1}, {1, 2}}}), "chaos: partition: host 1 is in more than one group")
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Drift, Host: 0, Rate: 0}), "sim: clock rate 0 is outside [0.001, 1000]")
+	assert.EqualError(t, c.m.Schedule([]Step{{At: -time.Second, Fault: fault.Fault{Kind: fault.Heal}}}), "chaos: script step 0 (heal) has negative time -1s")
+	assert.EqualError(t, c.m.Schedule([]Step{{At: time.Second, Fault: fault.Fault{Kind: fault.Cut, Host: 0, To: 7}}}), "chaos: script step 0: chaos: cut: host 7 is not in 0..2")
 
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: 0, Weights: DefaultWeights()})
 	assert.EqualError(t, err, "chaos: nemesis interval 0s is not positive")
@@ -294,7 +295,7 @@ func TestBadInput(t *testing.T) {
 
 func TestDrift(t *testing.T) {
 	c := newCluster(t, 1, 2)
-	require.NoError(t, c.m.Apply(Fault{Kind: Drift, Host: 1, Rate: 1.5}))
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Drift, Host: 1, Rate: 1.5}))
 	c.w.Run(time.Second)
 	assert.Equal(t, 1500*time.Millisecond, c.hosts[1].Now())
 	assert.Equal(t, time.Second, c.hosts[0].Now())

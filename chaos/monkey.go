@@ -8,9 +8,9 @@ package chaos
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
@@ -24,19 +24,14 @@ type Hooks struct {
 	Restart func(host int)
 }
 
-// An Entry is one line of the fault log.
-type Entry struct {
-	At    time.Duration
-	Fault Fault
-}
-
 // A Monkey applies faults to a set of hosts on a network.
 type Monkey struct {
 	w     *sim.World
 	net   *labrpc.Network
 	hosts []*sim.Host
+	names []string // host names, for the log
 	hooks Hooks
-	log   []Entry
+	log   fault.Log
 }
 
 // New returns a monkey for hosts (at least one) on net.
@@ -44,7 +39,11 @@ func New(net *labrpc.Network, hosts []*sim.Host, hooks Hooks) (*Monkey, error) {
 	if len(hosts) == 0 {
 		return nil, errors.New("chaos: New: need at least one host, got 0")
 	}
-	return &Monkey{w: net.World(), net: net, hosts: hosts, hooks: hooks}, nil
+	names := make([]string, len(hosts))
+	for i, h := range hosts {
+		names[i] = h.Name()
+	}
+	return &Monkey{w: net.World(), net: net, hosts: hosts, names: names, hooks: hooks}, nil
 }
 
 // Hosts returns how many hosts the monkey works on.
@@ -53,8 +52,8 @@ func (m *Monkey) Hosts() int { return len(m.hosts) }
 // Apply applies f now, logs it and folds it into the trace hash. A fault
 // that changes nothing (killing a dead host, restarting a live one) is
 // neither applied nor logged.
-func (m *Monkey) Apply(f Fault) error {
-	if err := f.validate(len(m.hosts)); err != nil {
+func (m *Monkey) Apply(f fault.Fault) error {
+	if err := validate(f, len(m.hosts)); err != nil {
 		return err
 	}
 	m.apply(f)
@@ -62,21 +61,21 @@ func (m *Monkey) Apply(f Fault) error {
 }
 
 // apply applies a validated fault.
-func (m *Monkey) apply(f Fault) {
+func (m *Monkey) apply(f fault.Fault) {
 	switch f.Kind {
-	case Heal:
+	case fault.Heal:
 		m.net.HealLinks()
-	case Partition:
+	case fault.Partition:
 		m.partition(f.Groups)
-	case Isolate:
+	case fault.Isolate:
 		for j := range m.hosts {
 			if j != f.Host {
 				m.setLinks(f.Host, j, false)
 			}
 		}
-	case Cut:
+	case fault.Cut:
 		m.net.SetLink(m.hosts[f.Host], m.hosts[f.To], false)
-	case Kill:
+	case fault.Kill:
 		if !m.hosts[f.Host].Alive() {
 			return
 		}
@@ -85,7 +84,7 @@ func (m *Monkey) apply(f Fault) {
 		} else {
 			m.hosts[f.Host].Kill()
 		}
-	case Restart:
+	case fault.Restart:
 		if m.hosts[f.Host].Alive() {
 			return
 		}
@@ -94,13 +93,18 @@ func (m *Monkey) apply(f Fault) {
 		} else {
 			m.hosts[f.Host].Restart()
 		}
-	case Drift:
+	case fault.Drift:
 		_ = m.hosts[f.Host].SetClockRate(f.Rate) // the rate was validated
 	}
-	m.log = append(m.log, Entry{At: m.w.Now(), Fault: f})
+	e := fault.Entry{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
+	switch f.Kind {
+	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift:
+		e.Host = m.names[f.Host]
+	}
+	m.log = append(m.log, e)
 	m.w.Fold(tagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To))
-	m.w.FoldString(f.String())
-	m.w.Tracef("chaos: %v", f)
+	m.w.FoldString(e.Text)
+	m.w.Tracef("chaos: %s", e.Text)
 }
 
 // partition heals every link, then cuts each pair of hosts that are not in
@@ -157,24 +161,12 @@ func (m *Monkey) Alive() []bool {
 }
 
 // Log returns the faults applied so far, in order.
-func (m *Monkey) Log() []Entry { return m.log }
-
-// LogString formats the fault log, a line per fault.
-func (m *Monkey) LogString() string {
-	var b strings.Builder
-	for _, e := range m.log {
-		fmt.Fprintf(&b, "%12v  %v\n", e.At, e.Fault)
-	}
-	if b.Len() == 0 {
-		return "(no faults)\n"
-	}
-	return b.String()
-}
+func (m *Monkey) Log() fault.Log { return m.log }
 
 // A Step is one fault of a script, At after the script starts.
 type Step struct {
 	At    time.Duration
-	Fault Fault
+	Fault fault.Fault
 }
 
 // Schedule checks a script and schedules its faults relative to now.
@@ -183,7 +175,7 @@ func (m *Monkey) Schedule(script []Step) error {
 		if s.At < 0 {
 			return fmt.Errorf("chaos: script step %d (%v) has negative time %v", i, s.Fault, s.At)
 		}
-		if err := s.Fault.validate(len(m.hosts)); err != nil {
+		if err := validate(s.Fault, len(m.hosts)); err != nil {
 			return fmt.Errorf("chaos: script step %d: %w", i, err)
 		}
 	}

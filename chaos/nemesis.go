@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/sim"
 )
 
@@ -85,7 +86,7 @@ func (n *Nemesis) tick() {
 
 // pick draws a fault; it reports false when the drawn kind has nothing to
 // act on (no dead host to restart, or the dead limit reached).
-func (n *Nemesis) pick() (Fault, bool) {
+func (n *Nemesis) pick() (fault.Fault, bool) {
 	rng := n.m.w.Rand()
 	hosts := len(n.m.hosts)
 	wt := n.cfg.Weights
@@ -94,30 +95,30 @@ func (n *Nemesis) pick() (Fault, bool) {
 	case r < wt.Partition:
 		perm := rng.Perm(hosts)
 		k := 1 + rng.IntN(max(hosts-1, 1))
-		return Fault{Kind: Partition, Groups: [][]int{perm[:k], perm[k:]}}, true
+		return fault.Fault{Kind: fault.Partition, Groups: [][]int{perm[:k], perm[k:]}}, true
 	case r < wt.Partition+wt.Isolate:
-		return Fault{Kind: Isolate, Host: rng.IntN(hosts)}, true
+		return fault.Fault{Kind: fault.Isolate, Host: rng.IntN(hosts)}, true
 	case r < wt.Partition+wt.Isolate+wt.Cut:
 		if hosts < 2 {
-			return Fault{}, false
+			return fault.Fault{}, false
 		}
 		from := rng.IntN(hosts)
 		to := (from + 1 + rng.IntN(hosts-1)) % hosts
-		return Fault{Kind: Cut, Host: from, To: to}, true
+		return fault.Fault{Kind: fault.Cut, Host: from, To: to}, true
 	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill:
 		live, dead := n.split()
 		if len(dead) >= n.cfg.MaxDead || len(live) == 0 {
-			return Fault{}, false
+			return fault.Fault{}, false
 		}
-		return Fault{Kind: Kill, Host: live[rng.IntN(len(live))]}, true
+		return fault.Fault{Kind: fault.Kill, Host: live[rng.IntN(len(live))]}, true
 	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill+wt.Restart:
 		_, dead := n.split()
 		if len(dead) == 0 {
-			return Fault{}, false
+			return fault.Fault{}, false
 		}
-		return Fault{Kind: Restart, Host: dead[rng.IntN(len(dead))]}, true
+		return fault.Fault{Kind: fault.Restart, Host: dead[rng.IntN(len(dead))]}, true
 	default:
-		return Fault{Kind: Heal}, true
+		return fault.Fault{Kind: fault.Heal}, true
 	}
 }
 

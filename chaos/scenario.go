@@ -3,32 +3,34 @@ package chaos
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/replab/replab/fault"
 )
 
 // The named scenarios of the Raft-KV-with-ChaosMonkey paper. Each returns a
 // fault for a cluster of n hosts; apply it with Monkey.Apply.
 
 // IsolateLeader cuts the leader off from everyone.
-func IsolateLeader(leader int) Fault {
-	return Fault{Kind: Isolate, Host: leader}
+func IsolateLeader(leader int) fault.Fault {
+	return fault.Fault{Kind: fault.Isolate, Host: leader}
 }
 
 // SplitMajority partitions n hosts into a majority and a minority, with the
 // leader in the minority, so that the majority must elect a new leader.
 // Which other hosts join the leader is drawn from rng. n must be at least 3.
-func SplitMajority(n, leader int, rng *rand.Rand) Fault {
+func SplitMajority(n, leader int, rng *rand.Rand) fault.Fault {
 	if n < 3 {
 		panic(fmt.Sprintf("chaos: SplitMajority: %d hosts cannot split into a majority and a minority", n))
 	}
 	others := shuffledExcept(n, leader, rng)
 	minority := append([]int{leader}, others[:n-majority(n)-1]...)
-	return Fault{Kind: Partition, Groups: [][]int{others[n-majority(n)-1:], minority}}
+	return fault.Fault{Kind: fault.Partition, Groups: [][]int{others[n-majority(n)-1:], minority}}
 }
 
 // SplitAllMinority partitions n hosts into groups that are all smaller than
 // a majority (for 5 hosts: 2, 2 and 1), so that no group can elect a leader.
 // Who goes where is drawn from rng.
-func SplitAllMinority(n int, rng *rand.Rand) Fault {
+func SplitAllMinority(n int, rng *rand.Rand) fault.Fault {
 	hosts := rng.Perm(n)
 	size := majority(n) - 1
 	if size == 0 {
@@ -40,16 +42,16 @@ func SplitAllMinority(n int, rng *rand.Rand) Fault {
 		groups = append(groups, hosts[:k])
 		hosts = hosts[k:]
 	}
-	return Fault{Kind: Partition, Groups: groups}
+	return fault.Fault{Kind: fault.Partition, Groups: groups}
 }
 
 // IsolateAll cuts every host off from every other (the paper's Fig. 8 setup).
-func IsolateAll(n int) Fault {
+func IsolateAll(n int) fault.Fault {
 	groups := make([][]int, n)
 	for i := range groups {
 		groups[i] = []int{i}
 	}
-	return Fault{Kind: Partition, Groups: groups}
+	return fault.Fault{Kind: fault.Partition, Groups: groups}
 }
 
 func majority(n int) int { return n/2 + 1 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
@@ -73,7 +74,7 @@ func runTimeoutRange(seed int64) (*Result, error) {
 					return nil, err
 				}
 				e.w.Run(2 * time.Second) // every server times out, a leader steps down
-				if err := e.m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+				if err := e.m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 					return nil, err
 				}
 				took, ok := e.put(ck, "k", fmt.Sprint(trial), firstPutCap)
@@ -126,7 +127,7 @@ func runLiveNodes(seed int64) (*Result, error) {
 			}
 			for live := servers - 1; live >= servers/2+1; live-- {
 				leader, _ := e.leader()
-				if err := e.m.Apply(chaos.Fault{Kind: chaos.Kill, Host: leader}); err != nil {
+				if err := e.m.Apply(fault.Fault{Kind: fault.Kill, Host: leader}); err != nil {
 					return nil, err
 				}
 				took, ok := e.awaitLeader()
@@ -200,7 +201,7 @@ func runElectionCDF(seed int64) (*Result, error) {
 				return nil, fmt.Errorf("election-cdf: %s: no leader", pr.name)
 			}
 			leader, _ := e.leader()
-			if err := e.m.Apply(chaos.Fault{Kind: chaos.Kill, Host: leader}); err != nil {
+			if err := e.m.Apply(fault.Fault{Kind: fault.Kill, Host: leader}); err != nil {
 				return nil, err
 			}
 			took, ok := e.awaitLeader()
@@ -210,7 +211,7 @@ func runElectionCDF(seed int64) (*Result, error) {
 			ms := float64(took) / float64(time.Millisecond)
 			tab.Add(pr.name, trial, ms)
 			s.Values = append(s.Values, ms)
-			if err := e.m.Apply(chaos.Fault{Kind: chaos.Restart, Host: leader}); err != nil {
+			if err := e.m.Apply(fault.Fault{Kind: fault.Restart, Host: leader}); err != nil {
 				return nil, err
 			}
 			e.w.Run(time.Second)

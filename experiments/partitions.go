@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
 )
@@ -41,16 +42,16 @@ func allMinorityExperiment() Experiment {
 						return 0, err
 					}
 					e.w.Run(3 * time.Second)
-					return 0, e.m.Apply(chaos.Fault{Kind: chaos.Heal})
+					return 0, e.m.Apply(fault.Fault{Kind: fault.Heal})
 				})
 		},
 	}
 }
 
 // reconnection measures, per cluster size and trial, the time from a
-// fault (applied by fault, given the leader) to the first Put that
+// fault (applied by apply, given the leader) to the first Put that
 // completes, and draws a box plot per cluster size.
-func reconnection(seed int64, name, title string, fault func(e *env, leader int) (time.Duration, error)) (*Result, error) {
+func reconnection(seed int64, name, title string, apply func(e *env, leader int) (time.Duration, error)) (*Result, error) {
 	tab := plots.NewTable("servers", "trial", "first_put_s")
 	var boxes []plots.Samples
 	var notes []string
@@ -66,7 +67,7 @@ func reconnection(seed int64, name, title string, fault func(e *env, leader int)
 				return nil, err
 			}
 			leader, _ := e.c.Leader()
-			if _, err := fault(e, leader); err != nil {
+			if _, err := apply(e, leader); err != nil {
 				return nil, err
 			}
 			took, ok := e.put(ck, "k", fmt.Sprint(trial), time.Minute)
@@ -75,7 +76,7 @@ func reconnection(seed int64, name, title string, fault func(e *env, leader int)
 			}
 			tab.Add(n, trial, took)
 			times = append(times, took.Seconds())
-			if err := e.m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+			if err := e.m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 				return nil, err
 			}
 			e.w.Run(2 * time.Second) // let the cluster settle before the next trial

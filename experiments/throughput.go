@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
 )
@@ -83,7 +83,7 @@ func runLeaderFailure(seed int64) (*Result, error) {
 	)
 	tab := plots.NewTable("servers", "time_s", "puts_per_s")
 	var series []plots.Series
-	var faults []plots.Interval
+	var faults []fault.Interval
 	var notes []string
 	for _, n := range []int{5, 31} {
 		e, err := newEnv(seed, n, raft.PaperConfig(), network())
@@ -97,11 +97,11 @@ func runLeaderFailure(seed int64) (*Result, error) {
 		p := e.startPutters(clients, "v")
 		e.w.Run(killAt)
 		leader, _ := e.c.Leader()
-		if err := e.m.Apply(chaos.Fault{Kind: chaos.Kill, Host: leader}); err != nil {
+		if err := e.m.Apply(fault.Fault{Kind: fault.Kill, Host: leader}); err != nil {
 			return nil, err
 		}
 		e.w.Run(backAt - killAt)
-		if err := e.m.Apply(chaos.Fault{Kind: chaos.Restart, Host: leader}); err != nil {
+		if err := e.m.Apply(fault.Fault{Kind: fault.Restart, Host: leader}); err != nil {
 			return nil, err
 		}
 		e.w.Run(length - backAt)
@@ -122,12 +122,7 @@ func runLeaderFailure(seed int64) (*Result, error) {
 		}
 		series = append(series, s)
 		if n == 5 {
-			log := make([]chaos.Entry, len(e.m.Log()))
-			for i, en := range e.m.Log() {
-				en.At -= start
-				log[i] = en
-			}
-			faults = plots.FaultIntervals(log, length)
+			faults = e.m.Log().Shift(-start).Intervals(length)
 		}
 		notes = append(notes, fmt.Sprintf("%d servers: no Put completed for %v after the kill", n, gap(p.completed, start+killAt).Round(time.Millisecond)))
 	}

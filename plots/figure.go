@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/replab/replab/fault"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -218,15 +219,9 @@ type Series struct {
 	X, Y []float64
 }
 
-// An Interval is a stretch of the x axis during which a fault lasted.
-type Interval struct {
-	Start, End float64
-	Label      string
-}
-
-// TimeSeries plots series over time with the fault intervals shaded
-// behind them, one shade per label.
-func TimeSeries(title, xlabel, ylabel string, faults []Interval, series ...Series) (*plot.Plot, error) {
+// TimeSeries plots series over time (x in seconds) with the fault intervals
+// shaded behind them, one shade per label.
+func TimeSeries(title, xlabel, ylabel string, faults []fault.Interval, series ...Series) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, ylabel)
 	top := 0.0
 	for _, s := range series {
@@ -244,7 +239,8 @@ func TimeSeries(title, xlabel, ylabel string, faults []Interval, series ...Serie
 			labels = append(labels, f.Label)
 			k = len(labels) - 1
 		}
-		poly, err := plotter.NewPolygon(plotter.XYs{{X: f.Start, Y: 0}, {X: f.End, Y: 0}, {X: f.End, Y: top}, {X: f.Start, Y: top}})
+		x0, x1 := f.Start.Seconds(), f.End.Seconds()
+		poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: 0}, {X: x1, Y: 0}, {X: x1, Y: top}, {X: x0, Y: top}})
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 )
 
 func TestTableCSV(t *testing.T) {
@@ -29,21 +29,6 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, Stats{}, Summarize(nil))
 }
 
-func TestFaultIntervals(t *testing.T) {
-	log := []chaos.Entry{
-		{At: time.Second, Fault: chaos.Fault{Kind: chaos.Isolate, Host: 2}},
-		{At: 2 * time.Second, Fault: chaos.Fault{Kind: chaos.Kill, Host: 1}},
-		{At: 3 * time.Second, Fault: chaos.Fault{Kind: chaos.Heal}},
-		{At: 4 * time.Second, Fault: chaos.Fault{Kind: chaos.Restart, Host: 1}},
-		{At: 5 * time.Second, Fault: chaos.Fault{Kind: chaos.Kill, Host: 0}},
-	}
-	assert.Equal(t, []Interval{
-		{Start: 1, End: 3, Label: "partition"},
-		{Start: 2, End: 4, Label: "server 1 down"},
-		{Start: 5, End: 6, Label: "server 0 down"},
-	}, FaultIntervals(log, 6*time.Second))
-}
-
 // figures draws one figure of each kind.
 func figures(t *testing.T) []Figure {
 	lines, err := Lines("lines", "x", "y", Band{Name: "a", X: []float64{1, 2, 3}, Mid: []float64{1, 2, 3}, Low: []float64{0.5, 1.5, 2.5}, High: []float64{2, 3, 4}})
@@ -54,7 +39,7 @@ func figures(t *testing.T) []Figure {
 	require.NoError(t, err)
 	boxes, err := Boxes("boxes", "n", "s", Samples{Name: "5", Values: []float64{1, 2, 3, 10}}, Samples{Name: "7", Values: []float64{2, 3}})
 	require.NoError(t, err)
-	ts, err := TimeSeries("ts", "s", "ops/s", []Interval{{Start: 1, End: 2, Label: "partition"}}, Series{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{5, 0, 1, 5}})
+	ts, err := TimeSeries("ts", "s", "ops/s", []fault.Interval{{Start: time.Second, End: 2 * time.Second, Label: "partition"}}, Series{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{5, 0, 1, 5}})
 	require.NoError(t, err)
 	return []Figure{{Name: "lines", Plot: lines}, {Name: "cdf", Plot: cdf}, {Name: "bars", Plot: bars}, {Name: "boxes", Plot: boxes}, {Name: "ts", Plot: ts}}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/simtest"
 )
 
@@ -105,7 +106,7 @@ func partitionAllMinority(n int) scenario {
 // elects one leader and agrees again.
 func (cfg *config) healAndAgree(m *chaos.Monkey) {
 	cfg.t.Helper()
-	if err := m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 		cfg.t.Fatalf("%v", err)
 	}
 	cfg.checkOneLeader()
@@ -120,7 +121,7 @@ func (cfg *config) monkey() *chaos.Monkey {
 		cfg.t.Fatalf("%v", err)
 	}
 	if tb, ok := cfg.t.(testing.TB); ok {
-		simtest.Explain(tb, "fault log", m.LogString)
+		simtest.Explain(tb, "fault log", func() string { return m.Log().String() })
 	}
 	return m
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/internal/linearize"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/raft"
@@ -79,18 +80,18 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 
 	w.Run(kvChaosFor)
 	nemesis.Stop()
-	if err := m.Apply(chaos.Fault{Kind: chaos.Heal}); err != nil {
+	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 		return fail("%v", err)
 	}
 	for i, alive := range m.Alive() {
 		if !alive {
-			if err := m.Apply(chaos.Fault{Kind: chaos.Restart, Host: i}); err != nil {
+			if err := m.Apply(fault.Fault{Kind: fault.Restart, Host: i}); err != nil {
 				return fail("%v", err)
 			}
 		}
 	}
 	stop = true
-	o.FaultLog = m.LogString()
+	o.FaultLog = m.Log().String()
 	o.Ops = h.Len()
 	if !w.RunUntil(func() bool { return finished == kvClients }, kvSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", kvSettle)

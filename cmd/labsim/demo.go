@@ -148,7 +148,7 @@ func runDemo(seed int64, n int, d time.Duration, trace io.Writer) (demoResult, e
 	}
 	w.Run(d)
 	res.summary = w.Summary()
-	res.faults = monkey.LogString()
+	res.faults = monkey.Log().String()
 	res.rpcs, res.bytes = net.GetTotalCount(), net.GetTotalBytes()
 	res.hosts = n
 	for _, a := range monkey.Alive() {
