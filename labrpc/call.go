@@ -74,7 +74,7 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 			return
 		}
 	}
-	delay += n.transit(e.host, size)
+	delay += n.transit(e.host, size) + n.extraDelay(c, false)
 	n.w.Schedule(delay, (*deliverAct)(c))
 	if n.p.Duplicate > 0 && n.w.Rand().Float64() < n.p.Duplicate {
 		n.w.Schedule(delay+n.transit(e.host, size), (*deliverAct)(c))
@@ -218,6 +218,7 @@ func (c *call) respond(reply reflect.Value) {
 	} else {
 		delay = n.transit(c.srv.host, size)
 	}
+	delay += n.extraDelay(c, true)
 	c.schedule(delay, &replyAct{c: c, reply: rv})
 }
 

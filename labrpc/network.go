@@ -30,6 +30,8 @@ type Network struct {
 	cpu    map[int]time.Duration // when each host's CPU is next free
 	hooked map[int]bool          // hosts whose deaths the network watches
 
+	delayRule DelayRule
+
 	count      int
 	bytes      int64
 	replyBytes int64
