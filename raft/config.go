@@ -107,15 +107,3 @@ type CommandCodec interface {
 	AppendCommand(b []byte, cmd any) ([]byte, error)
 	DecodeCommand(b []byte) (any, error)
 }
-
-// bugs are switches that put known Raft mistakes back, so that the test
-// suite can show it catches each one. All are off in every real node.
-type bugs struct {
-	voteWithoutLogCheck bool // grant votes without the log-up-to-date check
-	commitOldTerm       bool // commit by counting replicas of an earlier term's entry (Figure 8)
-	forgetVote          bool // do not persist votedFor
-	keepConflicts       bool // overwrite conflicting entries but keep the suffix after them
-	truncateStale       bool // cut the log after a (possibly stale) AppendEntries' last entry
-	noStepDown          bool // a leader that sees a higher term keeps leading
-	applyUncommitted    bool // apply entries as soon as they are in the log
-}

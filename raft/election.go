@@ -76,12 +76,17 @@ func (rf *Raft) campaign(pre bool) {
 }
 
 // won moves on from a won pre-election to the election, or from a won
-// election to leadership.
+// election to leadership. A node that has heard from a leader since it
+// asked for pre-votes has abandoned the round (see heardFrom); one that
+// still may be inside a lease it granted does not start an election.
 func (rf *Raft) won(pre bool) {
-	if pre {
-		rf.campaign(false)
-	} else {
+	switch {
+	case !pre:
 		rf.becomeLeader()
+	case rf.leaseBound() && !rf.cfg.bugs.preVoteOutlivesLeader:
+		// Inside a lease (see the package doc): wait for the next timeout.
+	default:
+		rf.campaign(false)
 	}
 }
 
@@ -96,8 +101,8 @@ func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
 		return
 	}
 	// The leader's lease: while a node hears from a leader, it refuses to
-	// help anyone depose it (Raft thesis §4.2.3).
-	if rf.cfg.CheckQuorum && args.Term > rf.term && rf.leaseHeld() {
+	// help anyone depose it (Raft thesis §4.2.3; see the package doc).
+	if args.Term > rf.term && rf.leaseBound() {
 		return
 	}
 	upToDate := args.LastLogTerm > rf.log.lastTerm() ||
@@ -121,13 +126,15 @@ func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
 	}
 }
 
-// leaseHeld reports whether this node is the leader, or has heard from one
-// (or started) within the minimum election timeout. Counting a start as
-// hearing from a leader keeps a lease safe when a follower that
-// acknowledged it crashes and comes straight back: it has forgotten whom
-// it heard, so it waits as if it had just heard the leader.
-func (rf *Raft) leaseHeld() bool {
-	return rf.role == leader || rf.host.Now()-rf.heardLeader < rf.cfg.ElectionMin
+// leaseBound reports whether this node may still be inside a lease it
+// granted a leader by answering it, or holds one as leader: with
+// CheckQuorum on, it leads, or it heard from a leader (or started) less
+// than ElectionMin ago on its own clock. Counting
+// a start as hearing from a leader keeps a lease safe when a follower that
+// acknowledged it crashes and comes straight back: it has forgotten whom it
+// heard, so it waits as if it had just heard the leader.
+func (rf *Raft) leaseBound() bool {
+	return rf.cfg.CheckQuorum && (rf.role == leader || rf.host.Now()-rf.heardLeader < rf.cfg.ElectionMin)
 }
 
 func (rf *Raft) becomeLeader() {

@@ -1,13 +1,3 @@
-// Package raft is Raft, written from scratch as a sans-IO node on the
-// simulated world and network: leader election with PreVote and
-// CheckQuorum, log replication that sends as soon as a command arrives and
-// batches whatever piles up behind an AppendEntries in flight, fast log
-// backtracking, persistence, and snapshots with InstallSnapshot.
-//
-// The API has the 6.5840 lab's shape: Make, Start, GetState, Snapshot,
-// Kill, and ApplyMsg values delivered in log order through an apply
-// callback, the in-world stand-in for applyCh. Everything a node does
-// happens in the world's events: it never blocks and starts no goroutines.
 package raft
 
 import (
@@ -103,7 +93,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf.snapshot = persister.ReadSnapshot()
 	rf.commitIndex, rf.lastApplied = rf.log.base, rf.log.base
-	rf.heardLeader = host.Now() // see leaseHeld
+	rf.heardLeader = host.Now() // see leaseBound
 	rf.electionTimer = host.NewTimer(rf.electionTimeout)
 	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
 	rf.resetElectionTimer()

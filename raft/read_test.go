@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/simtest"
 )
 
@@ -112,5 +113,79 @@ func leaseSurvivesFollowerRestart(t simtest.T, seed int64, rc Config) *config {
 		cfg.sleep(time.Millisecond)
 	}
 	cfg.checkOneLeader()
+	return cfg
+}
+
+// watchLeases checks, every millisecond of virtual time from now on, the
+// promise behind LeaseRead: while a node holds a lease, no other node leads
+// in a higher term.
+func (cfg *config) watchLeases() {
+	var check func()
+	check = func() {
+		for i, rf := range cfg.rafts {
+			if rf == nil {
+				continue
+			}
+			if _, ok := rf.LeaseRead(); !ok {
+				continue
+			}
+			for j, other := range cfg.rafts {
+				if other == nil {
+					continue
+				}
+				if term, isLeader := other.GetState(); isLeader && term > rf.term {
+					cfg.t.Fatalf("server %d leads in term %d while server %d holds a lease from term %d", j, term, i, rf.term)
+				}
+			}
+		}
+		cfg.w.After(time.Millisecond, check)
+	}
+	check()
+}
+
+// delayPreVoteReplies holds every pre-vote reply back by d.
+func (cfg *config) delayPreVoteReplies(d time.Duration) {
+	cfg.net.SetDelayRule(func(m labrpc.Message) time.Duration {
+		if args, ok := m.Args.(*RequestVoteArgs); ok && m.IsReply && args.PreVote {
+			return d
+		}
+		return 0
+	})
+}
+
+func TestPreVoteEndsWhenLeaderHeard(t *testing.T) { runScenario(t, preVoteEndsWhenLeaderHeard) }
+
+// preVoteEndsWhenLeaderHeard has a follower ask for pre-votes just before
+// it hears the leader and acknowledges its lease, with the pre-vote replies
+// held back past the next heartbeat; then the leader is cut off, holding
+// its lease. When the replies arrive, the follower must not run an
+// election, which the node that granted them would help it win while the
+// old leader still serves reads from its lease.
+func preVoteEndsWhenLeaderHeard(t simtest.T, seed int64, rc Config) *config {
+	cfg := makeConfig(t, seed, 3, false, false, rc)
+	cfg.begin("Test: a pre-election ends when the leader is heard")
+	cfg.one(101, 3, true)
+	leader := cfg.checkOneLeader()
+	f, g := (leader+1)%3, (leader+2)%3
+	cfg.watchLeases()
+	cfg.delayPreVoteReplies(rc.Heartbeat * 3 / 2)
+	// g stops hearing the leader, and so is free to grant f a pre-vote
+	// and a vote.
+	cfg.net.SetLink(cfg.hosts[leader], cfg.hosts[g], false)
+	cfg.net.SetLink(cfg.hosts[g], cfg.hosts[leader], false)
+	cfg.sleep(rc.ElectionMin)
+	// f's election timer fires, as if just before a heartbeat arrives.
+	cfg.rafts[f].campaign(true)
+	cfg.rafts[f].flush()
+	cfg.sleep(rc.Heartbeat * 6 / 5) // f answers a heartbeat: the leader's lease is renewed
+	if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+		t.Fatalf("the leader %d holds no lease although %d answers it", leader, f)
+	}
+	cfg.disconnect(leader)
+	cfg.sleep(2 * RaftElectionTimeout)
+	cfg.net.HealLinks()
+	cfg.connect(leader)
+	cfg.checkOneLeader()
+	cfg.one(102, 3, true)
 	return cfg
 }

@@ -202,10 +202,17 @@ func (rf *Raft) fromLeader(term int, replyTerm *int) bool {
 	return true
 }
 
-// heardFrom records a message from the leader of term.
+// heardFrom records a message from the leader of term. It ends any
+// (pre-)election this node has under way: the replies still to come were
+// asked for before the leader was heard, and counting them could elect this
+// node inside the lease it is about to grant the leader (see the package
+// doc).
 func (rf *Raft) heardFrom(term int) {
 	if term > rf.term || rf.role != follower {
 		rf.becomeFollower(term)
+	}
+	if !rf.cfg.bugs.preVoteOutlivesLeader {
+		rf.round++
 	}
 	rf.heardLeader = rf.host.Now()
 	if rf.role == follower {
