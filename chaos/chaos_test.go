@@ -3,6 +3,7 @@ package chaos
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -118,6 +119,20 @@ func (c *cluster) pingAll(stop time.Duration, replies map[[2]int]int) {
 			c.w.After(c.w.RandDuration(0, time.Millisecond), ping)
 		}
 	}
+}
+
+func TestBridge(t *testing.T) {
+	c := newCluster(t, 1, 5)
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Bridge, Host: 2, Groups: [][]int{{0, 1}, {3}}}))
+	assert.Equal(t, [][]bool{
+		{true, true, true, false, false},
+		{true, true, true, false, false},
+		{true, true, true, true, false},
+		{false, false, true, true, false},
+		{false, false, false, false, true},
+	}, c.m.Matrix(), "the bridge hears both sides, the sides do not hear each other, host 4 is alone")
+	assert.Equal(t, "bridge [h0 h1] <h2> [h3]", c.m.Log()[0].Text)
+	assert.Equal(t, "h2", c.m.Log()[0].Host)
 }
 
 func TestMessagesNeverCrossAPartition(t *testing.T) {
@@ -257,7 +272,7 @@ func TestNemesis(t *testing.T) {
 		for _, e := range c.m.Log() {
 			kinds[e.Fault.Kind]++
 		}
-		for _, k := range []fault.Kind{fault.Partition, fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Heal} {
+		for _, k := range []fault.Kind{fault.Partition, fault.Bridge, fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Heal} {
 			assert.NotZero(t, kinds[k], "the nemesis never chose %v", k)
 		}
 		assert.LessOrEqual(t, maxDead, 2, "never more than a minority dead")
@@ -285,7 +300,18 @@ func TestBadInput(t *testing.T) {
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: 0, Weights: DefaultWeights()})
 	assert.EqualError(t, err, "chaos: nemesis interval 0s is not positive")
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Kill: -1}})
-	assert.EqualError(t, err, "chaos: nemesis weight -1 is negative")
+	assert.EqualError(t, err, "chaos: nemesis weight Kill = -1 is not a finite non-negative number")
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Heal: math.Inf(1)}})
+	assert.EqualError(t, err, "chaos: nemesis weight Heal = +Inf is not a finite non-negative number")
+	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Bridge: math.NaN()}})
+	assert.EqualError(t, err, "chaos: nemesis weight Bridge = NaN is not a finite non-negative number")
+	assert.PanicsWithValue(t, "chaos: SplitAllMinority: 0 hosts cannot split into minorities", func() { SplitAllMinority(0, c.w.Rand()) })
+	assert.PanicsWithValue(t, "chaos: SplitAllMinority: 1 hosts cannot split into minorities", func() { SplitAllMinority(1, c.w.Rand()) })
+	assert.PanicsWithValue(t, "chaos: SplitMajority: 2 hosts cannot split into a majority and a minority", func() { SplitMajority(2, 0, c.w.Rand()) })
+	assert.PanicsWithValue(t, "chaos: IsolateAll: 0 hosts", func() { IsolateAll(0) })
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Bridge, Host: 0, Groups: [][]int{{1}}}), "chaos: bridge: want 2 groups, got 1")
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Bridge, Host: 1, Groups: [][]int{{0}, {1, 2}}}), "chaos: bridge: host 1 is in more than one group")
+	assert.EqualError(t, c.m.Apply(fault.Fault{Kind: fault.Bridge, Host: 5, Groups: [][]int{{0}, {2}}}), "chaos: bridge: host 5 is not in 0..2")
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second})
 	assert.EqualError(t, err, "chaos: nemesis weights are all zero")
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: DefaultWeights(), MaxDead: 4})

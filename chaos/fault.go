@@ -18,15 +18,24 @@ func validate(f fault.Fault, n int) error {
 	switch f.Kind {
 	case fault.Heal:
 		return nil
-	case fault.Partition:
+	case fault.Partition, fault.Bridge:
 		seen := make([]bool, n)
+		if f.Kind == fault.Bridge {
+			if len(f.Groups) != 2 {
+				return fmt.Errorf("chaos: bridge: want 2 groups, got %d", len(f.Groups))
+			}
+			if err := host(f.Host); err != nil {
+				return err
+			}
+			seen[f.Host] = true
+		}
 		for _, g := range f.Groups {
 			for _, h := range g {
 				if err := host(h); err != nil {
 					return err
 				}
 				if seen[h] {
-					return fmt.Errorf("chaos: partition: host %d is in more than one group", h)
+					return fmt.Errorf("chaos: %v: host %d is in more than one group", f.Kind, h)
 				}
 				seen[h] = true
 			}

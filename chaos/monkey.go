@@ -66,7 +66,9 @@ func (m *Monkey) apply(f fault.Fault) {
 	case fault.Heal:
 		m.net.HealLinks()
 	case fault.Partition:
-		m.partition(f.Groups)
+		m.partition(f.Groups, -1)
+	case fault.Bridge:
+		m.partition(f.Groups, f.Host)
 	case fault.Isolate:
 		for j := range m.hosts {
 			if j != f.Host {
@@ -98,7 +100,7 @@ func (m *Monkey) apply(f fault.Fault) {
 	}
 	e := fault.Entry{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
 	switch f.Kind {
-	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift:
+	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
 		e.Host = m.names[f.Host]
 	}
 	m.log = append(m.log, e)
@@ -108,8 +110,8 @@ func (m *Monkey) apply(f fault.Fault) {
 }
 
 // partition heals every link, then cuts each pair of hosts that are not in
-// one group.
-func (m *Monkey) partition(groups [][]int) {
+// one group, except the bridge (if not -1) and each host of a group.
+func (m *Monkey) partition(groups [][]int, bridge int) {
 	m.net.HealLinks()
 	side := make([]int, len(m.hosts))
 	for i := range side {
@@ -122,7 +124,8 @@ func (m *Monkey) partition(groups [][]int) {
 	}
 	for i := range m.hosts {
 		for j := i + 1; j < len(m.hosts); j++ {
-			if side[i] != side[j] {
+			bridged := (i == bridge && side[j] >= 0) || (j == bridge && side[i] >= 0)
+			if side[i] != side[j] && !bridged {
 				m.setLinks(i, j, false)
 			}
 		}

@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/replab/replab/fault"
@@ -11,13 +12,29 @@ import (
 // Weights say how often a nemesis picks each kind of fault, relative to each
 // other.
 type Weights struct {
-	Partition, Isolate, Cut, Kill, Restart, Heal float64
+	Partition, Bridge, Isolate, Cut, Kill, Restart, Heal float64
 }
 
 // DefaultWeights mixes every kind of fault, healing and restarting as often
 // as breaking.
 func DefaultWeights() Weights {
-	return Weights{Partition: 2, Isolate: 1, Cut: 1, Kill: 1, Restart: 2, Heal: 3}
+	return Weights{Partition: 2, Bridge: 1, Isolate: 1, Cut: 1, Kill: 1, Restart: 2, Heal: 4}
+}
+
+// A weight is one kind of fault's weight.
+type weight struct {
+	kind fault.Kind
+	name string // the field of Weights
+	w    float64
+}
+
+// list returns the weights in the order pick draws them.
+func (wt Weights) list() []weight {
+	return []weight{
+		{fault.Partition, "Partition", wt.Partition}, {fault.Bridge, "Bridge", wt.Bridge},
+		{fault.Isolate, "Isolate", wt.Isolate}, {fault.Cut, "Cut", wt.Cut},
+		{fault.Kill, "Kill", wt.Kill}, {fault.Restart, "Restart", wt.Restart}, {fault.Heal, "Heal", wt.Heal},
+	}
 }
 
 // NemesisConfig configures a random nemesis.
@@ -46,13 +63,12 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 	if cfg.Interval <= 0 {
 		return nil, fmt.Errorf("chaos: nemesis interval %v is not positive", cfg.Interval)
 	}
-	wt := cfg.Weights
 	total := 0.0
-	for _, v := range []float64{wt.Partition, wt.Isolate, wt.Cut, wt.Kill, wt.Restart, wt.Heal} {
-		if !(v >= 0) {
-			return nil, fmt.Errorf("chaos: nemesis weight %v is negative", v)
+	for _, wt := range cfg.Weights.list() {
+		if !(wt.w >= 0) || math.IsInf(wt.w, 1) {
+			return nil, fmt.Errorf("chaos: nemesis weight %s = %v is not a finite non-negative number", wt.name, wt.w)
 		}
-		total += v
+		total += wt.w
 	}
 	if total == 0 {
 		return nil, fmt.Errorf("chaos: nemesis weights are all zero")
@@ -89,29 +105,41 @@ func (n *Nemesis) tick() {
 func (n *Nemesis) pick() (fault.Fault, bool) {
 	rng := n.m.w.Rand()
 	hosts := len(n.m.hosts)
-	wt := n.cfg.Weights
 	r := rng.Float64() * n.total
-	switch {
-	case r < wt.Partition:
+	weights := n.cfg.Weights.list()
+	k := 0
+	for k < len(weights)-1 && r >= weights[k].w {
+		r -= weights[k].w
+		k++
+	}
+	switch weights[k].kind {
+	case fault.Partition:
 		perm := rng.Perm(hosts)
 		k := 1 + rng.IntN(max(hosts-1, 1))
 		return fault.Fault{Kind: fault.Partition, Groups: [][]int{perm[:k], perm[k:]}}, true
-	case r < wt.Partition+wt.Isolate:
+	case fault.Bridge:
+		if hosts < 3 {
+			return fault.Fault{}, false
+		}
+		perm := rng.Perm(hosts)
+		k := 2 + rng.IntN(hosts-2)
+		return fault.Fault{Kind: fault.Bridge, Host: perm[0], Groups: [][]int{perm[1:k], perm[k:]}}, true
+	case fault.Isolate:
 		return fault.Fault{Kind: fault.Isolate, Host: rng.IntN(hosts)}, true
-	case r < wt.Partition+wt.Isolate+wt.Cut:
+	case fault.Cut:
 		if hosts < 2 {
 			return fault.Fault{}, false
 		}
 		from := rng.IntN(hosts)
 		to := (from + 1 + rng.IntN(hosts-1)) % hosts
 		return fault.Fault{Kind: fault.Cut, Host: from, To: to}, true
-	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill:
+	case fault.Kill:
 		live, dead := n.split()
 		if len(dead) >= n.cfg.MaxDead || len(live) == 0 {
 			return fault.Fault{}, false
 		}
 		return fault.Fault{Kind: fault.Kill, Host: live[rng.IntN(len(live))]}, true
-	case r < wt.Partition+wt.Isolate+wt.Cut+wt.Kill+wt.Restart:
+	case fault.Restart:
 		_, dead := n.split()
 		if len(dead) == 0 {
 			return fault.Fault{}, false

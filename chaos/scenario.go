@@ -29,13 +29,13 @@ func SplitMajority(n, leader int, rng *rand.Rand) fault.Fault {
 
 // SplitAllMinority partitions n hosts into groups that are all smaller than
 // a majority (for 5 hosts: 2, 2 and 1), so that no group can elect a leader.
-// Who goes where is drawn from rng.
+// Who goes where is drawn from rng. n must be at least 2.
 func SplitAllMinority(n int, rng *rand.Rand) fault.Fault {
+	if n < 2 {
+		panic(fmt.Sprintf("chaos: SplitAllMinority: %d hosts cannot split into minorities", n))
+	}
 	hosts := rng.Perm(n)
 	size := majority(n) - 1
-	if size == 0 {
-		size = 1
-	}
 	var groups [][]int
 	for len(hosts) > 0 {
 		k := min(size, len(hosts))
@@ -45,8 +45,12 @@ func SplitAllMinority(n int, rng *rand.Rand) fault.Fault {
 	return fault.Fault{Kind: fault.Partition, Groups: groups}
 }
 
-// IsolateAll cuts every host off from every other (the paper's Fig. 8 setup).
+// IsolateAll cuts every host off from every other (the paper's Fig. 8
+// setup). n must be at least 1.
 func IsolateAll(n int) fault.Fault {
+	if n < 1 {
+		panic(fmt.Sprintf("chaos: IsolateAll: %d hosts", n))
+	}
 	groups := make([][]int, n)
 	for i := range groups {
 		groups[i] = []int{i}

@@ -24,9 +24,10 @@ const (
 	Kill                  // kill a host
 	Restart               // restart a killed host
 	Drift                 // set a host's clock rate
+	Bridge                // cut the two groups apart except through one host that hears both
 )
 
-var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift"}
+var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift", "bridge"}
 
 // String returns the kind's name as the fault log shows it.
 func (k Kind) String() string {
@@ -40,8 +41,8 @@ func (k Kind) String() string {
 // in the list of hosts the faults apply to (a chaos.Monkey's hosts).
 type Fault struct {
 	Kind   Kind
-	Groups [][]int // Partition: the sides; a host in no group is cut off alone
-	Host   int     // Isolate, Cut (the sender), Kill, Restart, Drift
+	Groups [][]int // Partition, Bridge: the sides; a host in no group (nor the bridge) is cut off alone
+	Host   int     // Isolate, Cut (the sender), Kill, Restart, Drift; Bridge: the bridge
 	To     int     // Cut: the receiver
 	Rate   float64 // Drift: the host's new clock rate
 }
@@ -61,7 +62,7 @@ func (f Fault) Format(names []string) string {
 	switch f.Kind {
 	case Heal:
 		return "heal"
-	case Partition:
+	case Partition, Bridge:
 		parts := make([]string, len(f.Groups))
 		for i, g := range f.Groups {
 			hs := make([]string, len(g))
@@ -69,6 +70,9 @@ func (f Fault) Format(names []string) string {
 				hs[j] = name(h)
 			}
 			parts[i] = "[" + strings.Join(hs, " ") + "]"
+		}
+		if f.Kind == Bridge {
+			return "bridge " + strings.Join(parts, " <"+name(f.Host)+"> ")
 		}
 		return "partition " + strings.Join(parts, " | ")
 	case Cut:

@@ -41,6 +41,7 @@ func TestFormat(t *testing.T) {
 		{Fault{Kind: Kill, Host: 2}, "kill c"},
 		{Fault{Kind: Restart, Host: 7}, "restart 7"},
 		{Fault{Kind: Drift, Host: 0, Rate: 1.05}, "drift a x1.05"},
+		{Fault{Kind: Bridge, Groups: [][]int{{0}, {2}}, Host: 1}, "bridge [a] <b> [c]"},
 	} {
 		assert.Equal(t, c.want, c.f.Format(names))
 	}

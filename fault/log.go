@@ -57,7 +57,7 @@ type Interval struct {
 }
 
 // Intervals turns the log into the intervals a figure shades or a history
-// view overlays: a partition, isolation or cut lasts until the next heal, a
+// view overlays: a partition, bridge, isolation or cut lasts until the next heal, a
 // kill until the host restarts; whatever is still on at end lasts until end.
 // Intervals come in the order they ended; those still on at end come last.
 func (l Log) Intervals(end time.Duration) []Interval {
@@ -74,7 +74,7 @@ func (l Log) Intervals(end time.Duration) []Interval {
 	names := map[int]string{}
 	for _, e := range l {
 		switch e.Fault.Kind {
-		case Partition, Isolate, Cut:
+		case Partition, Bridge, Isolate, Cut:
 			if cutSince < 0 {
 				cutSince = e.At
 			}
