@@ -3,6 +3,7 @@ package kvraft
 import (
 	"testing"
 
+	"github.com/replab/replab/raft"
 	"github.com/replab/replab/simtest"
 )
 
@@ -14,6 +15,16 @@ var plantedBugs = []simtest.Bug[Options]{
 	{Name: "reads served from any server's local state", Plant: func(o *Options) { o.bugs.localReads = true }},
 	{Name: "de-duplication table left out of snapshots", Plant: func(o *Options) { o.bugs.snapshotNoSessions = true }},
 	{Name: "lease reads without a margin for clock drift", Plant: func(o *Options) { o.bugs.leaseNoMargin = true }},
+	raftBug("pre-election outlives hearing the leader (breaks leases)"),
+}
+
+// raftBug plants Raft's planted bug called name in the service's Raft.
+func raftBug(name string) simtest.Bug[Options] {
+	b, ok := raft.PlantedBugNamed(name)
+	if !ok {
+		panic("raft has no planted bug " + name)
+	}
+	return simtest.Bug[Options]{Name: "raft: " + name, Plant: func(o *Options) { b.Plant(&o.Raft) }}
 }
 
 // hunt makes a scenario a case of the bug hunt.
@@ -30,6 +41,7 @@ func TestPlantedBugsCaught(t *testing.T) {
 		hunt("TestManyPartitionsManyClients", generic(5, 5, false, false, true, -1, false)),
 		hunt("TestSnapshotKeepsDuplicateTable", snapshotKeepsDuplicateTable),
 		hunt("TestLeaseReadsWithinDriftBound", leaseReadsWithinDriftBound),
+		hunt("TestLeaseReadsPreVoteRepliesDelayed", leaseReadsPreVoteRepliesDelayed),
 		hunt("TestPersistPartitionUnreliableLinearizable", generic(15, 7, true, true, true, -1, true)),
 	}, 3)
 }

@@ -1,12 +1,18 @@
 package kvraft
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/fault"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
 	"github.com/replab/replab/simtest"
 )
 
@@ -149,6 +155,96 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 		t.Fatalf("the append never completed")
 	}
 	ck2.check("k", "x")
+	cfg.checkLinearizable()
+	return cfg
+}
+
+func TestLeaseReadsPreVoteRepliesDelayed(t *testing.T) {
+	runScenario(t, leaseReadsPreVoteRepliesDelayed)
+}
+
+// leaseReadsPreVoteRepliesDelayed holds pre-vote replies back longer than
+// a heartbeat and shorter than a lease. The servers away from the leader
+// time out; as soon as the first of them asks for pre-votes it is bridged
+// to the leader for a heartbeat, acknowledging its lease, then cut off
+// again. When its pre-votes arrive it must not run an election: the nodes
+// that granted them would elect it while the old leader still serves lease
+// reads to a clerk that can reach only it.
+func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts Options) *config {
+	opts.Reads = ReadLease
+	const servers = 5
+	cfg := makeConfig(t, seed, servers, false, -1, opts)
+	m, err := cfg.Monkey()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	hb := opts.Raft.Heartbeat
+	var asked = -1 // the first server to ask for pre-votes while cut off
+	var near, far []int
+	cfg.net.SetDelayRule(func(msg labrpc.Message) time.Duration {
+		args, ok := msg.Args.(*raft.RequestVoteArgs)
+		if !ok || !args.PreVote {
+			return 0
+		}
+		if msg.IsReply {
+			return 3 * hb / 2
+		}
+		if asked == -1 && far != nil && slices.Contains(far, args.CandidateID) {
+			asked = args.CandidateID
+			var rest []int
+			for _, i := range far {
+				if i != asked {
+					rest = append(rest, i)
+				}
+			}
+			bridge := fault.Fault{Kind: fault.Bridge, Host: asked, Groups: [][]int{near, rest}}
+			split := fault.Fault{Kind: fault.Partition, Groups: [][]int{near, far}}
+			if err := m.Schedule([]chaos.Step{{At: 0, Fault: bridge}, {At: 6 * hb / 5, Fault: split}}); err != nil {
+				t.Fatalf("%v", err)
+			}
+		}
+		return 0
+	})
+	ck := cfg.makeClient(cfg.All())
+	for round := range 5 {
+		ck.put("k", "round "+strconv.Itoa(round))
+		leader, ok := cfg.Leader()
+		if !ok {
+			t.Fatalf("no leader")
+		}
+		near, far, asked = []int{leader, (leader + 1) % servers}, nil, -1
+		for i := 2; i < servers; i++ {
+			far = append(far, (leader+i)%servers)
+		}
+		reader, writer := cfg.makeClient([]int{leader}), cfg.makeClient(far)
+		if err := m.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{near, far}}); err != nil {
+			t.Fatalf("%v", err)
+		}
+		stop := false
+		var read, write func()
+		read = func() {
+			if !stop {
+				reader.getAsync("k", func(string) { cfg.w.After(time.Millisecond, read) })
+			}
+		}
+		j := 0
+		write = func() {
+			if !stop {
+				j++
+				writer.Put("k", fmt.Sprintf("after %d.%d", round, j), func() { cfg.w.After(time.Millisecond, write) })
+			}
+		}
+		read()
+		write()
+		cfg.sleep(3 * time.Second)
+		stop = true
+		if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+			t.Fatalf("%v", err)
+		}
+		reader.connect(cfg.All())
+		writer.connect(cfg.All())
+		cfg.sleep(time.Second)
+	}
 	cfg.checkLinearizable()
 	return cfg
 }
