@@ -8,8 +8,8 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// ClerkTimeout is how long a clerk waits for a server's answer before it
-// tries the next one.
+// ClerkTimeout is how long a clerk waits, by default, for a server's
+// answer before it tries the next one.
 const ClerkTimeout = time.Second
 
 // A Clerk is a client of the service. It does one operation at a time: it
@@ -28,6 +28,7 @@ type Clerk struct {
 	attempt int      // bumped per try; late answers to old tries are ignored
 	tries   int      // tries of the current operation
 	timer   *sim.Timer
+	timeout time.Duration
 }
 
 // request is an operation in progress.
@@ -42,9 +43,19 @@ type request struct {
 // MakeClerk returns a clerk on host talking to servers. Its client ID is
 // drawn from the world's random number generator.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
-	ck := &Clerk{host: host, servers: servers, id: host.World().Rand().Int64()}
+	ck := &Clerk{host: host, servers: servers, id: host.World().Rand().Int64(), timeout: ClerkTimeout}
 	ck.timer = host.NewTimer(ck.timedOut)
 	return ck
+}
+
+// SetTimeout sets how long the clerk waits for a server's answer before it
+// tries the next one (ClerkTimeout by default). It panics if d is not
+// positive.
+func (ck *Clerk) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		panic(fmt.Sprintf("kvraft: clerk timeout %v is not positive", d))
+	}
+	ck.timeout = d
 }
 
 // ID returns the clerk's client ID.
@@ -114,7 +125,7 @@ func (ck *Clerk) try() {
 		}
 		ck.retry()
 	})
-	ck.timer.Reset(ClerkTimeout)
+	ck.timer.Reset(ck.timeout)
 }
 
 func (ck *Clerk) timedOut() { ck.retry() }

@@ -23,15 +23,43 @@ const (
 	checkTimeout = 20 * time.Second
 )
 
+// A kvSpec is the shape of one key/value scenario.
+type kvSpec struct {
+	name, description string
+	opts              kvraft.Options
+	clients           int
+	clerkTimeout      time.Duration
+	// pinned clients each talk to one or two servers drawn at random,
+	// not to all.
+	pinned bool
+	// nemesis starts the faults of a run; it returns what stops them.
+	nemesis func(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey) (stop func(), err error)
+}
+
 // kvScenario is the key/value linearizability hunt with the given read
-// mode.
+// mode and the default random nemesis.
 func kvScenario(name, description string, reads kvraft.ReadMode) Scenario {
-	return Scenario{Name: name, Description: description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return runKV(name, seed, reads, dir, trace)
+	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, clerkTimeout: kvraft.ClerkTimeout, nemesis: randomNemesis}.scenario()
+}
+
+// randomNemesis applies random faults of every kind, one every half second
+// on average.
+func randomNemesis(_ *sim.World, _ *kvraft.Cluster, m *chaos.Monkey) (func(), error) {
+	n, err := m.StartNemesis(chaos.NemesisConfig{Interval: 500 * time.Millisecond, Weights: chaos.DefaultWeights()})
+	if err != nil {
+		return nil, err
+	}
+	return n.Stop, nil
+}
+
+func (sp kvSpec) scenario() Scenario {
+	return Scenario{Name: sp.name, Description: sp.description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
+		return sp.run(seed, dir, trace)
 	}}
 }
 
-func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.Writer) Outcome {
+func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
+	name := sp.name
 	w := sim.NewWorld(seed)
 	w.SetTraceWriter(trace)
 	o := Outcome{Seed: seed}
@@ -40,7 +68,7 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 		o.Summary = w.Summary()
 		return o
 	}
-	c, err := kvraft.NewCluster(w, kvServers, 1000, kvraft.Options{Reads: reads, Raft: raft.LabConfig()})
+	c, err := kvraft.NewCluster(w, kvServers, 1000, sp.opts)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -49,15 +77,23 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 	if err != nil {
 		return fail("%v", err)
 	}
-	nemesis, err := m.StartNemesis(chaos.NemesisConfig{Interval: 500 * time.Millisecond, Weights: chaos.DefaultWeights()})
+	stopNemesis, err := sp.nemesis(w, c, m)
 	if err != nil {
 		return fail("%v", err)
 	}
 
 	var h linearize.History
 	stop, finished := false, 0
-	for i := range kvClients {
-		ck := kvraft.NewRecordedClerk(c.MakeClerk(c.All()), &h, i)
+	var clerks []*kvraft.Clerk
+	for i := range sp.clients {
+		to := c.All()
+		if sp.pinned {
+			to = w.Rand().Perm(c.N())[:1+w.Rand().IntN(2)]
+		}
+		raw := c.MakeClerk(to)
+		raw.SetTimeout(sp.clerkTimeout)
+		clerks = append(clerks, raw)
+		ck := kvraft.NewRecordedClerk(raw, &h, i)
 		var step func()
 		step = func() {
 			if stop {
@@ -79,9 +115,12 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 	}
 
 	w.Run(kvChaosFor)
-	nemesis.Stop()
+	stopNemesis()
 	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 		return fail("%v", err)
+	}
+	for _, ck := range clerks {
+		c.ConnectClerk(ck, c.All())
 	}
 	for i, alive := range m.Alive() {
 		if !alive {
@@ -93,7 +132,7 @@ func runKV(name string, seed int64, reads kvraft.ReadMode, dir string, trace io.
 	stop = true
 	o.FaultLog = m.Log().String()
 	o.Ops = h.Len()
-	if !w.RunUntil(func() bool { return finished == kvClients }, kvSettle) {
+	if !w.RunUntil(func() bool { return finished == sp.clients }, kvSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", kvSettle)
 	}
 	o.Summary = w.Summary()

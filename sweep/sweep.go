@@ -42,6 +42,7 @@ func Scenarios() []Scenario {
 		kvScenario("kv-linearizability", "5-server KV with reads through the log, unreliable network, random partitions, kills and restarts, snapshots; porcupine at the end", 0),
 		kvScenario("kv-readindex", "the same with ReadIndex reads", 1),
 		kvScenario("kv-lease", "the same with lease reads", 2),
+		leaseElections(),
 	}
 }
 

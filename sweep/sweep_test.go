@@ -44,3 +44,14 @@ func TestKVScenarioPassesAndReplays(t *testing.T) {
 	assert.Equal(t, out[0].Summary, again.Summary, "a seed replays to the same trace")
 	assert.NotEqual(t, out[0].Summary.Hash, out[1].Summary.Hash)
 }
+
+func TestLeaseElectionsPasses(t *testing.T) {
+	sc, err := Lookup("kv-lease-elections")
+	require.NoError(t, err)
+	for _, seed := range []int64{1, 2} {
+		o := sc.Run(seed, t.TempDir(), nil)
+		assert.True(t, o.OK(), "seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
+		assert.Greater(t, o.Ops, 1000)
+		assert.Contains(t, o.FaultLog, "bridge")
+	}
+}
