@@ -29,8 +29,8 @@ type kvSpec struct {
 	opts              kvraft.Options
 	clients           int
 	clerkTimeout      time.Duration
-	// pinned clients each talk to one or two servers drawn at random,
-	// not to all.
+	// pinned clients each talk to one or two servers drawn at random, not
+	// to all, drawn again every second.
 	pinned bool
 	// nemesis starts the faults of a run; it returns what stops them.
 	nemesis func(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey) (stop func(), err error)
@@ -86,11 +86,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	stop, finished := false, 0
 	var clerks []*kvraft.Clerk
 	for i := range sp.clients {
-		to := c.All()
-		if sp.pinned {
-			to = w.Rand().Perm(c.N())[:1+w.Rand().IntN(2)]
-		}
-		raw := c.MakeClerk(to)
+		raw := c.MakeClerk(c.All())
 		raw.SetTimeout(sp.clerkTimeout)
 		clerks = append(clerks, raw)
 		ck := kvraft.NewRecordedClerk(raw, &h, i)
@@ -114,6 +110,19 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		step()
 	}
 
+	if sp.pinned {
+		var repin func()
+		repin = func() {
+			if stop {
+				return
+			}
+			for _, ck := range clerks {
+				c.ConnectClerk(ck, w.Rand().Perm(c.N())[:1+w.Rand().IntN(2)])
+			}
+			w.After(time.Second, repin)
+		}
+		repin()
+	}
 	w.Run(kvChaosFor)
 	stopNemesis()
 	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {

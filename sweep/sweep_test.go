@@ -51,7 +51,7 @@ func TestLeaseElectionsPasses(t *testing.T) {
 	for _, seed := range []int64{1, 2} {
 		o := sc.Run(seed, t.TempDir(), nil)
 		assert.True(t, o.OK(), "seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
-		assert.Greater(t, o.Ops, 1000)
+		assert.Greater(t, o.Ops, 100)
 		assert.Contains(t, o.FaultLog, "bridge")
 	}
 }
