@@ -27,7 +27,7 @@ const (
 type kvSpec struct {
 	name, description string
 	opts              kvraft.Options
-	clients           int
+	clients, keys     int
 	clerkTimeout      time.Duration
 	// pinned clients each talk to one or two servers drawn at random, not
 	// to all, drawn again every second.
@@ -39,7 +39,7 @@ type kvSpec struct {
 // kvScenario is the key/value linearizability hunt with the given read
 // mode and the default random nemesis.
 func kvScenario(name, description string, reads kvraft.ReadMode) Scenario {
-	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, clerkTimeout: kvraft.ClerkTimeout, nemesis: randomNemesis}.scenario()
+	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, keys: kvKeys, clerkTimeout: kvraft.ClerkTimeout, nemesis: randomNemesis}.scenario()
 }
 
 // randomNemesis applies random faults of every kind, one every half second
@@ -97,7 +97,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 				return
 			}
 			next := func() { w.After(w.RandDuration(0, 10*time.Millisecond), step) }
-			key := fmt.Sprintf("k%d", w.Rand().IntN(kvKeys))
+			key := fmt.Sprintf("k%d", w.Rand().IntN(sp.keys))
 			switch w.Rand().IntN(3) {
 			case 0:
 				ck.Get(key, func(string, int64) { next() })

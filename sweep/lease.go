@@ -25,8 +25,8 @@ func leaseSpec() kvSpec {
 		description:  "lease reads; election messages held back up to a lease; the leader cut off and let back in piece by piece",
 		opts:         kvraft.Options{Reads: kvraft.ReadLease, Raft: raft.LabConfig()},
 		clients:      10,
-		pinned:       true,
-		clerkTimeout: 2 * raft.LabConfig().Heartbeat,
+		keys:         5,
+		clerkTimeout: 50 * time.Millisecond,
 		nemesis:      leaseNemesis,
 	}
 }
@@ -47,16 +47,15 @@ func leaseNemesis(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey) (func(), err
 	return func() { stopped = true }, nil
 }
 
-// electionDelays returns a rule that holds half the election messages
-// (RequestVote requests and replies, votes and pre-votes) back by up to
-// ElectionMin: longer than a heartbeat and about as long as a lease, so
-// that answers arrive after the leader has been heard from again.
+// electionDelays returns a rule that holds every pre-vote reply back by up
+// to ElectionMin (longer than a heartbeat, about as long as a lease), so
+// that it may arrive after its candidate has heard from the leader again.
 func electionDelays(w *sim.World, rc raft.Config) labrpc.DelayRule {
 	return func(m labrpc.Message) time.Duration {
-		if _, ok := m.Args.(*raft.RequestVoteArgs); !ok || w.Rand().IntN(2) == 0 {
-			return 0
+		if args, ok := m.Args.(*raft.RequestVoteArgs); ok && args.PreVote && m.IsReply {
+			return w.RandDuration(0, rc.ElectionMin)
 		}
-		return w.RandDuration(0, rc.ElectionMin)
+		return 0
 	}
 }
 

@@ -3,6 +3,7 @@ package sweep
 import (
 	"testing"
 
+	"github.com/replab/replab/raft"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,4 +55,22 @@ func TestLeaseElectionsPasses(t *testing.T) {
 		assert.Greater(t, o.Ops, 100)
 		assert.Contains(t, o.FaultLog, "bridge")
 	}
+}
+
+// TestLeaseElectionsCatchesPreVoteBug plants Raft's pre-vote bug, which
+// lets a follower that acknowledged a lease be elected inside it, and runs
+// kv-lease-elections until a seed fails: it must within 20 seeds.
+func TestLeaseElectionsCatchesPreVoteBug(t *testing.T) {
+	b, ok := raft.PlantedBugNamed("pre-election outlives hearing the leader (breaks leases)")
+	require.True(t, ok)
+	sp := leaseSpec()
+	b.Plant(&sp.opts.Raft)
+	for seed := int64(1); seed <= 20; seed++ {
+		if o := sp.run(seed, "", nil); !o.OK() {
+			assert.Contains(t, o.Problem, "not linearizable")
+			t.Logf("caught by seed %d of 20: %s", seed, o.Problem)
+			return
+		}
+	}
+	t.Fatalf("kv-lease-elections did not catch the planted pre-vote bug in 20 seeds")
 }
