@@ -51,7 +51,7 @@ func demo(e *env, seed int64, hosts int, d time.Duration, trace string) error {
 	if err != nil {
 		return err
 	}
-	p := newProgress(e, "demo", "", 2*demoSteps)
+	p := newProgress(e, "demo", "", 2*demoSteps, true)
 	steps := 0
 	step := func() {
 		steps++

@@ -28,6 +28,9 @@ status 1 if the experiment fails.`,
 		seed := seedFlag(fs, 0, "start from seed `N` (default: the experiment's pinned seed)")
 		dir := fs.String("out", "out", "write the files into `DIR`")
 		return func(e *env, name string) error {
+			if name == "all" {
+				return usagef("'labsim figures' runs all the experiments")
+			}
 			x, err := findExperiment(e, name)
 			if err != nil {
 				return err
@@ -39,7 +42,7 @@ status 1 if the experiment fails.`,
 			if isSet(fs, "seed") {
 				s = *seed
 			}
-			p := newProgress(e, "run", "experiments", 1)
+			p := newProgress(e, "run", "experiments", 1, false)
 			p.begin(x.Name)
 			o := runExperiment(x, s, *dir)
 			p.end(x.Name, o.err != nil)
@@ -87,7 +90,7 @@ func figures(e *env, dir string, par int) error {
 	start := time.Now()
 	all := e.experiments
 	outcomes := make([]outcome, len(all))
-	p := newProgress(e, "figures", "experiments", len(all))
+	p := newProgress(e, "figures", "experiments", len(all), false)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, par)
 	for i, x := range all {

@@ -130,6 +130,7 @@ func TestBadValues(t *testing.T) {
 
 		{[]string{"run"}, "which experiment? ('labsim list' shows them)"},
 		{[]string{"run", "fig99"}, `unknown experiment "fig99"`},
+		{[]string{"run", "all"}, "'labsim figures' runs all the experiments"},
 		{[]string{"run", "tin"}, `unknown experiment "tin"; did you mean tiny?`},
 		{[]string{"run", "tiny", "-out", file}, "-out " + file + ": " + file + " is not a directory"},
 		{[]string{"run", "tiny", "-out", filepath.Join(file, "sub")}, "is not a directory"},

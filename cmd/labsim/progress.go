@@ -10,7 +10,8 @@ import (
 )
 
 // progress shows how far a long command has got: the work done, failures,
-// the time taken and an estimate of the time left, and what is running.
+// the time taken, an estimate of the time left if the pieces of work take
+// about as long as each other, and what is running.
 // On a terminal it is one line, redrawn in place every second and at
 // every change; elsewhere (a file, a CI log) it is plain lines, with no
 // carriage returns or escape codes: one when a piece of work starts, one
@@ -22,6 +23,7 @@ type progress struct {
 	what  string // the command or scenario
 	unit  string // "seeds", "experiments"; "" shows a percentage
 	total int
+	even  bool // the pieces of work take about as long: estimate the time left
 	quiet time.Duration
 	start time.Time
 
@@ -36,9 +38,11 @@ type progress struct {
 	stopped chan struct{}
 }
 
-// newProgress starts showing the progress of total pieces of work.
-func newProgress(e *env, what, unit string, total int) *progress {
-	p := &progress{w: e.stderr, tty: e.tty, what: what, unit: unit, total: total, quiet: e.quiet,
+// newProgress starts showing the progress of total pieces of work, with
+// an estimate of the time left if they are even (take about as long as
+// each other).
+func newProgress(e *env, what, unit string, total int, even bool) *progress {
+	p := &progress{w: e.stderr, tty: e.tty, what: what, unit: unit, total: total, even: even, quiet: e.quiet,
 		start: time.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go p.tick()
 	return p
@@ -148,7 +152,7 @@ func (p *progress) line(elapsed time.Duration, bar bool) string {
 		fmt.Fprintf(&b, ", %d failing", p.failed)
 	}
 	fmt.Fprintf(&b, ", %s elapsed", roughDuration(elapsed))
-	if left, ok := timeLeft(elapsed, p.done, p.total); ok && left >= time.Second/2 {
+	if left, ok := timeLeft(elapsed, p.done, p.total); ok && p.even && left >= time.Second/2 {
 		fmt.Fprintf(&b, ", about %s left", roughDuration(left))
 	}
 	if len(p.running) > 0 {

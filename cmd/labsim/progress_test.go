@@ -56,11 +56,11 @@ func TestProgressQuiet(t *testing.T) {
 }
 
 func TestProgressLine(t *testing.T) {
-	p := &progress{what: "kv", unit: "seeds", total: 1000, done: 250, failed: 2, running: []string{"a", "b"}}
+	p := &progress{what: "kv", unit: "seeds", total: 1000, even: true, done: 250, failed: 2, running: []string{"a", "b"}}
 	assert.Equal(t, "kv: 250/1000 seeds, 2 failing, 1m30s elapsed, about 4m30s left; running a, b", p.line(90*time.Second, false))
 	assert.Equal(t, "kv [#######.......................] 250/1000 seeds, 2 failing, 1m30s elapsed, about 4m30s left; running a, b",
 		p.line(90*time.Second, true))
-	p = &progress{what: "demo", total: 200, done: 50}
+	p = &progress{what: "demo", total: 200, even: true, done: 50}
 	assert.Equal(t, "demo: 25%, 3s elapsed, about 9s left", p.line(3*time.Second, false))
 	p.done = 199
 	assert.Equal(t, "demo: 99%, 3s elapsed", p.line(3*time.Second, false), "no estimate under half a second")
@@ -98,4 +98,9 @@ func TestShortDuration(t *testing.T) {
 	} {
 		assert.Equal(t, want, shortDuration(d), "%v", d)
 	}
+}
+
+func TestProgressEstimatesOnlyEvenWork(t *testing.T) {
+	p := &progress{what: "figures", unit: "experiments", total: 10, done: 5}
+	assert.Equal(t, "figures: 5/10 experiments, 1m00s elapsed", p.line(time.Minute, false))
 }

@@ -74,7 +74,7 @@ verdict (exit status 1 if it fails); -trace writes its event trace.`,
 // runSweep runs sc for every seed in list, par at a time, and prints the
 // failing ones and a summary of the seeds, which where describes.
 func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where string) error {
-	p := newProgress(e, sc.Name, "seeds", len(list))
+	p := newProgress(e, sc.Name, "seeds", len(list), true)
 	start := time.Now()
 	outcomes := sweep.Run(sc, list, par, dir, p.set)
 	p.finish()
