@@ -136,7 +136,6 @@ func (c *command) help(w io.Writer) {
 type usageError struct{ err error }
 
 func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
 
 // usagef returns a usageError with the formatted message.
 func usagef(format string, args ...any) error {
