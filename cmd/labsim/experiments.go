@@ -1,176 +1,163 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/replab/replab/experiments"
-	"github.com/replab/replab/sweep"
 )
 
-func list(args []string, out io.Writer) error {
-	if len(args) > 0 {
-		return fmt.Errorf("list takes no arguments, got %q", args)
-	}
-	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXPERIMENT\tREPRODUCES\tWHAT")
-	for _, e := range experiments.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Reproduces, e.Description)
-	}
-	fmt.Fprintln(tw, "\nSWEEP SCENARIO\t\tWHAT")
-	for _, s := range sweep.Scenarios() {
-		fmt.Fprintf(tw, "%s\t\t%s\n", s.Name, s.Description)
-	}
-	return tw.Flush()
+var runCmd = &command{
+	name:  "run",
+	args:  "EXPERIMENT [-seed N] [-out DIR]",
+	short: "run one experiment and write its data and figures",
+	arg:   "experiment",
+	long: `
+Run runs one experiment from its pinned seed, or from -seed N, and writes
+its data as DIR/EXPERIMENT.csv and each of its figures as PNG and SVG. The
+same seed gives byte-identical files. 'labsim list' shows the experiments;
+the biggest take a minute or two, with progress on stderr. It exits with
+status 1 if the experiment fails.`,
+	flags: func(fs *flag.FlagSet) action {
+		seed := seedFlag(fs, 0, "start from seed `N` (default: the experiment's pinned seed)")
+		dir := fs.String("out", "out", "write the files into `DIR`")
+		return func(e *env, name string) error {
+			if name == "all" {
+				return usagef("'labsim figures' runs all the experiments")
+			}
+			x, err := findExperiment(e, name)
+			if err != nil {
+				return err
+			}
+			if err := checkOut(*dir); err != nil {
+				return err
+			}
+			s := x.Seed
+			if isSet(fs, "seed") {
+				s = *seed
+			}
+			p := newProgress(e, "run", "experiments", 1, false)
+			p.begin(x.Name)
+			o := runExperiment(x, s, *dir)
+			p.end(x.Name, o.err != nil)
+			p.finish()
+			if o.err != nil {
+				return o.err
+			}
+			fmt.Fprintf(e.stdout, "%s (seed %d, %.1fs): %s\n", x.Name, s, o.took.Seconds(), x.Reproduces)
+			for _, n := range o.result.Notes {
+				fmt.Fprintf(e.stdout, "  %s\n", n)
+			}
+			for _, path := range o.paths {
+				fmt.Fprintf(e.stdout, "  wrote %s\n", path)
+			}
+			return nil
+		}
+	},
 }
 
-// writableDir makes dir if needed and checks that files can be created in it.
-func writableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot write to %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, ".labsim-*")
-	if err != nil {
-		return fmt.Errorf("cannot write to %s: %w", dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
+var figuresCmd = &command{
+	name:  "figures",
+	args:  "[-out DIR] [-parallel P]",
+	short: "run every experiment from its pinned seed and write an index",
+	long: `
+Figures runs every experiment from its pinned seed, P at a time, writes
+each one's CSV, PNG and SVG files into DIR, and an index.md that shows
+every figure with its caption and the command that regenerates it. The
+same seeds give byte-identical files. It takes a few minutes on two cores,
+with progress on stderr. If an experiment fails, figures runs the others,
+writes no index and exits with status 1.`,
+	flags: func(fs *flag.FlagSet) action {
+		dir := fs.String("out", "figures", "write the files and index.md into `DIR`")
+		par := parallelFlag(fs, "experiments")
+		return func(e *env, _ string) error {
+			if err := checkOut(*dir); err != nil {
+				return err
+			}
+			return figures(e, *dir, int(*par))
+		}
+	},
 }
 
-// oneArg splits a command's name argument from its flags, which may come
-// before or after it.
-func oneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
-	var name string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		return "", err
-	}
-	if name == "" && fs.NArg() > 0 {
-		name = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		return "", fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if name == "" {
-		return "", fmt.Errorf("which %s? (labsim list shows them)", what)
-	}
-	return name, nil
-}
-
-func runExperiment(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(out)
-	seed := fs.Int64("seed", 0, "seed (default: the experiment's pinned seed)")
-	dir := fs.String("out", "out", "directory for the CSV, PNG and SVG files")
-	name, err := oneArg(fs, args, "experiment")
-	if err != nil {
-		return err
-	}
-	e, err := experiments.Lookup(name)
-	if err != nil {
-		return err
-	}
-	if err := writableDir(*dir); err != nil {
-		return err
-	}
-	s := e.Seed
-	if isSet(fs, "seed") {
-		s = *seed
-	}
+// figures runs every experiment, par at a time, into dir.
+func figures(e *env, dir string, par int) error {
 	start := time.Now()
-	r, err := e.Run(s)
-	if err != nil {
-		return fmt.Errorf("%s: %w", e.Name, err)
-	}
-	paths, err := r.Write(*dir, e.Name)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%s (seed %d, %.1fs): %s\n", e.Name, s, time.Since(start).Seconds(), e.Reproduces)
-	for _, n := range r.Notes {
-		fmt.Fprintf(out, "  %s\n", n)
-	}
-	for _, p := range paths {
-		fmt.Fprintf(out, "  wrote %s\n", p)
-	}
-	return nil
-}
-
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-// figures runs every experiment from its pinned seed, writes its files and
-// an index.md that shows each figure with its caption and the command that
-// regenerates it.
-func figures(args []string, out, errOut io.Writer) error {
-	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
-	fs.SetOutput(out)
-	dir := fs.String("out", "figures", "directory for the figures and index.md")
-	par := fs.Int("parallel", 2, "experiments to run at once")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("figures takes no arguments, got %q", fs.Args())
-	}
-	if *par < 1 {
-		return fmt.Errorf("-parallel %d: must be at least 1", *par)
-	}
-	if err := writableDir(*dir); err != nil {
-		return err
-	}
-	all := experiments.All()
-	results := make([]*experiments.Result, len(all))
-	errs := make([]error, len(all))
-	bar := newProgress(errOut, "figures", len(all))
-	start := time.Now()
-	var mu sync.Mutex
-	done, failed := 0, 0
+	all := e.experiments
+	outcomes := make([]outcome, len(all))
+	p := newProgress(e, "figures", "experiments", len(all), false)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, *par)
-	for i, e := range all {
+	sem := make(chan struct{}, par)
+	for i, x := range all {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			r, err := e.Run(e.Seed)
-			if err == nil {
-				_, err = r.Write(*dir, e.Name)
-			}
-			mu.Lock()
-			results[i], errs[i] = r, err
-			done++
-			if err != nil {
-				failed++
-			}
-			bar.set(done, failed, e.Name)
-			mu.Unlock()
+			p.begin(x.Name)
+			outcomes[i] = runExperiment(x, x.Seed, dir)
+			p.end(x.Name, outcomes[i].err != nil)
 		}()
 	}
 	wg.Wait()
-	bar.finish()
-	if err := errors.Join(errs...); err != nil {
-		return err
+	p.finish()
+	var failed []string
+	for i, x := range all {
+		o := outcomes[i]
+		if o.err != nil {
+			failed = append(failed, x.Name)
+			fmt.Fprintf(e.stdout, "  %-16s FAIL: %v\n", x.Name, o.err)
+			continue
+		}
+		fmt.Fprintf(e.stdout, "  %-16s %6.1fs  %d files\n", x.Name, o.took.Seconds(), len(o.paths))
 	}
-	index := filepath.Join(*dir, "index.md")
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d experiments failed (%s); no index written", len(failed), len(all), strings.Join(failed, ", "))
+	}
+	results := make([]*experiments.Result, len(all))
+	for i := range outcomes {
+		results[i] = outcomes[i].result
+	}
+	index := filepath.Join(dir, "index.md")
 	if err := os.WriteFile(index, []byte(indexMarkdown(all, results)), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d experiments in %.1fs; see %s\n", len(all), time.Since(start).Seconds(), index)
+	fmt.Fprintf(e.stdout, "%d experiments in %.1fs; see %s\n", len(all), time.Since(start).Seconds(), index)
 	return nil
+}
+
+// An outcome is what running an experiment and writing its files gave.
+type outcome struct {
+	result *experiments.Result
+	paths  []string
+	took   time.Duration
+	err    error
+}
+
+// runExperiment runs x from seed and writes its files into dir. A panic
+// inside the experiment becomes its error, with the stack, so that the
+// other experiments of a figures run go on.
+func runExperiment(x experiments.Experiment, seed int64, dir string) (o outcome) {
+	start := time.Now()
+	defer func() {
+		if v := recover(); v != nil {
+			o.err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+		}
+		if o.err != nil {
+			o.err = fmt.Errorf("%s (seed %d): %w", x.Name, seed, o.err)
+		}
+		o.took = time.Since(start)
+	}()
+	o.result, o.err = x.Run(seed)
+	if o.err == nil {
+		o.paths, o.err = o.result.Write(dir, x.Name)
+	}
+	return o
 }
 
 // indexMarkdown lists every figure with its caption, the paper figure it

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDemoReplaysItsSeed(t *testing.T) {
+	r := labsim(nil, "demo", "-seed", "3", "-duration", "10s")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a ping counter, not Raft: 5 hosts pinging each other for 10s of virtual time")
+	assert.Contains(t, r.stdout, "fault log (seed 3):")
+	m := regexp.MustCompile(`trace=([0-9a-f]{16})`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, m, r.stdout)
+	assert.Contains(t, r.stdout, "replayed seed 3: same trace hash "+m[1])
+
+	other := labsim(nil, "demo", "-seed", "4", "-duration", "10s")
+	require.Equal(t, exitOK, other.code, other.stderr)
+	assert.NotContains(t, other.stdout, m[1], "another seed, another trace")
+}
+
+// TestDemoInPieces checks that running the demo's world in pieces, to
+// show progress, gives the same run as running it at once.
+func TestDemoInPieces(t *testing.T) {
+	whole, err := runDemo(5, 4, 20*time.Second, 1, nil, func() {})
+	require.NoError(t, err)
+	steps := 0
+	pieces, err := runDemo(5, 4, 20*time.Second, 7, nil, func() { steps++ })
+	require.NoError(t, err)
+	assert.Equal(t, 7, steps)
+	assert.Equal(t, whole.summary, pieces.summary)
+	assert.Equal(t, 20*time.Second, pieces.summary.Now)
+}
+
+func TestList(t *testing.T) {
+	r := labsim(realEnv(), "list")
+	require.Equal(t, exitOK, r.code)
+	assert.Regexp(t, `\n  live-nodes +re-election time as leaders of 31 servers`, r.stdout)
+	assert.Regexp(t, `\n  kv-linearizability +5-server KV`, r.stdout)
+	assert.NotContains(t, r.stdout, "Raft-KV-with-ChaosMonkey paper", "the details are for -v")
+
+	v := labsim(realEnv(), "list", "-v")
+	require.Equal(t, exitOK, v.code)
+	assert.Contains(t, v.stdout, "\nlive-nodes\n    re-election time")
+	assert.Contains(t, v.stdout, "    reproduces: Raft-KV-with-ChaosMonkey paper, Fig. 9\n")
+	assert.Contains(t, v.stdout, "    pinned seed: 1\n")
+}
+
+func TestWrap(t *testing.T) {
+	assert.Equal(t, []string{"aa bb", "cc", "dddddddd", "e"}, wrap("aa bb cc dddddddd e", 5))
+	assert.Equal(t, []string{""}, wrap("", 5))
+	assert.Equal(t, []string{"übér", "ñ"}, wrap("übér ñ", 5), "counts characters, not bytes")
+}
+
+func TestRunWritesAnExperiment(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "dir")
+	r := labsim(realEnv(), "run", "election-cdf", "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "election-cdf (seed 1")
+	for _, f := range []string{"election-cdf.csv", "election-cdf.png", "election-cdf.svg"} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		assert.NoError(t, err, f)
+	}
+	assert.Contains(t, r.stderr, "run: 0/1 experiments, 0s elapsed; running election-cdf\n")
+
+	seeded := labsim(nil, "run", "-seed", "9", "tiny", "-out", dir)
+	require.Equal(t, exitOK, seeded.code, seeded.stderr)
+	assert.Contains(t, seeded.stdout, "tiny (seed 9, ")
+	assert.Contains(t, seeded.stdout, "  ran seed 9\n")
+	assert.Contains(t, labsim(nil, "run", "tiny", "-out", dir).stdout, "  ran seed 3\n", "the pinned seed")
+}
+
+func TestFigures(t *testing.T) {
+	e := fakeEnv()
+	e.experiments = e.experiments[:1] // without the broken one
+	dir := t.TempDir()
+	r := labsim(e, "figures", "-out", dir, "-parallel", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `  tiny +\d+\.\ds  1 files\n1 experiments in`, r.stdout)
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), "## tiny\n\nA fake that writes a table. Reproduces: nothing.")
+	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -out DIR`")
+}
+
+func TestSweepAndReplay(t *testing.T) {
+	dir := t.TempDir()
+	r := labsim(realEnv(), "sweep", "kv-linearizability", "-seeds", "4", "-shard", "1/2", "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "kv-linearizability: 2 seeds (shard 1/2 of 4 from 1), 0 failing")
+
+	trace := filepath.Join(dir, "trace.txt")
+	r = labsim(realEnv(), "sweep", "kv-linearizability", "-seed", "2", "-trace", trace, "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "verdict: ok")
+	info, err := os.Stat(trace)
+	require.NoError(t, err)
+	assert.Positive(t, info.Size())
+}
