@@ -22,7 +22,7 @@ func leaseElections() Scenario { return leaseSpec().scenario() }
 func leaseSpec() kvSpec {
 	return kvSpec{
 		name:         "kv-lease-elections",
-		description:  "lease reads; election messages held back up to a lease; the leader cut off and let back in piece by piece",
+		description:  "lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
 		opts:         kvraft.Options{Reads: kvraft.ReadLease, Raft: raft.LabConfig()},
 		clients:      10,
 		keys:         5,
