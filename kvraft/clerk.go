@@ -40,9 +40,12 @@ type request struct {
 	finish func(reply any)
 }
 
-// MakeClerk returns a clerk on host talking to servers. Its client ID is
-// drawn from the world's random number generator.
+// MakeClerk returns a clerk on host talking to servers (at least one). Its
+// client ID is drawn from the world's random number generator.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
+	if len(servers) == 0 {
+		panic("kvraft: MakeClerk: a clerk needs at least one server, got none")
+	}
 	ck := &Clerk{host: host, servers: servers, id: host.World().Rand().Int64(), timeout: ClerkTimeout}
 	ck.timer = host.NewTimer(ck.timedOut)
 	return ck

@@ -80,6 +80,9 @@ func (c *Cluster) fault(format string, args ...any) {
 // Start starts or restarts server i from what its host persisted, with
 // fresh ends to the other servers, connected as its partition allows.
 func (c *Cluster) Start(i int) error {
+	if i < 0 || i >= c.N() {
+		return fmt.Errorf("kvraft: Start: server %d is not in 0..%d", i, c.N()-1)
+	}
 	if c.servers[i] != nil {
 		c.Shutdown(i)
 	}
@@ -109,6 +112,7 @@ func (c *Cluster) Start(i int) error {
 
 // Shutdown kills server i: only what it persisted survives.
 func (c *Cluster) Shutdown(i int) {
+	c.checkServer("Shutdown", i)
 	if c.servers[i] == nil {
 		return
 	}
@@ -120,8 +124,19 @@ func (c *Cluster) Shutdown(i int) {
 }
 
 // Partition puts the servers in groups; servers in different groups (or
-// in none) cannot talk to each other. Clerks keep their connections.
+// in none) cannot talk to each other. Clerks keep their connections. It
+// panics, naming the server, if a server is unknown or in two groups.
 func (c *Cluster) Partition(groups ...[]int) {
+	seen := make([]bool, c.N())
+	for _, servers := range groups {
+		for _, i := range servers {
+			c.checkServer("Partition", i)
+			if seen[i] {
+				panic(fmt.Sprintf("kvraft: Partition(%v): server %d is in two groups", groups, i))
+			}
+			seen[i] = true
+		}
+	}
 	for i := range c.groups {
 		c.groups[i] = -1 - i
 	}
@@ -137,6 +152,13 @@ func (c *Cluster) Partition(groups ...[]int) {
 	}
 	for i := range c.groups {
 		c.connectServer(i)
+	}
+}
+
+// checkServer panics, naming the call, if i is not a server of c.
+func (c *Cluster) checkServer(call string, i int) {
+	if i < 0 || i >= c.N() {
+		panic(fmt.Sprintf("kvraft: %s: server %d is not in 0..%d", call, i, c.N()-1))
 	}
 }
 
@@ -167,6 +189,9 @@ func (c *Cluster) Leader() (int, bool) {
 // MakeClerk returns a clerk on a host of its own, connected to the servers
 // in to.
 func (c *Cluster) MakeClerk(to []int) *Clerk {
+	for _, j := range to {
+		c.checkServer("MakeClerk", j)
+	}
 	host := c.w.NewHost(fmt.Sprintf("clerk%d", len(c.clerkEnds)))
 	ends := make([]*labrpc.ClientEnd, c.N())
 	names := make([]string, c.N())
@@ -187,6 +212,7 @@ func (c *Cluster) MakeClerk(to []int) *Clerk {
 func (c *Cluster) ConnectClerk(ck *Clerk, to []int) {
 	on := make([]bool, c.N())
 	for _, j := range to {
+		c.checkServer("ConnectClerk", j)
 		on[j] = true
 	}
 	for j, name := range c.clerkEnds[ck] {

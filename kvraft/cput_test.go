@@ -74,6 +74,20 @@ func TestBadInput(t *testing.T) {
 	assert.PanicsWithValue(t,
 		"kvraft: clerk "+strconv.FormatInt(ck.ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one operation at a time",
 		func() { ck.Get("a", func(string, int64) {}) })
+	assert.PanicsWithValue(t, "kvraft: MakeClerk: a clerk needs at least one server, got none", func() { MakeClerk(h, nil) })
+	assert.PanicsWithValue(t, "kvraft: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+}
+
+func TestClusterBadInput(t *testing.T) {
+	c, err := NewCluster(sim.NewWorld(1), 5, -1, DefaultOptions())
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "kvraft: Partition([[0 1] [1 2 3 4]]): server 1 is in two groups", func() { c.Partition([]int{0, 1}, []int{1, 2, 3, 4}) })
+	assert.PanicsWithValue(t, "kvraft: Partition: server 7 is not in 0..4", func() { c.Partition([]int{0, 7}) })
+	ck := c.MakeClerk(c.All())
+	assert.PanicsWithValue(t, "kvraft: ConnectClerk: server 9 is not in 0..4", func() { c.ConnectClerk(ck, []int{9}) })
+	assert.PanicsWithValue(t, "kvraft: Shutdown: server -1 is not in 0..4", func() { c.Shutdown(-1) })
+	assert.EqualError(t, c.Start(5), "kvraft: Start: server 5 is not in 0..4")
+	assert.PanicsWithValue(t, "kvraft: MakeClerk: server 5 is not in 0..4", func() { c.MakeClerk([]int{5}) })
 }
 
 func TestOpCodecRoundTrip(t *testing.T) {
