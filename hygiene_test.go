@@ -5,7 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,10 +17,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// worldPackages hold code that runs inside a simulated world. They must not
-// read the wall clock, sleep, start goroutines, lock, or use the global
-// random number generator: a world is one goroutine, driven by its seed.
-var worldPackages = []string{"sim", "labrpc", "chaos", "raft", "kvraft", "shardtxn", "frangipani"}
+// World code is every non-test file of a package that imports sim (and sim
+// itself): it runs inside a simulated world, so it must not read the wall
+// clock, sleep, start goroutines, lock, or use the global random number
+// generator: a world is one goroutine, driven by its seed.
+const simPath = "github.com/replab/replab/sim"
+
+// drivers are the packages and files that run worlds from outside, many
+// at once (one per goroutine) or timed on the wall clock, and touch no
+// world's events themselves. Each must exist.
+var drivers = []string{"cmd/labsim", "simtest", "sweep/sweep.go", "experiments/parallel.go"}
 
 // wallClock lists the functions of package time that read or wait on the
 // wall clock.
@@ -80,27 +89,57 @@ func violations(fset *token.FileSet, f *ast.File) []string {
 	return out
 }
 
-func TestWorldCodeIsSeedDriven(t *testing.T) {
-	fset := token.NewFileSet()
-	checked := 0
-	for _, dir := range worldPackages {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return err
-			}
+// worldFiles returns the non-test Go files of every package under root
+// that imports sim, and sim's own, except the drivers.
+func worldFiles(t *testing.T, fset *token.FileSet) map[string]*ast.File {
+	byDir := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		byDir[filepath.Dir(path)] = append(byDir[filepath.Dir(path)], path)
+		return nil
+	})
+	require.NoError(t, err)
+	skip := map[string]bool{}
+	for _, d := range drivers {
+		_, err := os.Stat(d)
+		require.NoError(t, err, "driver file %s is listed but missing", d)
+		skip[d] = true
+	}
+	files := map[string]*ast.File{}
+	for dir, paths := range byDir {
+		parsed := map[string]*ast.File{}
+		world := dir == "sim"
+		for _, path := range paths {
 			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 			require.NoError(t, err)
-			checked++
-			for _, v := range violations(fset, f) {
-				t.Error(v)
+			parsed[path] = f
+			for _, imp := range f.Imports {
+				world = world || imp.Path.Value == strconv.Quote(simPath)
 			}
-			return nil
-		})
-		if err != nil && !strings.Contains(err.Error(), "no such file") {
-			require.NoError(t, err)
+		}
+		for path, f := range parsed {
+			if world && !skip[path] && !skip[dir] {
+				files[path] = f
+			}
 		}
 	}
-	assert.Greater(t, checked, 10, "the check read the world packages")
+	return files
+}
+
+func TestWorldCodeIsSeedDriven(t *testing.T) {
+	fset := token.NewFileSet()
+	files := worldFiles(t, fset)
+	paths := slices.Sorted(maps.Keys(files))
+	for _, path := range paths {
+		for _, v := range violations(fset, files[path]) {
+			t.Error(v)
+		}
+	}
+	for _, want := range []string{"sim/world.go", "labrpc/call.go", "raft/raft.go", "rsm/server.go", "kvraft/server.go", "sweep/kv.go"} {
+		assert.Contains(t, paths, want, "world code found by its imports")
+	}
 }
 
 func TestHygieneCheckCatchesEachViolation(t *testing.T) {

@@ -1,16 +1,14 @@
 package experiments
 
 import (
-	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
 
@@ -48,7 +46,7 @@ type env struct {
 // snapshots, their timers firing up to timerNoise late.
 func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 	w := sim.NewWorld(seed)
-	c, err := kvraft.NewCluster(w, n, -1, kvraft.Options{Reads: kvraft.ReadLog, Raft: rc})
+	c, err := kvraft.NewCluster(w, n, -1, kvraft.Options{Reads: rsm.ReadLog, Raft: rc})
 	if err != nil {
 		return nil, err
 	}
@@ -135,39 +133,10 @@ func (e *env) startPutters(n int, value string) *putters {
 	return p
 }
 
-func seconds(ds []time.Duration) []float64 {
-	out := make([]float64, len(ds))
-	for i, d := range ds {
-		out[i] = d.Seconds()
-	}
-	return out
-}
-
 func millis(ds []time.Duration) []float64 {
 	out := make([]float64, len(ds))
 	for i, d := range ds {
 		out[i] = float64(d) / float64(time.Millisecond)
 	}
 	return out
-}
-
-// parallel runs f(0), ..., f(n-1), as many at once as there are CPUs: each
-// builds a world of its own, so they share nothing, and each writes only
-// its own slot of the caller's results. It returns the first error by
-// index.
-func parallel(n int, f func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			errs[i] = f(i)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }

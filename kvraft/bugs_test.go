@@ -4,18 +4,21 @@ import (
 	"testing"
 
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
 )
 
 // plantedBugs are the known key/value service mistakes the suite must
 // catch.
-var plantedBugs = []simtest.Bug[Options]{
-	{Name: "no de-duplication: a retried write applies twice", Plant: func(o *Options) { o.bugs.noDedup = true }},
-	{Name: "writes answered before they commit", Plant: func(o *Options) { o.bugs.replyBeforeCommit = true }},
-	{Name: "reads served from any server's local state", Plant: func(o *Options) { o.bugs.localReads = true }},
-	{Name: "de-duplication table left out of snapshots", Plant: func(o *Options) { o.bugs.snapshotNoSessions = true }},
-	{Name: "lease reads without a margin for clock drift", Plant: func(o *Options) { o.bugs.leaseNoMargin = true }},
-	raftBug("pre-election outlives hearing the leader (breaks leases)"),
+var plantedBugs = append(rsmBugs(), raftBug("pre-election outlives hearing the leader (breaks leases)"))
+
+// rsmBugs plants each of the service core's planted bugs.
+func rsmBugs() []simtest.Bug[Options] {
+	var out []simtest.Bug[Options]
+	for _, b := range rsm.PlantedBugs() {
+		out = append(out, simtest.Bug[Options]{Name: b.Name, Plant: b.Plant})
+	}
+	return out
 }
 
 // raftBug plants Raft's planted bug called name in the service's Raft.

@@ -51,12 +51,6 @@ func (ck *clerk) append(key, value string) {
 	ck.wait(func(done func()) { ck.Append(key, value, done) }, "Append")
 }
 
-func (ck *clerk) cput(key, value string, version int64) bool {
-	var ok bool
-	ck.wait(func(done func()) { ck.CPut(key, value, version, func(b bool) { ok = b; done() }) }, "CPut")
-	return ok
-}
-
 func (ck *clerk) wait(start func(done func()), what string) {
 	ck.cfg.t.Helper()
 	finished := false

@@ -230,9 +230,6 @@ func (c *Cluster) Monkey() (*chaos.Monkey, error) {
 	}})
 }
 
-// Host returns the clerk's host.
-func (ck *Clerk) Host() *sim.Host { return ck.host }
-
 // LogSize returns the largest persisted Raft state of any server.
 func (c *Cluster) LogSize() int {
 	size := 0

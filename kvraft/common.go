@@ -3,11 +3,12 @@
 // Put, Append and a conditional put on a version to the leader's KVServer,
 // which submits each operation to Raft and answers once it is applied.
 //
-// Reads go through the log by default; ReadIndex (the leader confirms it
-// still leads with a round of heartbeats) and leader leases (no round at
-// all, safe only while clocks drift less than raft.Config.LeaseDrift) are
-// options. Everything runs inside a simulated world: clerks and servers
-// are sans-IO, and every call completes through a callback.
+// It is a thin state machine on package rsm, which does the rest: waiting
+// for commits, at-most-once execution of retried writes, snapshots, and
+// reads through the log (the default), by ReadIndex, or under the leader's
+// lease (safe only while clocks drift less than raft.Config.LeaseDrift).
+// Everything runs inside a simulated world: clerks and servers are
+// sans-IO, and every call completes through a callback.
 package kvraft
 
 import "fmt"
@@ -51,9 +52,7 @@ func (k OpKind) String() string {
 
 // GetArgs asks for a key's value.
 type GetArgs struct {
-	Key      string
-	ClientID int64
-	Seq      int64
+	Key string
 }
 
 // GetReply carries a key's value and version (0 for a missing key).

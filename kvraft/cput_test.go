@@ -10,6 +10,7 @@ import (
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/wire"
 )
 
 func TestConditionalPut(t *testing.T) { runScenario(t, conditionalPut) }
@@ -59,11 +60,11 @@ func TestBadInput(t *testing.T) {
 	net := labrpc.MakeNetwork(w)
 	ends := []*labrpc.ClientEnd{net.MakeEnd("e", h)}
 	_, err := StartKVServer(h, ends, 0, h.Persister(), 0, DefaultOptions())
-	assert.EqualError(t, err, "kvraft: maxraftstate 0 must be positive, or -1 for no snapshots")
+	assert.EqualError(t, err, "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots")
 	opts := DefaultOptions()
 	opts.Reads = 7
 	_, err = StartKVServer(h, ends, 0, h.Persister(), -1, opts)
-	assert.EqualError(t, err, "kvraft: unknown read mode 7")
+	assert.EqualError(t, err, "rsm: unknown read mode 7")
 	opts = DefaultOptions()
 	opts.Raft.Heartbeat = 0
 	_, err = StartKVServer(h, ends, 0, h.Persister(), -1, opts)
@@ -72,10 +73,10 @@ func TestBadInput(t *testing.T) {
 	ck := MakeClerk(h, ends)
 	ck.Put("a", "b", func() {})
 	assert.PanicsWithValue(t,
-		"kvraft: clerk "+strconv.FormatInt(ck.ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one operation at a time",
+		"rsm: clerk "+strconv.FormatInt(ck.ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one call at a time",
 		func() { ck.Get("a", func(string, int64) {}) })
-	assert.PanicsWithValue(t, "kvraft: MakeClerk: a clerk needs at least one server, got none", func() { MakeClerk(h, nil) })
-	assert.PanicsWithValue(t, "kvraft: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { MakeClerk(h, nil) })
+	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
 }
 
 func TestClusterBadInput(t *testing.T) {
@@ -90,15 +91,45 @@ func TestClusterBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, "kvraft: MakeClerk: server 5 is not in 0..4", func() { c.MakeClerk([]int{5}) })
 }
 
-func TestOpCodecRoundTrip(t *testing.T) {
-	op := Op{Kind: OpCPut, Key: "k", Value: "v", Version: 7, ClientID: -3, Seq: 99}
-	b, err := opCodec{}.AppendCommand(nil, op)
+func TestCodecRoundTrip(t *testing.T) {
+	op := Op{Kind: OpCPut, Key: "k", Value: "v", Version: 7}
+	b, err := codec{}.AppendCommand(nil, op)
 	require.NoError(t, err)
-	back, err := opCodec{}.DecodeCommand(b)
+	back, err := codec{}.DecodeCommand(b)
 	require.NoError(t, err)
 	assert.Equal(t, op, back)
-	_, err = opCodec{}.DecodeCommand(b[:len(b)-1])
-	assert.ErrorIs(t, err, errTruncated)
-	_, err = opCodec{}.AppendCommand(nil, 5)
+	for n := range len(b) {
+		_, err = codec{}.DecodeCommand(b[:n])
+		assert.ErrorIs(t, err, wire.ErrTruncated, "a prefix of %d bytes", n)
+	}
+	_, err = codec{}.DecodeCommand(append([]byte{9}, b[1:]...))
+	assert.EqualError(t, err, "kvraft: unknown operation 9 in a log entry")
+	_, err = codec{}.AppendCommand(nil, 5)
 	assert.EqualError(t, err, "kvraft: command int is not an Op")
+
+	r := result{err: ErrVersion, value: "x", version: -2}
+	b, err = codec{}.AppendResult(nil, r)
+	require.NoError(t, err)
+	rback, err := codec{}.DecodeResult(b)
+	require.NoError(t, err)
+	assert.Equal(t, r, rback)
+	_, err = codec{}.DecodeResult(b[:len(b)-1])
+	assert.ErrorIs(t, err, wire.ErrTruncated)
+	_, err = codec{}.AppendResult(nil, "no")
+	assert.EqualError(t, err, "kvraft: result string is not a kvraft result")
+}
+
+func TestStoreSnapshotRoundTrip(t *testing.T) {
+	s := &store{data: map[string]value{}}
+	s.Apply(Op{Kind: OpPut, Key: "b", Value: "2"})
+	s.Apply(Op{Kind: OpAppend, Key: "a", Value: "1"})
+	assert.Equal(t, result{err: ErrVersion}, s.Apply(Op{Kind: OpCPut, Key: "a", Value: "x", Version: 5}))
+	snap := s.Snapshot()
+	other := &store{}
+	require.NoError(t, other.Restore(snap))
+	assert.Equal(t, s.data, other.data)
+	assert.Equal(t, snap, other.Snapshot(), "equal states give equal bytes")
+	for n := 1; n < len(snap); n++ {
+		assert.Error(t, (&store{}).Restore(snap[:n]), "a prefix of %d bytes", n)
+	}
 }

@@ -2,98 +2,69 @@ package kvraft
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
+
+	"github.com/replab/replab/wire"
 )
 
 // Op is the command a KVServer puts in the Raft log.
 type Op struct {
-	Kind     OpKind
-	Key      string
-	Value    string
-	Version  int64
-	ClientID int64
-	Seq      int64
+	Kind    OpKind
+	Key     string
+	Value   string
+	Version int64
 }
 
-// same reports whether two ops are one client request.
-func (op Op) same(other Op) bool {
-	return op.ClientID == other.ClientID && op.Seq == other.Seq && op.Kind == other.Kind
+// A result is what an operation returns.
+type result struct {
+	err     Err
+	value   string
+	version int64
 }
 
-// opCodec persists Ops in Raft's log (a raft.CommandCodec).
-type opCodec struct{}
+// codec persists Ops in Raft's log and results in snapshots (an
+// rsm.Codec).
+type codec struct{}
 
 // AppendCommand appends the encoding of an Op to b.
-func (opCodec) AppendCommand(b []byte, cmd any) ([]byte, error) {
+func (codec) AppendCommand(b []byte, cmd any) ([]byte, error) {
 	op, ok := cmd.(Op)
 	if !ok {
 		return nil, fmt.Errorf("kvraft: command %T is not an Op", cmd)
 	}
 	b = append(b, byte(op.Kind))
-	b = appendString(b, op.Key)
-	b = appendString(b, op.Value)
-	b = binary.AppendVarint(b, op.Version)
-	b = binary.AppendVarint(b, op.ClientID)
-	return binary.AppendVarint(b, op.Seq), nil
+	b = wire.AppendString(b, op.Key)
+	b = wire.AppendString(b, op.Value)
+	return binary.AppendVarint(b, op.Version), nil
 }
 
 // DecodeCommand reads an Op written by AppendCommand.
-func (opCodec) DecodeCommand(b []byte) (any, error) {
-	d := decoder{b: b}
-	op := Op{Kind: OpKind(d.byte()), Key: d.string(), Value: d.string(), Version: d.varint(), ClientID: d.varint(), Seq: d.varint()}
-	return op, d.err
-}
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-var errTruncated = errors.New("kvraft: truncated encoding")
-
-// decoder reads what the append functions wrote; the first error sticks.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) == 0 {
-		d.err = errTruncated
-		return 0
+func (codec) DecodeCommand(b []byte) (any, error) {
+	d := wire.NewDecoder(b)
+	op := Op{Kind: OpKind(d.Byte()), Key: d.String(), Value: d.String(), Version: d.Varint()}
+	if err := d.Done(); err != nil {
+		return nil, err
 	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
+	if op.Kind < OpGet || op.Kind > OpCPut {
+		return nil, fmt.Errorf("kvraft: unknown operation %d in a log entry", int(op.Kind))
+	}
+	return op, nil
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errTruncated
-		return 0
+// AppendResult appends the encoding of a result to b.
+func (codec) AppendResult(b []byte, r any) ([]byte, error) {
+	res, ok := r.(result)
+	if !ok {
+		return nil, fmt.Errorf("kvraft: result %T is not a kvraft result", r)
 	}
-	d.b = d.b[n:]
-	return v
+	b = wire.AppendString(b, string(res.err))
+	b = wire.AppendString(b, res.value)
+	return binary.AppendVarint(b, res.version), nil
 }
 
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errTruncated
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if uint64(len(d.b)) < n {
-		d.err = errTruncated
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
+// DecodeResult reads a result written by AppendResult.
+func (codec) DecodeResult(b []byte) (any, error) {
+	d := wire.NewDecoder(b)
+	r := result{err: Err(d.String()), value: d.String(), version: d.Varint()}
+	return r, d.Done()
 }

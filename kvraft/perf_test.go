@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/internal/linearize"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
 )
 
@@ -40,9 +41,9 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 func TestLatency(t *testing.T) {
 	modes := []struct {
 		name    string
-		mode    ReadMode
+		mode    rsm.ReadMode
 		maxGets float64 // median Get latency allowed, in RTTs
-	}{{"log", ReadLog, 2.5}, {"ReadIndex", ReadIndex, 2.5}, {"lease", ReadLease, 1.5}}
+	}{{"log", rsm.ReadLog, 2.5}, {"rsm.ReadIndex", rsm.ReadIndex, 2.5}, {"lease", rsm.ReadLease, 1.5}}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {

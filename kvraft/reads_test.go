@@ -13,11 +13,12 @@ import (
 	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
 )
 
 // withReads returns sc run with the given read mode.
-func withReads(mode ReadMode, sc scenario) scenario {
+func withReads(mode rsm.ReadMode, sc scenario) scenario {
 	return func(t simtest.T, seed int64, opts Options) *config {
 		opts.Reads = mode
 		return sc(t, seed, opts)
@@ -25,11 +26,11 @@ func withReads(mode ReadMode, sc scenario) scenario {
 }
 
 func TestReadIndexPartitions(t *testing.T) {
-	runScenario(t, withReads(ReadIndex, generic(5, 5, true, true, true, -1, false)))
+	runScenario(t, withReads(rsm.ReadIndex, generic(5, 5, true, true, true, -1, false)))
 }
 
 func TestLeaseReadPartitions(t *testing.T) {
-	runScenario(t, withReads(ReadLease, generic(5, 5, true, true, true, -1, false)))
+	runScenario(t, withReads(rsm.ReadLease, generic(5, 5, true, true, true, -1, false)))
 }
 
 func TestLeaseReadsWithinDriftBound(t *testing.T) { runScenario(t, leaseReadsWithinDriftBound) }
@@ -64,7 +65,7 @@ func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
 // the leader's lease outlasts the majority's promise not to elect another
 // leader, it serves stale reads.
 func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
-	opts.Reads = ReadLease
+	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
 	ck := cfg.makeClient(cfg.All())
@@ -171,7 +172,7 @@ func TestLeaseReadsPreVoteRepliesDelayed(t *testing.T) {
 // that granted them would elect it while the old leader still serves lease
 // reads to a clerk that can reach only it.
 func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts Options) *config {
-	opts.Reads = ReadLease
+	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
 	m, err := cfg.Monkey()

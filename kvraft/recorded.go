@@ -16,11 +16,11 @@ func NewRecordedClerk(ck *Clerk, h *linearize.History, id int) *RecordedClerk {
 }
 
 func (r *RecordedClerk) call(in linearize.KVInput) int {
-	return r.history.Call(r.id, in, r.host.World().Now())
+	return r.history.Call(r.id, in, r.Host().World().Now())
 }
 
 func (r *RecordedClerk) ret(op int, out linearize.KVOutput) {
-	r.history.Return(op, out, r.host.World().Now())
+	r.history.Return(op, out, r.Host().World().Now())
 }
 
 // Get is Clerk.Get, recorded.

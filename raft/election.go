@@ -143,10 +143,11 @@ func (rf *Raft) becomeLeader() {
 	n := len(rf.peers)
 	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)
 	rf.inflight, rf.ackSent = make([]int, n), make([]time.Duration, n)
-	rf.leadSince = rf.host.Now()
+	rf.leadSince, rf.leadTerm = rf.host.Now(), rf.term
 	for p := range rf.peers {
 		rf.nextIndex[p] = rf.log.last() + 1
 		rf.ackSent[p] = never
 	}
+	rf.notifyLeadership(rf.term, true)
 	rf.broadcast()
 }

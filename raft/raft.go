@@ -67,11 +67,13 @@ type Raft struct {
 	inflight   []int           // ID of the AppendEntries carrying entries in flight, or 0
 	ackSent    []time.Duration // when the latest message the peer answered was sent (local clock)
 	leadSince  time.Duration   // when this node became leader (local clock)
+	leadTerm   int             // the term it leads
 	sends      int             // IDs for in-flight tracking
 	reads      []pendingRead   // ReadIndex requests waiting for a quorum
 
 	electionTimer  *sim.Timer
 	heartbeatTimer *sim.Timer
+	onLeadership   func(term int, leading bool)
 }
 
 // Make returns a node on host, peer me of peers (peers[me] is unused),
@@ -127,6 +129,13 @@ func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 	return rf.log.last(), rf.term, true
 }
 
+// OnLeadership asks the node to call fn when it becomes leader of a term
+// (leading true) and when it stops leading that term (leading false), so
+// that a service can answer the requests it was waiting to commit instead
+// of polling GetState. fn runs inside the node's event; it must not call
+// back into the node.
+func (rf *Raft) OnLeadership(fn func(term int, leading bool)) { rf.onLeadership = fn }
+
 // Kill stops the node: its timers stop and it ignores everything after.
 func (rf *Raft) Kill() {
 	rf.dead = true
@@ -157,8 +166,16 @@ func (rf *Raft) becomeFollower(term int) {
 		rf.resetElectionTimer()
 		rf.role = follower
 		rf.failReads()
+		rf.notifyLeadership(rf.leadTerm, false)
 	}
 	rf.role = follower
+}
+
+// notifyLeadership tells the service about a change of leadership.
+func (rf *Raft) notifyLeadership(term int, leading bool) {
+	if rf.onLeadership != nil {
+		rf.onLeadership(term, leading)
+	}
 }
 
 // call sends an RPC to peer, giving up after RPCTimeout if one is set. The

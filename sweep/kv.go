@@ -10,6 +10,7 @@ import (
 	"github.com/replab/replab/internal/linearize"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
 
@@ -38,8 +39,8 @@ type kvSpec struct {
 
 // kvScenario is the key/value linearizability hunt with the given read
 // mode and the default random nemesis.
-func kvScenario(name, description string, reads kvraft.ReadMode) Scenario {
-	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, keys: kvKeys, clerkTimeout: kvraft.ClerkTimeout, nemesis: randomNemesis}.scenario()
+func kvScenario(name, description string, reads rsm.ReadMode) Scenario {
+	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, keys: kvKeys, clerkTimeout: rsm.DefaultTimeout, nemesis: randomNemesis}.scenario()
 }
 
 // randomNemesis applies random faults of every kind, one every half second

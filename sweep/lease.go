@@ -8,6 +8,7 @@ import (
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
 
@@ -23,7 +24,7 @@ func leaseSpec() kvSpec {
 	return kvSpec{
 		name:         "kv-lease-elections",
 		description:  "lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
-		opts:         kvraft.Options{Reads: kvraft.ReadLease, Raft: raft.LabConfig()},
+		opts:         kvraft.Options{Reads: rsm.ReadLease, Raft: raft.LabConfig()},
 		clients:      10,
 		keys:         5,
 		clerkTimeout: 50 * time.Millisecond,

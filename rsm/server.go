@@ -1,0 +1,200 @@
+package rsm
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/sim"
+)
+
+// A StateMachine is a service's state, as a Server drives it.
+type StateMachine interface {
+	// Apply executes a command and returns its result. The Server calls
+	// it for every committed command, in log order and at most once per
+	// session request, and for read-only commands it serves without the
+	// log (which must then not change the state).
+	Apply(cmd any) any
+	// Snapshot returns the state as bytes; equal states give equal bytes.
+	Snapshot() []byte
+	// Restore replaces the state with a snapshot's; an empty snapshot is
+	// the initial state. A snapshot that cannot be decoded is an error.
+	Restore(snapshot []byte) error
+}
+
+// A Codec turns a service's commands (for the Raft log) and results (for
+// the session table in snapshots) into bytes, and back. Encoding must be
+// deterministic; decoding bad bytes must be an error, not a panic.
+type Codec interface {
+	AppendCommand(b []byte, cmd any) ([]byte, error)
+	DecodeCommand(b []byte) (any, error)
+	AppendResult(b []byte, result any) ([]byte, error)
+	DecodeResult(b []byte) (any, error)
+}
+
+// A Session names a client request for at-most-once execution: the
+// client's ID, and a sequence number that grows with each of its requests.
+// The zero Session asks for no de-duplication (for reads).
+type Session struct {
+	Client int64
+	Seq    int64
+}
+
+// Done receives the outcome of a request: its result, with ok true; or ok
+// false if this server cannot say (it does not lead, or lost leadership,
+// or the entry was overwritten or covered by a snapshot before it applied
+// here), in which case the request may or may not take effect and the
+// client should retry elsewhere with the same session.
+type Done func(result any, ok bool)
+
+// A Server runs a StateMachine on a Raft node.
+type Server struct {
+	host  *sim.Host
+	rf    *raft.Raft
+	ps    *sim.Persister
+	sm    StateMachine
+	codec Codec
+	cfg   Config
+
+	applied  int
+	sessions map[int64]session // each client's latest request and its result
+
+	waiting map[int]waiter // requests this leader submitted, by log index
+	reads   []pendingRead  // confirmed reads waiting for the log to be applied
+}
+
+type session struct {
+	seq    int64
+	result any
+}
+
+type waiter struct {
+	term int
+	done Done
+}
+
+type pendingRead struct {
+	index int
+	cmd   any
+	done  Done
+}
+
+// Start starts replica me of peers on host around sm, restoring what
+// persister holds. Register the returned server's Raft() as a service on
+// the host's labrpc server, beside the service's own handlers.
+func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, sm StateMachine, codec Codec, cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{host: host, ps: persister, sm: sm, codec: codec, cfg: cfg, sessions: map[int64]session{}, waiting: map[int]waiter{}}
+	if err := s.restore(persister.ReadSnapshot()); err != nil {
+		return nil, fmt.Errorf("rsm: server %d: bad snapshot: %w", me, err)
+	}
+	rcfg := cfg.Raft
+	rcfg.Codec = entryCodec{codec}
+	if cfg.bugs.leaseNoMargin {
+		rcfg.LeaseDrift = 0
+	}
+	rf, err := raft.Make(host, peers, me, persister, s.apply, rcfg)
+	if err != nil {
+		return nil, err
+	}
+	rf.OnLeadership(s.leadership)
+	s.rf = rf
+	return s, nil
+}
+
+// Raft returns the server's Raft node.
+func (s *Server) Raft() *raft.Raft { return s.rf }
+
+// Kill stops the server and its Raft node.
+func (s *Server) Kill() { s.rf.Kill() }
+
+// Submit puts cmd, a request of session sess, in the log, and calls done
+// once it is applied (see Done). A retry of a request already applied is
+// answered from the session table at once.
+func (s *Server) Submit(sess Session, cmd any, done Done) {
+	if last, ok := s.sessions[sess.Client]; ok && sess.Client != 0 && sess.Seq == last.seq && !s.cfg.bugs.noDedup {
+		done(last.result, true)
+		return
+	}
+	index, term, isLeader := s.rf.Start(entry{Session: sess, Cmd: cmd})
+	if !isLeader {
+		done(nil, false)
+		return
+	}
+	if s.cfg.bugs.replyBeforeCommit && sess.Client != 0 {
+		done(nil, true)
+		return
+	}
+	if old, ok := s.waiting[index]; ok {
+		old.done(nil, false) // its entry was overwritten
+	}
+	s.waiting[index] = waiter{term: term, done: done}
+}
+
+// Read serves cmd, which must not change the state, as Config.Reads says:
+// through the log, or once a round of heartbeats or the leader's lease
+// confirms that this server leads and it has applied what was committed.
+func (s *Server) Read(cmd any, done Done) {
+	if s.cfg.bugs.localReads {
+		done(s.sm.Apply(cmd), true)
+		return
+	}
+	if s.cfg.Reads == ReadLease {
+		if index, ok := s.rf.LeaseRead(); ok {
+			s.readAt(index, cmd, done)
+			return
+		}
+	}
+	if s.cfg.Reads != ReadLog {
+		confirmed := func(index int, ok bool) {
+			if !ok {
+				done(nil, false)
+				return
+			}
+			s.readAt(index, cmd, done)
+		}
+		if s.rf.ReadIndex(confirmed) {
+			return
+		}
+	}
+	s.Submit(Session{}, cmd, done)
+}
+
+// readAt serves a read once the log is applied up to index.
+func (s *Server) readAt(index int, cmd any, done Done) {
+	if s.applied >= index {
+		done(s.sm.Apply(cmd), true)
+		return
+	}
+	s.reads = append(s.reads, pendingRead{index: index, cmd: cmd, done: done})
+}
+
+// leadership answers every waiting request of a term this node stopped
+// leading: their entries may never commit, and the clerks should try
+// elsewhere now rather than time out.
+func (s *Server) leadership(term int, leading bool) {
+	if leading {
+		return
+	}
+	s.failWaiters(func(_ int, w waiter) bool { return w.term <= term })
+}
+
+// failWaiters answers ok false to the waiting requests that match, in
+// index order.
+func (s *Server) failWaiters(match func(index int, w waiter) bool) {
+	var indices []int
+	for i, w := range s.waiting {
+		if match(i, w) {
+			indices = append(indices, i)
+		}
+	}
+	slices.Sort(indices)
+	for _, i := range indices {
+		w := s.waiting[i]
+		delete(s.waiting, i)
+		w.done(nil, false)
+	}
+}
