@@ -23,8 +23,7 @@ func (rf *Raft) Snapshot(index int, snapshot []byte) {
 	}
 	defer rf.flush()
 	rf.log.compact(index, rf.log.term(index))
-	rf.snapshot = snapshot
-	rf.dirty = true
+	rf.setSnapshot(snapshot)
 }
 
 func (rf *Raft) sendSnapshot(p int) {
@@ -73,8 +72,7 @@ func (rf *Raft) InstallSnapshot(args *InstallSnapshotArgs, reply *InstallSnapsho
 		return
 	}
 	rf.log.compact(args.LastIncludedIndex, args.LastIncludedTerm)
-	rf.snapshot = args.Data
-	rf.dirty = true
+	rf.setSnapshot(args.Data)
 	rf.commitIndex = args.LastIncludedIndex
 	rf.snapPending = true
 }
