@@ -89,10 +89,11 @@ func (rf *Raft) sendAppend(p int) {
 }
 
 func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
+	if ok && reply.Term > rf.term {
+		rf.becomeFollower(reply.Term)
+		return
+	}
 	if rf.role != leader || args.Term != rf.term {
-		if ok && reply.Term > rf.term {
-			rf.becomeFollower(reply.Term)
-		}
 		return
 	}
 	carried := id != 0 && rf.inflight[p] == id
@@ -104,10 +105,6 @@ func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntrie
 			// The entries may not have arrived: resend from the last match.
 			rf.nextIndex[p] = min(rf.nextIndex[p], args.PrevLogIndex+1)
 		}
-		return
-	}
-	if reply.Term > rf.term {
-		rf.becomeFollower(reply.Term)
 		return
 	}
 	rf.acked(p, sent)
