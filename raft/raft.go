@@ -107,7 +107,8 @@ func (rf *Raft) GetState() (term int, isLeader bool) {
 // Start proposes command for the log. If this node is the leader it returns
 // the index the command will have if it is ever committed, the current term
 // and true; it sends the command to the peers at once (with HeartbeatOnly,
-// at the next heartbeat). Otherwise it returns false and does nothing.
+// at the next heartbeat). Otherwise it returns -1, the current term and
+// false, and does nothing.
 func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 	if rf.dead || rf.role != leader {
 		return -1, rf.term, false

@@ -51,11 +51,7 @@ func (rf *Raft) sendSnapshot(p int) {
 			return
 		}
 		rf.acked(p, sent)
-		if args.LastIncludedIndex > rf.matchIndex[p] {
-			rf.matchIndex[p] = args.LastIncludedIndex
-			rf.advanceCommit()
-		}
-		rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
+		rf.matched(p, args.LastIncludedIndex)
 		if rf.nextIndex[p] <= rf.log.last() {
 			rf.sendAppend(p)
 		}
