@@ -66,7 +66,7 @@ func decodeCommand(b []byte, codec CommandCodec) (any, []byte, error) {
 		return int(v), b[n:], nil
 	case cmdString, cmdBytes, cmdGob, cmdCodec:
 		n, b, err := uvarint(b)
-		if err != nil || uint64(len(b)) < n {
+		if err != nil || len(b) < n {
 			return nil, nil, errShort
 		}
 		data, rest := b[:n], b[n:]

@@ -1,7 +1,6 @@
 package raft
 
 import (
-	"encoding/binary"
 	"testing"
 	"time"
 
@@ -34,25 +33,4 @@ func TestMakeRejectsBadInput(t *testing.T) {
 	_, err := Make(h, peers, 2, h.Persister(), func(ApplyMsg) {}, LabConfig())
 	assert.EqualError(t, err, "raft: me = 2 is not a peer index in 0..1")
 
-	// An entry of term 1 with no command, then base 0, base term 0, three
-	// entries claimed, term 5, vote -1, and the trailer's length.
-	state := binary.LittleEndian.AppendUint32([]byte{1, 0, 0, 3, 5, 1}, 5)
-	h.Persister().Save(state, nil)
-	_, err = Make(h, peers, 0, h.Persister(), func(ApplyMsg) {}, LabConfig())
-	assert.EqualError(t, err, "raft: server 0: bad persisted state: entry of term 1: truncated")
-}
-
-type opaque struct{ A, B int }
-
-func TestCommandsSurviveEncoding(t *testing.T) {
-	for _, cmd := range []any{nil, 0, -7, 1 << 40, "", "hello", []byte{1, 2}} {
-		b := encodeCommand(nil, cmd, nil)
-		got, rest, err := decodeCommand(b, nil)
-		require.NoError(t, err)
-		assert.Empty(t, rest)
-		assert.Equal(t, cmd, got)
-	}
-	assert.PanicsWithValue(t,
-		"raft: cannot persist command of type raft.opaque (register it with gob.Register): gob: type not registered for interface: raft.opaque",
-		func() { encodeCommand(nil, opaque{1, 2}, nil) })
 }

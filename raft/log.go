@@ -1,9 +1,7 @@
 package raft
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
+	"hash/crc32"
 	"slices"
 )
 
@@ -16,18 +14,27 @@ type Entry struct {
 // raftLog is the log after the snapshot: entries[0] stands for the last
 // entry the snapshot covers (index base, its term kept), and entries[k] has
 // index base+k. The persisted form of entries[1:] is kept, back to back, in
-// enc, with entry k starting at off[k], so saving the state copies bytes
-// instead of encoding the same commands again.
+// enc, with entry k starting at marks[k].at, so saving the state copies
+// bytes instead of encoding the same commands again; marks[k].sum, the
+// checksum of enc before entry k, keeps checksumming the state as cheap.
 type raftLog struct {
 	codec   CommandCodec
 	base    int
 	entries []Entry
 	enc     []byte
-	off     []int // off[k] is where entry k starts in enc; off[0] is unused
+	marks   []mark // marks[0] is unused
+	sum     uint32 // checksum of enc
+}
+
+// A mark is where an entry's persisted form starts in enc, and the
+// checksum of enc up to there.
+type mark struct {
+	at  int
+	sum uint32
 }
 
 func newLog(codec CommandCodec) raftLog {
-	return raftLog{codec: codec, entries: []Entry{{}}, off: []int{0}}
+	return raftLog{codec: codec, entries: []Entry{{}}, marks: []mark{{}}}
 }
 
 // last returns the index of the last entry (base if there is none).
@@ -48,10 +55,24 @@ func (l *raftLog) slice(lo, hi int) []Entry { return l.entries[lo-l.base : hi-l.
 // append adds entries after the last one.
 func (l *raftLog) append(es ...Entry) {
 	for _, e := range es {
-		l.entries = append(l.entries, e)
-		l.off = append(l.off, len(l.enc))
+		start := len(l.enc)
 		l.enc = encodeEntry(l.enc, e, l.codec)
+		l.added(e, start)
 	}
+}
+
+// appendEncoded adds e after the last entry, with enc as its persisted form.
+func (l *raftLog) appendEncoded(e Entry, enc []byte) {
+	start := len(l.enc)
+	l.enc = append(l.enc, enc...)
+	l.added(e, start)
+}
+
+// added records e as the last entry, its persisted form at enc[start:].
+func (l *raftLog) added(e Entry, start int) {
+	l.entries = append(l.entries, e)
+	l.marks = append(l.marks, mark{start, l.sum})
+	l.sum = crc32.Update(l.sum, castagnoli, l.enc[start:])
 }
 
 // set replaces entry i and drops what follows it from the persisted form
@@ -63,36 +84,32 @@ func (l *raftLog) set(i int, e Entry) {
 	l.append(rest...)
 }
 
-// truncate drops entries from index i on.
+// truncate drops entries from index i on, for base < i <= last.
 func (l *raftLog) truncate(i int) {
 	k := i - l.base
 	clear(l.entries[k:])
 	l.entries = l.entries[:k]
-	if k < len(l.off) {
-		l.enc = l.enc[:l.off[k]]
-		l.off = l.off[:k]
-	}
+	l.enc, l.sum = l.enc[:l.marks[k].at], l.marks[k].sum
+	l.marks = l.marks[:k]
 }
 
 // compact drops every entry up to index, which a snapshot now covers with
 // the given last term. Entries after index stay if the log has them.
 func (l *raftLog) compact(index, term int) {
-	if index < l.last() && l.term(index) == term {
-		k := index - l.base + 1
-		cut := l.off[k]
-		l.entries = append([]Entry{{Term: term}}, l.entries[k:]...)
-		off := []int{0}
-		for _, o := range l.off[k:] {
-			off = append(off, o-cut)
-		}
-		l.off = off
-		l.enc = append([]byte(nil), l.enc[cut:]...)
-	} else {
-		l.entries = []Entry{{Term: term}}
-		l.off = []int{0}
-		l.enc = nil
+	k := index - l.base + 1
+	keep := index < l.last() && l.term(index) == term
+	entries, enc, marks := l.entries, l.enc, l.marks
+	l.base, l.entries, l.enc, l.marks, l.sum = index, []Entry{{Term: term}}, nil, []mark{{}}, 0
+	if !keep {
+		return
 	}
-	l.base = index
+	for ; k < len(entries); k++ {
+		end := len(enc)
+		if k+1 < len(marks) {
+			end = marks[k+1].at
+		}
+		l.appendEncoded(entries[k], enc[marks[k].at:end])
+	}
 }
 
 // firstOfTerm returns the first index in the log (after base) whose entry
@@ -105,87 +122,13 @@ func (l *raftLog) firstOfTerm(i int) int {
 	return i
 }
 
-// lastOfTerm returns the last index with term t, or -1 if the log has none.
+// lastOfTerm returns the last index after base with term t, or -1 if the
+// log has none.
 func (l *raftLog) lastOfTerm(t int) int {
-	for i := l.last(); i > l.base; i-- {
-		switch tt := l.term(i); {
-		case tt == t:
+	for i := l.last(); i > l.base && l.term(i) >= t; i-- {
+		if l.term(i) == t {
 			return i
-		case tt < t:
-			return -1
 		}
 	}
 	return -1
-}
-
-// persisted returns the persisted form of the log followed by trailer:
-// the entries back to back, then base, base term, entry count and the
-// trailer, then the length of all that after the entries as 4 bytes. It
-// shares the entries' memory (see sim.Persister.SaveNoCopy), so that
-// saving after an append costs the new entries, not the whole log.
-func (l *raftLog) persisted(trailer []byte) []byte {
-	b := l.enc
-	mark := len(b)
-	b = binary.AppendUvarint(b, uint64(l.base))
-	b = binary.AppendUvarint(b, uint64(l.entries[0].Term))
-	b = binary.AppendUvarint(b, uint64(len(l.entries)-1))
-	b = append(b, trailer...)
-	return binary.LittleEndian.AppendUint32(b, uint32(len(b)-mark))
-}
-
-// decodeLog reads a log written by persisted, and returns the trailer.
-func decodeLog(b []byte, codec CommandCodec) (raftLog, []byte, error) {
-	if len(b) < 4 {
-		return raftLog{}, nil, errShort
-	}
-	n := int(binary.LittleEndian.Uint32(b[len(b)-4:]))
-	if n > len(b)-4 {
-		return raftLog{}, nil, errShort
-	}
-	entries, tail := b[:len(b)-4-n], b[len(b)-4-n:len(b)-4]
-	var base, baseTerm, count uint64
-	var err error
-	for _, p := range []*uint64{&base, &baseTerm, &count} {
-		if *p, tail, err = uvarint(tail); err != nil {
-			return raftLog{}, nil, err
-		}
-	}
-	l := newLog(codec)
-	l.base = int(base)
-	l.entries[0].Term = int(baseTerm)
-	for range count {
-		var e Entry
-		if e, entries, err = decodeEntry(entries, codec); err != nil {
-			return raftLog{}, nil, err
-		}
-		l.append(e)
-	}
-	return l, tail, nil
-}
-
-var errShort = errors.New("truncated")
-
-func uvarint(b []byte) (uint64, []byte, error) {
-	v, n := binary.Uvarint(b)
-	if n <= 0 {
-		return 0, nil, errShort
-	}
-	return v, b[n:], nil
-}
-
-func encodeEntry(b []byte, e Entry, codec CommandCodec) []byte {
-	b = binary.AppendUvarint(b, uint64(e.Term))
-	return encodeCommand(b, e.Command, codec)
-}
-
-func decodeEntry(b []byte, codec CommandCodec) (Entry, []byte, error) {
-	t, b, err := uvarint(b)
-	if err != nil {
-		return Entry{}, nil, err
-	}
-	cmd, b, err := decodeCommand(b, codec)
-	if err != nil {
-		return Entry{}, nil, fmt.Errorf("entry of term %d: %w", t, err)
-	}
-	return Entry{Term: int(t), Command: cmd}, b, nil
 }

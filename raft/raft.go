@@ -1,7 +1,6 @@
 package raft
 
 import (
-	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -47,8 +46,9 @@ type Raft struct {
 	votedFor int
 	log      raftLog
 	snapshot []byte
+	snapSum  uint32 // checksum of snapshot
 	dirty    bool   // persistent state changed since the last save
-	trailer  []byte // reused for encoding term and vote
+	trailer  []byte // reused for encoding term, vote and snapSum
 
 	// Volatile state.
 	role        role
@@ -90,10 +90,9 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
 		votedFor: -1, log: newLog(cfg.Codec),
 	}
-	if err := rf.restore(persister.ReadRaftState()); err != nil {
+	if err := rf.restore(persister.ReadRaftState(), persister.ReadSnapshot()); err != nil {
 		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
 	}
-	rf.snapshot = persister.ReadSnapshot()
 	rf.commitIndex, rf.lastApplied = rf.log.base, rf.log.base
 	rf.heardLeader = host.Now() // see leaseBound
 	rf.electionTimer = host.NewTimer(rf.electionTimeout)
@@ -110,7 +109,8 @@ func (rf *Raft) GetState() (term int, isLeader bool) {
 // Start proposes command for the log. If this node is the leader it returns
 // the index the command will have if it is ever committed, the current term
 // and true; it sends the command to the peers at once (with HeartbeatOnly,
-// at the next heartbeat). Otherwise it returns false and does nothing.
+// at the next heartbeat). Otherwise it returns -1, the current term and
+// false, and does nothing.
 func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 	if rf.dead || rf.role != leader {
 		return -1, rf.term, false
@@ -209,37 +209,6 @@ func (rf *Raft) flush() {
 		rf.applyPending = true
 		rf.host.After(0, rf.applyCommitted)
 	}
-}
-
-// encodeState appends the term and vote to b.
-func (rf *Raft) encodeState(b []byte) []byte {
-	b = binary.AppendUvarint(b, uint64(rf.term))
-	vote := rf.votedFor
-	if rf.cfg.bugs.forgetVote {
-		vote = -1
-	}
-	rf.trailer = binary.AppendVarint(b, int64(vote))
-	return rf.trailer
-}
-
-func (rf *Raft) restore(b []byte) error {
-	if len(b) == 0 {
-		return nil
-	}
-	log, tail, err := decodeLog(b, rf.cfg.Codec)
-	if err != nil {
-		return err
-	}
-	term, tail, err := uvarint(tail)
-	if err != nil {
-		return err
-	}
-	vote, n := binary.Varint(tail)
-	if n <= 0 {
-		return errShort
-	}
-	rf.term, rf.votedFor, rf.log = int(term), int(vote), log
-	return nil
 }
 
 // applyLimit is the last index that may be applied.

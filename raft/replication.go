@@ -15,8 +15,9 @@ type AppendEntriesArgs struct {
 
 // AppendEntriesReply answers an AppendEntries. On a mismatch it says where
 // the follower's log diverges, so the leader can skip back a term at a time:
-// XTerm is the term of the follower's entry at PrevLogIndex (-1 if it has
-// none), XIndex the first index of that term, XLen its log length.
+// XTerm is the term of the follower's entry at PrevLogIndex and XIndex the
+// first index of that term; or, if it has no entry there, XTerm is -1 and
+// XLen its log length.
 type AppendEntriesReply struct {
 	Term    int
 	Success bool
@@ -89,10 +90,11 @@ func (rf *Raft) sendAppend(p int) {
 }
 
 func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
+	if ok && reply.Term > rf.term {
+		rf.becomeFollower(reply.Term)
+		return
+	}
 	if rf.role != leader || args.Term != rf.term {
-		if ok && reply.Term > rf.term {
-			rf.becomeFollower(reply.Term)
-		}
 		return
 	}
 	carried := id != 0 && rf.inflight[p] == id
@@ -106,17 +108,9 @@ func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntrie
 		}
 		return
 	}
-	if reply.Term > rf.term {
-		rf.becomeFollower(reply.Term)
-		return
-	}
 	rf.acked(p, sent)
 	if reply.Success {
-		if m := args.PrevLogIndex + len(args.Entries); m > rf.matchIndex[p] {
-			rf.matchIndex[p] = m
-			rf.advanceCommit()
-		}
-		rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
+		rf.matched(p, args.PrevLogIndex+len(args.Entries))
 	} else {
 		rf.nextIndex[p] = max(rf.matchIndex[p]+1, rf.backtrack(reply))
 		rf.inflight[p] = 0
@@ -125,6 +119,15 @@ func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntrie
 	if rf.role == leader && rf.inflight[p] == 0 && more {
 		rf.sendAppend(p)
 	}
+}
+
+// matched records that peer p's log matches this leader's up to index.
+func (rf *Raft) matched(p, index int) {
+	if index > rf.matchIndex[p] {
+		rf.matchIndex[p] = index
+		rf.advanceCommit()
+	}
+	rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
 }
 
 // backtrack returns where to resend from after a follower's mismatch.
@@ -173,7 +176,7 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 		return
 	}
 	if prev >= rf.log.base && rf.log.term(prev) != args.PrevLogTerm {
-		reply.XTerm, reply.XIndex, reply.XLen = rf.log.term(prev), rf.log.firstOfTerm(prev), rf.log.last()+1
+		reply.XTerm, reply.XIndex = rf.log.term(prev), rf.log.firstOfTerm(prev)
 		return
 	}
 	entries, at := args.Entries, prev+1

@@ -23,8 +23,7 @@ func (rf *Raft) Snapshot(index int, snapshot []byte) {
 	}
 	defer rf.flush()
 	rf.log.compact(index, rf.log.term(index))
-	rf.snapshot = snapshot
-	rf.dirty = true
+	rf.setSnapshot(snapshot)
 }
 
 func (rf *Raft) sendSnapshot(p int) {
@@ -52,11 +51,7 @@ func (rf *Raft) sendSnapshot(p int) {
 			return
 		}
 		rf.acked(p, sent)
-		if args.LastIncludedIndex > rf.matchIndex[p] {
-			rf.matchIndex[p] = args.LastIncludedIndex
-			rf.advanceCommit()
-		}
-		rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
+		rf.matched(p, args.LastIncludedIndex)
 		if rf.nextIndex[p] <= rf.log.last() {
 			rf.sendAppend(p)
 		}
@@ -73,8 +68,7 @@ func (rf *Raft) InstallSnapshot(args *InstallSnapshotArgs, reply *InstallSnapsho
 		return
 	}
 	rf.log.compact(args.LastIncludedIndex, args.LastIncludedTerm)
-	rf.snapshot = args.Data
-	rf.dirty = true
+	rf.setSnapshot(args.Data)
 	rf.commitIndex = args.LastIncludedIndex
 	rf.snapPending = true
 }
