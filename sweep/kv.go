@@ -28,6 +28,7 @@ const (
 type kvSpec struct {
 	name, description string
 	opts              kvraft.Options
+	servers           int
 	clients, keys     int
 	clerkTimeout      time.Duration
 	// pinned clients each talk to one or two servers drawn at random, not
@@ -40,7 +41,7 @@ type kvSpec struct {
 // kvScenario is the key/value linearizability hunt with the given read
 // mode and the default random nemesis.
 func kvScenario(name, description string, reads rsm.ReadMode) Scenario {
-	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, clients: kvClients, keys: kvKeys, clerkTimeout: rsm.DefaultTimeout, nemesis: randomNemesis}.scenario()
+	return kvSpec{name: name, description: description, opts: kvraft.Options{Reads: reads, Raft: raft.LabConfig()}, servers: kvServers, clients: kvClients, keys: kvKeys, clerkTimeout: rsm.DefaultTimeout, nemesis: randomNemesis}.scenario()
 }
 
 // randomNemesis applies random faults of every kind, one every half second
@@ -69,7 +70,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		o.Summary = w.Summary()
 		return o
 	}
-	c, err := kvraft.NewCluster(w, kvServers, 1000, sp.opts)
+	c, err := kvraft.NewCluster(w, sp.servers, 1000, sp.opts)
 	if err != nil {
 		return fail("%v", err)
 	}

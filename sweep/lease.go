@@ -23,8 +23,9 @@ func leaseElections() Scenario { return leaseSpec().scenario() }
 func leaseSpec() kvSpec {
 	return kvSpec{
 		name:         "kv-lease-elections",
-		description:  "lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
+		description:  "3-server KV with lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
 		opts:         kvraft.Options{Reads: rsm.ReadLease, Raft: raft.LabConfig()},
+		servers:      3, // the bridge is the follower whose pre-election is open in one flicker of two
 		clients:      10,
 		keys:         5,
 		clerkTimeout: 50 * time.Millisecond,
