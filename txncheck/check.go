@@ -128,13 +128,15 @@ type checker struct {
 	installed map[int][]int
 	model     Model
 
-	keyIdx map[int]int32
-	keys   []keyInfo
-	vals   map[kv]int32
-	vers   []version
-	reads  []readRec // external reads of committed transactions, in transaction order
-	rmw    []readRec // those followed by a write of the key
-	succ   [][]int32 // registers: the versions known to follow each directly
+	keyIdx  map[int]int32
+	keys    []keyInfo
+	opKeys  []int32 // the key index of every op, transaction after transaction
+	opStart []int32 // where each transaction's ops begin in opKeys
+	vers    []version
+	byValue []valueRef // the versions by key, then value
+	reads   []readRec  // external reads of committed transactions, in transaction order
+	rmw     []readRec  // those followed by a write of the key
+	succ    [][]int32  // registers: the versions known to follow each directly
 
 	byProcess                 []int32 // transactions sorted by process, then invocation
 	rtStart, rtCount, rtPreds []int32 // real-time frontier each transaction saw
@@ -156,7 +158,7 @@ func Check(h *History, model Model) (*Result, error) {
 	}
 	c := &checker{
 		txns: h.txns, installed: h.installed, model: model,
-		keyIdx: make(map[int]int32), vals: make(map[kv]int32),
+		keyIdx:      make(map[int]int32),
 		garbageSeen: make(map[kv]bool), incompatibleSeen: make(map[int]bool),
 	}
 	if err := c.indexWrites(); err != nil {
@@ -166,7 +168,9 @@ func Check(h *History, model Model) (*Result, error) {
 		return nil, err
 	}
 	c.orderLists()
-	c.checkReads()
+	if err := c.checkReads(); err != nil {
+		return nil, err
+	}
 	c.orderRegisters()
 	c.lostUpdates()
 	c.cycles()

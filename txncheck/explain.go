@@ -103,9 +103,10 @@ func (c *checker) why(e cycleEdge) string {
 // writes returns the versions transaction t wrote.
 func (c *checker) writes(t int32) []int32 {
 	var out []int32
-	for _, o := range c.txns[t].Ops {
+	keys := c.keysOf(int(t))
+	for i, o := range c.txns[t].Ops {
 		if o.Type != OpRead {
-			v, _ := c.version(o.Key, o.Value)
+			v, _ := c.version(keys[i], o.Value)
 			out = append(out, v)
 		}
 	}

@@ -1,7 +1,9 @@
 package txncheck
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -110,6 +112,8 @@ func generate(seed uint64, w workload) *History {
 			txns[j].Complete = between(rng, commit[j], commit[j]+time.Millisecond)
 		}
 	}
+	// A recorder numbers transactions as they begin.
+	slices.SortStableFunc(txns, func(a, b Txn) int { return cmp.Compare(a.Invoke, b.Invoke) })
 	h := &History{}
 	for _, t := range txns {
 		if t.Outcome == Unknown {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"time"
 )
 
 // A Dep is a reason one transaction precedes another in a cycle, T1 < T2;
@@ -162,14 +161,31 @@ func (c *checker) nextList(key, n int32) int32 {
 // checks that a process ran one at a time: a transaction that completed did
 // so before its process began the next one.
 func (c *checker) orderProcesses() error {
-	c.byProcess = make([]int32, len(c.txns))
-	for i := range c.byProcess {
-		c.byProcess[i] = int32(i)
+	bucket := make(map[int]int32) // process -> its index, by first appearance
+	var counts []int32
+	for _, t := range c.txns {
+		b, ok := bucket[t.Process]
+		if !ok {
+			b = int32(len(counts))
+			bucket[t.Process] = b
+			counts = append(counts, 0)
+		}
+		counts[b]++
 	}
-	slices.SortFunc(c.byProcess, func(a, b int32) int {
-		ta, tb := &c.txns[a], &c.txns[b]
-		return cmp.Or(cmp.Compare(ta.Process, tb.Process), cmp.Compare(ta.Invoke, tb.Invoke), cmp.Compare(a, b))
-	})
+	start := make([]int32, len(counts)+1)
+	for b, n := range counts {
+		start[b+1] = start[b] + n
+	}
+	c.byProcess = make([]int32, len(c.txns))
+	next := slices.Clone(start)
+	for i, t := range c.txns {
+		b := bucket[t.Process]
+		c.byProcess[next[b]] = int32(i)
+		next[b]++
+	}
+	for b := range counts {
+		c.sortByInvoke(c.byProcess[start[b]:start[b+1]])
+	}
 	for i := 1; i < len(c.byProcess); i++ {
 		a, b := c.byProcess[i-1], c.byProcess[i]
 		ta, tb := &c.txns[a], &c.txns[b]
@@ -178,6 +194,15 @@ func (c *checker) orderProcesses() error {
 		}
 	}
 	return nil
+}
+
+// sortByInvoke sorts transactions by invocation time, stably; a recorded
+// history is sorted already.
+func (c *checker) sortByInvoke(ids []int32) {
+	by := func(a, b int32) int { return cmp.Compare(c.txns[a].Invoke, c.txns[b].Invoke) }
+	if !slices.IsSortedFunc(ids, by) {
+		slices.SortStableFunc(ids, by)
+	}
 }
 
 // procEdges emits the process edges: from each committed transaction to
@@ -214,45 +239,36 @@ func (c *checker) procEdges(emit func(from, to int32, d Dep)) {
 // the same transitive closure as the real-time order. A transaction that
 // completes at the very instant another begins does not precede it.
 func (c *checker) orderRealtime() {
-	type event struct {
-		at       time.Duration
-		complete bool
-		txn      int32
-	}
-	events := make([]event, 0, 2*len(c.txns))
+	invokes := make([]int32, 0, len(c.txns))
+	completes := make([]int32, 0, len(c.txns))
 	for i, t := range c.txns {
-		if t.Outcome == Fail {
-			continue
+		if t.Outcome != Fail {
+			invokes = append(invokes, int32(i))
 		}
-		events = append(events, event{t.Invoke, false, int32(i)})
 		if t.Outcome == OK {
-			events = append(events, event{t.Complete, true, int32(i)})
+			completes = append(completes, int32(i))
 		}
 	}
-	slices.SortFunc(events, func(a, b event) int {
-		if a.at != b.at {
-			return cmp.Compare(a.at, b.at)
-		}
-		if a.complete != b.complete {
-			if a.complete {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(a.txn, b.txn)
-	})
+	c.sortByInvoke(invokes)
+	slices.SortStableFunc(completes, func(a, b int32) int { return cmp.Compare(c.txns[a].Complete, c.txns[b].Complete) })
+
 	c.rtStart = make([]int32, len(c.txns))
 	c.rtCount = make([]int32, len(c.txns))
+	c.rtPreds = make([]int32, 0, 2*len(c.txns))
 	var frontier []int32
-	for _, e := range events {
-		if !e.complete {
-			c.rtStart[e.txn], c.rtCount[e.txn] = int32(len(c.rtPreds)), int32(len(frontier))
-			c.rtPreds = append(c.rtPreds, frontier...)
+	for i, j := 0, 0; i < len(invokes); {
+		if j < len(completes) && c.txns[completes[j]].Complete < c.txns[invokes[i]].Invoke {
+			t := completes[j]
+			j++
+			preds := c.rtPredsOf(t)
+			frontier = slices.DeleteFunc(frontier, func(f int32) bool { return slices.Contains(preds, f) })
+			frontier = append(frontier, t)
 			continue
 		}
-		preds := c.rtPredsOf(e.txn)
-		frontier = slices.DeleteFunc(frontier, func(f int32) bool { return slices.Contains(preds, f) })
-		frontier = append(frontier, e.txn)
+		t := invokes[i]
+		i++
+		c.rtStart[t], c.rtCount[t] = int32(len(c.rtPreds)), int32(len(frontier))
+		c.rtPreds = append(c.rtPreds, frontier...)
 	}
 }
 

@@ -32,7 +32,7 @@ func (c *checker) orderRegisters() {
 		}
 		prev := int32(-1)
 		for _, value := range c.installed[k.key] {
-			v, ok := c.version(k.key, value)
+			v, ok := c.version(int32(ki), value)
 			if !ok {
 				c.garbage(-1, k.key, value, c.installed[k.key])
 				continue
@@ -53,7 +53,7 @@ func (c *checker) orderRegisters() {
 		ops := c.txns[r.txn].Ops
 		for j := int(r.op) + 1; j < len(ops); j++ {
 			if o := ops[j]; o.Key == ops[r.op].Key && o.Type == OpWrite && !writesAgain(ops, j) {
-				y, _ := c.version(o.Key, o.Value)
+				y, _ := c.version(r.key, o.Value)
 				link(r.at, y)
 			}
 		}

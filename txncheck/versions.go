@@ -39,8 +39,10 @@ const (
 type keyInfo struct {
 	key     int
 	kind    keyKind
-	longest []int // lists: the longest read (or installed order): the version order
-	source  int32 // the transaction that read it, or -1 for the installed order
+	writes  int32    // how many values were appended or written to it
+	values  [2]int32 // the range of its versions in checker.byValue
+	longest []int    // lists: the longest read (or installed order): the version order
+	source  int32    // the transaction that read it, or -1 for the installed order
 	// order holds, for lists, the version of each element of longest, or
 	// garbageValue or repeatedValue.
 	order []int32
@@ -77,10 +79,24 @@ func (c *checker) key(k int) int32 {
 	return i
 }
 
-// indexWrites checks the history's shape and indexes every value appended
-// or written, by (key, value).
+// indexWrites checks the history's shape, numbers the keys (opKeys) and
+// indexes every value appended or written, by (key, value).
 func (c *checker) indexWrites() error {
+	nops, nwrites := 0, 0
+	for _, t := range c.txns {
+		nops += len(t.Ops)
+		for _, o := range t.Ops {
+			if o.Type != OpRead {
+				nwrites++
+			}
+		}
+	}
+	c.reads = make([]readRec, 0, nops-nwrites)
+	c.opStart = make([]int32, len(c.txns)+1)
+	c.opKeys = make([]int32, 0, nops)
+	c.vers = make([]version, 0, nwrites)
 	for id, t := range c.txns {
+		c.opStart[id] = int32(len(c.opKeys))
 		if t.Outcome > Fail {
 			return fmt.Errorf("txncheck: T%d: outcome %v", id, t.Outcome)
 		}
@@ -89,6 +105,7 @@ func (c *checker) indexWrites() error {
 		}
 		for i, o := range t.Ops {
 			ki := c.key(o.Key)
+			c.opKeys = append(c.opKeys, ki)
 			k := &c.keys[ki]
 			var kind keyKind
 			switch o.Type {
@@ -105,19 +122,13 @@ func (c *checker) indexWrites() error {
 				return fmt.Errorf("txncheck: key %d is both appended to and written (T%d op %d: %v)", o.Key, id, i, o)
 			}
 			k.kind = kind
-			if prev, dup := c.vals[kv{o.Key, o.Value}]; dup {
-				return fmt.Errorf("txncheck: key %d: value %d written twice, by T%d and T%d (values must be unique per key)", o.Key, o.Value, c.vers[prev].txn, id)
-			}
-			c.vals[kv{o.Key, o.Value}] = int32(len(c.vers))
+			k.writes++
 			c.vers = append(c.vers, version{txn: int32(id), op: int32(i), key: ki, interm: writesAgain(t.Ops, i), failed: t.Outcome == Fail})
 		}
 	}
-	for id, t := range c.txns {
-		for i, o := range t.Ops {
-			if t.Outcome == OK && o.Type == OpRead && len(o.Values) > 1 && c.keys[c.keyIdx[o.Key]].kind == registerKey {
-				return fmt.Errorf("txncheck: T%d op %d: register %d read as %d values %v", id, i, o.Key, len(o.Values), o.Values)
-			}
-		}
+	c.opStart[len(c.txns)] = int32(len(c.opKeys))
+	if err := c.indexValues(); err != nil {
+		return err
 	}
 	keys := make([]int, 0, len(c.installed))
 	for k := range c.installed {
@@ -130,6 +141,9 @@ func (c *checker) indexWrites() error {
 	return nil
 }
 
+// keysOf returns the key index of each of transaction t's ops.
+func (c *checker) keysOf(t int) []int32 { return c.opKeys[c.opStart[t]:c.opStart[t+1]] }
+
 // writesAgain reports whether ops after i append or write ops[i]'s key.
 func writesAgain(ops []Op, i int) bool {
 	for _, o := range ops[i+1:] {
@@ -140,10 +154,51 @@ func writesAgain(ops []Op, i int) bool {
 	return false
 }
 
-// version returns the version of value on key k, if anyone wrote it.
-func (c *checker) version(k, value int) (int32, bool) {
-	v, ok := c.vals[kv{k, value}]
-	return v, ok
+// A valueRef is a version in the index by value.
+type valueRef struct {
+	value int
+	v     int32
+}
+
+// indexValues sorts the versions by key (keyInfo.values is each key's
+// range) and then by value, and checks that no key has a value twice.
+func (c *checker) indexValues() error {
+	start := int32(0)
+	for ki := range c.keys {
+		k := &c.keys[ki]
+		k.values = [2]int32{start, start}
+		start += k.writes
+	}
+	c.byValue = make([]valueRef, len(c.vers))
+	for v, ver := range c.vers {
+		k := &c.keys[ver.key]
+		c.byValue[k.values[1]] = valueRef{c.txns[ver.txn].Ops[ver.op].Value, int32(v)}
+		k.values[1]++
+	}
+	by := func(a, b valueRef) int { return cmp.Or(cmp.Compare(a.value, b.value), cmp.Compare(a.v, b.v)) }
+	for _, k := range c.keys {
+		refs := c.byValue[k.values[0]:k.values[1]]
+		if !slices.IsSortedFunc(refs, by) {
+			slices.SortFunc(refs, by)
+		}
+		for i := 1; i < len(refs); i++ {
+			if refs[i].value == refs[i-1].value {
+				return fmt.Errorf("txncheck: key %d: value %d written twice, by T%d and T%d (values must be unique per key)", k.key, refs[i].value, c.vers[refs[i-1].v].txn, c.vers[refs[i].v].txn)
+			}
+		}
+	}
+	return nil
+}
+
+// version returns the version of value on key index ki, if anyone wrote it.
+func (c *checker) version(ki int32, value int) (int32, bool) {
+	k := &c.keys[ki]
+	refs := c.byValue[k.values[0]:k.values[1]]
+	i, ok := slices.BinarySearchFunc(refs, value, func(r valueRef, value int) int { return cmp.Compare(r.value, value) })
+	if !ok {
+		return -1, false
+	}
+	return refs[i].v, true
 }
 
 // orderLists takes each list key's longest read (or the installed order,
@@ -154,11 +209,12 @@ func (c *checker) orderLists() {
 		if t.Outcome != OK {
 			continue
 		}
-		for _, o := range t.Ops {
+		keys := c.keysOf(id)
+		for i, o := range t.Ops {
 			if o.Type != OpRead {
 				continue
 			}
-			k := &c.keys[c.keyIdx[o.Key]]
+			k := &c.keys[keys[i]]
 			if k.kind == listKey && len(o.Values) > len(k.longest) {
 				k.longest, k.source = o.Values, int32(id)
 			}
@@ -174,7 +230,7 @@ func (c *checker) orderLists() {
 		}
 		k.order = make([]int32, len(k.longest))
 		for i, value := range k.longest {
-			v, ok := c.version(k.key, value)
+			v, ok := c.version(int32(ki), value)
 			switch {
 			case !ok:
 				v = garbageValue
@@ -222,18 +278,23 @@ func (c *checker) garbage(source int32, key, value int, read []int) {
 // checkReads walks every committed transaction's reads: internal
 // consistency, reads that do not fit their key's order, aborted and
 // intermediate reads; it records the external reads for the dependency
-// edges and the read-modify-writes for lost updates.
-func (c *checker) checkReads() {
+// edges and the read-modify-writes for lost updates. Its error is a
+// register read of several values.
+func (c *checker) checkReads() error {
 	for id, t := range c.txns {
 		if t.Outcome != OK {
 			continue
 		}
+		keys := c.keysOf(id)
 		for i, o := range t.Ops {
 			if o.Type != OpRead {
 				continue
 			}
-			ki := c.keyIdx[o.Key]
+			ki := keys[i]
 			k := &c.keys[ki]
+			if k.kind == registerKey && len(o.Values) > 1 {
+				return fmt.Errorf("txncheck: T%d op %d: register %d read as %d values %v", id, i, o.Key, len(o.Values), o.Values)
+			}
 			prev := previousOnKey(t.Ops, i)
 			if prev >= 0 {
 				c.internal(id, t.Ops, i, prev, k.kind)
@@ -246,9 +307,9 @@ func (c *checker) checkReads() {
 				}
 				continue
 			case listKey:
-				at = c.checkListRead(id, o, k)
+				at = c.checkListRead(id, o, ki)
 			case registerKey:
-				at = c.checkRegisterRead(id, o)
+				at = c.checkRegisterRead(id, o, ki)
 			}
 			if prev < 0 {
 				r := readRec{txn: int32(id), op: int32(i), key: ki, at: at}
@@ -259,6 +320,7 @@ func (c *checker) checkReads() {
 			}
 		}
 	}
+	return nil
 }
 
 // previousOnKey returns the index of the last op before i on ops[i]'s key,
@@ -312,10 +374,11 @@ func (c *checker) internal(id int, ops []Op, i, prev int, kind keyKind) {
 
 // checkListRead checks a committed read of a list against the key's version
 // order and returns where it sits in it (readRec.at).
-func (c *checker) checkListRead(id int, o Op, k *keyInfo) int32 {
+func (c *checker) checkListRead(id int, o Op, ki int32) int32 {
+	k := &c.keys[ki]
 	n := len(o.Values)
 	if n > len(k.longest) || !slices.Equal(o.Values, k.longest[:n]) {
-		c.incompatible(id, o, k)
+		c.incompatible(id, o, ki)
 		return unordered
 	}
 	for _, v := range k.order[:n] {
@@ -332,14 +395,15 @@ func (c *checker) checkListRead(id int, o Op, k *keyInfo) int32 {
 
 // incompatible reports a read that is not a prefix of its key's longest
 // read, and checks its values one by one.
-func (c *checker) incompatible(id int, o Op, k *keyInfo) {
+func (c *checker) incompatible(id int, o Op, ki int32) {
+	k := &c.keys[ki]
 	if !c.incompatibleSeen[o.Key] {
 		c.incompatibleSeen[o.Key] = true
 		c.add(Anomaly{Type: IncompatibleOrder, Txns: append([]int{id}, c.sourceTxns(k.source)...), Key: o.Key,
 			Text: fmt.Sprintf("T%d read key %d = %s, but %s %s: neither is a prefix of the other", id, o.Key, formatList(o.Values), c.reader(k.source), formatList(k.longest))})
 	}
 	for _, value := range o.Values {
-		v, ok := c.version(o.Key, value)
+		v, ok := c.version(ki, value)
 		if !ok {
 			c.garbage(int32(id), o.Key, value, o.Values)
 		} else if c.vers[v].failed {
@@ -370,11 +434,11 @@ func (c *checker) intermediate(id int, o Op, v int32) {
 
 // checkRegisterRead checks a committed read of a register and returns the
 // version it read (readRec.at).
-func (c *checker) checkRegisterRead(id int, o Op) int32 {
+func (c *checker) checkRegisterRead(id int, o Op, ki int32) int32 {
 	if len(o.Values) == 0 {
 		return initial
 	}
-	v, ok := c.version(o.Key, o.Values[0])
+	v, ok := c.version(ki, o.Values[0])
 	switch {
 	case !ok:
 		c.garbage(int32(id), o.Key, o.Values[0], o.Values)
