@@ -140,10 +140,14 @@ func (s *searcher) enter(c int32, members []int32) {
 	for _, u := range members {
 		edges += int(s.g.off[u+1] - s.g.off[u])
 	}
-	// Enough for an exhaustive search of a small component; a few full
-	// passes of a large one.
-	s.budget = max(1<<20, 4*numStates*edges)
+	s.budget = searchBudget(edges)
 }
+
+// searchBudget returns how many edges one search for a cycle of a given
+// shape may examine in a component of the given number of edges: enough
+// for an exhaustive search of a small component, a few full passes of a
+// large one. (A variable, for the test of running out.)
+var searchBudget = func(edges int) int { return max(1<<20, 4*numStates*edges) }
 
 // shortest returns a shortest cycle of the spec's shape in the component,
 // or nil, and whether the search was exhaustive. A search that ran out of
