@@ -13,8 +13,9 @@ import (
 	"github.com/replab/replab/fault"
 )
 
-// maxDrawn caps the anomalies a page draws; the rest are listed.
-const maxDrawn = 40
+// drawnPerType caps the anomalies of one type a page draws; the rest are
+// listed.
+const drawnPerType = 3
 
 // WriteHTML writes the page HTML draws to dir/name.html (creating dir)
 // and returns its path.
@@ -64,24 +65,14 @@ func (r *Result) HTML(w io.Writer, faults []fault.Interval) error {
 		p.printf("</p>\n")
 	}
 	p.legend()
-	for i, a := range r.Anomalies {
-		if i == maxDrawn {
-			p.printf("<h2>%d more</h2>\n<ul>\n", len(r.Anomalies)-maxDrawn)
-			for _, a := range r.Anomalies[maxDrawn:] {
-				p.printf("<li>%s</li>\n", esc(a.Type.String()+": "+a.Text))
-			}
-			p.printf("</ul>\n")
-			break
+	for i := 0; i < len(r.Anomalies); {
+		t := r.Anomalies[i].Type
+		j := i
+		for j < len(r.Anomalies) && r.Anomalies[j].Type == t {
+			j++
 		}
-		p.printf("<h2>%v: %s</h2>\n", a.Type, esc(a.Text))
-		p.drawAnomaly(r.txns, a, faults)
-		if len(a.Steps) > 0 {
-			p.printf("<ol>\n")
-			for _, s := range a.Steps {
-				p.printf("<li class=\"%v\">%s</li>\n", s.Dep, esc(s.Text))
-			}
-			p.printf("</ol>\n")
-		}
+		p.group(r.txns, r.Anomalies[i:j], faults)
+		i = j
 	}
 	if len(faults) > 0 {
 		p.printf("<h2>Faults</h2>\n<ul>\n")
@@ -95,7 +86,7 @@ func (r *Result) HTML(w io.Writer, faults []fault.Interval) error {
 }
 
 const pageStyle = `body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
-h1{font-size:1.4em}h2{font-size:1.1em;margin-top:2em;font-family:monospace}
+h1{font-size:1.4em}h2{font-size:1.2em;margin-top:2em;font-family:monospace;border-bottom:1px solid #ddd}h3{font-size:1em;font-family:monospace}
 .count{background:#fde2e2;border-radius:4px;padding:2px 6px;margin-right:4px;font-family:monospace}
 ol,ul{font-family:monospace;line-height:1.6}
 li.ww{color:#1f5fa8}li.wr{color:#1d7a3a}li.rw{color:#c0392b}li.process{color:#7d4fa8}li.realtime{color:#a8761f}
@@ -121,6 +112,30 @@ func (p *page) printf(format string, args ...any) {
 
 func esc(s string) string { return html.EscapeString(s) }
 
+// group draws the first few anomalies of one type and lists the rest.
+func (p *page) group(txns []Txn, as []Anomaly, faults []fault.Interval) {
+	p.printf("<h2>%v × %d</h2>\n", as[0].Type, len(as))
+	for i, a := range as {
+		if i == drawnPerType {
+			p.printf("<details><summary>%d more</summary>\n<ul>\n", len(as)-drawnPerType)
+			for _, a := range as[drawnPerType:] {
+				p.printf("<li>%s</li>\n", esc(a.Text))
+			}
+			p.printf("</ul></details>\n")
+			return
+		}
+		p.printf("<h3>%s</h3>\n", esc(a.Text))
+		p.drawAnomaly(txns, a, faults)
+		if len(a.Steps) > 0 {
+			p.printf("<ol>\n")
+			for _, s := range a.Steps {
+				p.printf("<li class=\"%v\">%s</li>\n", s.Dep, esc(s.Text))
+			}
+			p.printf("</ol>\n")
+		}
+	}
+}
+
 // legend explains the colors.
 func (p *page) legend() {
 	p.printf("<p>")
@@ -139,7 +154,8 @@ const (
 	barH      = 16
 	axisH     = 30
 	maxRows   = 60
-	textLimit = 90 // characters of ops shown on a bar
+	textLimit = 90  // characters of ops shown on a bar, at most
+	charW     = 7.3 // the width of a character, in pixels
 )
 
 // drawAnomaly draws the anomaly's transactions, one row each in the
@@ -249,11 +265,11 @@ func (p *page) bar(t Txn, id, y int, x func(time.Duration) float64, right float6
 			ops[i] = fmt.Sprintf("read(%d)", o.Key)
 		}
 	}
-	text := strings.Join(ops, " ")
-	if len([]rune(text)) > textLimit {
-		text = string([]rune(text)[:textLimit-1]) + "…"
+	text := []rune(strings.Join(ops, " "))
+	if room := min(textLimit, int((svgWidth-bx0)/charW)); len(text) > room {
+		text = append(text[:max(room-1, 0)], '…')
 	}
-	p.printf("<text x=\"%.1f\" y=\"%d\" fill=\"#333\">%s</text>\n", bx0, y+barH+12, esc(text))
+	p.printf("<text x=\"%.1f\" y=\"%d\" fill=\"#333\">%s</text>\n", bx0, y+barH+12, esc(string(text)))
 }
 
 // edge draws one step of a cycle: an arrow from the bottom of one bar to

@@ -34,7 +34,7 @@ func TestHTML(t *testing.T) {
 	require.NoError(t, err)
 	page := string(b)
 	for _, want := range []string{
-		"<svg", "G-single: T0 → T1 → T0", "G1a", "lost-update", "partition",
+		"<svg", "G-single × 2", "<h3>T0 → T1 → T0</h3>", "G1a", "lost-update", "partition",
 		"T1 &lt; T0: T1 read key 2 = [], the version before T0&#39;s append of 2 to key 2",
 		`marker-end="url(#arrow-rw)"`,
 	} {
