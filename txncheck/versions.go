@@ -3,6 +3,7 @@ package txncheck
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"slices"
 )
 
@@ -205,19 +206,10 @@ func (c *checker) version(ki int32, value int) (int32, bool) {
 // if longer) as its version order, and flags garbage and duplicate values
 // in it.
 func (c *checker) orderLists() {
-	for id, t := range c.txns {
-		if t.Outcome != OK {
-			continue
-		}
-		keys := c.keysOf(id)
-		for i, o := range t.Ops {
-			if o.Type != OpRead {
-				continue
-			}
-			k := &c.keys[keys[i]]
-			if k.kind == listKey && len(o.Values) > len(k.longest) {
-				k.longest, k.source = o.Values, int32(id)
-			}
+	for r := range c.committedReads() {
+		k := &c.keys[r.key]
+		if o := c.txns[r.txn].Ops[r.op]; k.kind == listKey && len(o.Values) > len(k.longest) {
+			k.longest, k.source = o.Values, int32(r.txn)
 		}
 	}
 	for ki := range c.keys {
@@ -281,46 +273,63 @@ func (c *checker) garbage(source int32, key, value int, read []int) {
 // edges and the read-modify-writes for lost updates. Its error is a
 // register read of several values.
 func (c *checker) checkReads() error {
-	for id, t := range c.txns {
-		if t.Outcome != OK {
-			continue
+	for r := range c.committedReads() {
+		id, i, ki := r.txn, r.op, r.key
+		t := &c.txns[id]
+		o := t.Ops[i]
+		k := &c.keys[ki]
+		if k.kind == registerKey && len(o.Values) > 1 {
+			return fmt.Errorf("txncheck: T%d op %d: register %d read as %d values %v", id, i, o.Key, len(o.Values), o.Values)
 		}
-		keys := c.keysOf(id)
-		for i, o := range t.Ops {
-			if o.Type != OpRead {
-				continue
+		prev := previousOnKey(t.Ops, i)
+		if prev >= 0 {
+			c.internal(id, t.Ops, i, prev, k.kind)
+		}
+		var at int32
+		switch k.kind {
+		case unwritten:
+			for _, value := range o.Values {
+				c.garbage(int32(id), o.Key, value, o.Values)
 			}
-			ki := keys[i]
-			k := &c.keys[ki]
-			if k.kind == registerKey && len(o.Values) > 1 {
-				return fmt.Errorf("txncheck: T%d op %d: register %d read as %d values %v", id, i, o.Key, len(o.Values), o.Values)
-			}
-			prev := previousOnKey(t.Ops, i)
-			if prev >= 0 {
-				c.internal(id, t.Ops, i, prev, k.kind)
-			}
-			var at int32
-			switch k.kind {
-			case unwritten:
-				for _, value := range o.Values {
-					c.garbage(int32(id), o.Key, value, o.Values)
-				}
-				continue
-			case listKey:
-				at = c.checkListRead(id, o, ki)
-			case registerKey:
-				at = c.checkRegisterRead(id, o, ki)
-			}
-			if prev < 0 {
-				r := readRec{txn: int32(id), op: int32(i), key: ki, at: at}
-				c.reads = append(c.reads, r)
-				if c.model >= SnapshotIsolation && writesAgain(t.Ops, i) {
-					c.rmw = append(c.rmw, r)
-				}
+			continue
+		case listKey:
+			at = c.checkListRead(id, o, ki)
+		case registerKey:
+			at = c.checkRegisterRead(id, o, ki)
+		}
+		if prev < 0 {
+			r := readRec{txn: int32(id), op: int32(i), key: ki, at: at}
+			c.reads = append(c.reads, r)
+			if c.model >= SnapshotIsolation && writesAgain(t.Ops, i) {
+				c.rmw = append(c.rmw, r)
 			}
 		}
 	}
 	return nil
+}
+
+// A readOp is a read of a committed transaction: its op and key indexes.
+type readOp struct {
+	txn, op int
+	key     int32
+}
+
+// committedReads yields the reads of committed transactions, in history
+// order.
+func (c *checker) committedReads() iter.Seq[readOp] {
+	return func(yield func(readOp) bool) {
+		for id, t := range c.txns {
+			if t.Outcome != OK {
+				continue
+			}
+			keys := c.keysOf(id)
+			for i, o := range t.Ops {
+				if o.Type == OpRead && !yield(readOp{id, i, keys[i]}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // previousOnKey returns the index of the last op before i on ops[i]'s key,
