@@ -11,6 +11,31 @@ type spec struct {
 	rest    Dep
 	rule    rwRule
 	need    Dep // a kind the cycle must use (Proc or RT), or 0
+
+	// table holds the transitions, by state<<5 | the edge's reasons, and
+	// accept the states that close a cycle of the shape, a bit each.
+	table  [numStates << 5]transitions
+	accept uint16
+}
+
+// transitions are the ways to take one edge from one state.
+type transitions struct {
+	n uint8
+	t [2]transition
+}
+
+// newSpec returns s with its tables filled in.
+func newSpec(s spec) *spec {
+	for st := range uint8(numStates) {
+		for d := range Dep(1 << 5) {
+			ts := &s.table[int(st)<<5|int(d)]
+			ts.t, ts.n = s.transitions(st, d&s.rest)
+		}
+		if s.accepts(st) {
+			s.accept |= 1 << st
+		}
+	}
+	return &s
 }
 
 // An rwRule constrains a cycle's rw edges, when rest allows them.
@@ -34,7 +59,7 @@ const (
 // cycleSpecs returns the searches for the cycles model m proscribes, most
 // severe first: the plain cycles, then those that need process order, then
 // those that need real-time order.
-func cycleSpecs(m Model) []spec {
+func cycleSpecs(m Model) []*spec {
 	base := []spec{
 		{anomaly: G0, start: WW, rest: WW},
 		{anomaly: G1c, start: WR, rest: WW | WR},
@@ -42,7 +67,7 @@ func cycleSpecs(m Model) []spec {
 		{anomaly: GNonadjacent, start: RW, rest: WW | WR | RW, rule: nonadjacentRW},
 		{anomaly: G2Item, start: RW, rest: WW | WR | RW, rule: adjacentRW},
 	}
-	var out []spec
+	var out []*spec
 	for _, extra := range []struct {
 		offset AnomalyType
 		need   Dep
@@ -56,7 +81,7 @@ func cycleSpecs(m Model) []spec {
 				s.start = s.need // G0-process and G0-realtime have no wr or rw to start at
 			}
 			if m.Proscribes(s.anomaly) {
-				out = append(out, s)
+				out = append(out, newSpec(s))
 			}
 		}
 	}
@@ -99,13 +124,16 @@ type cycleEdge struct {
 }
 
 // A searcher finds shortest cycles of a given shape inside one strongly
-// connected component, by breadth-first search over (node, state) pairs.
+// connected component, by breadth-first search over (node, state) pairs,
+// on a copy of the component's own edges with nodes numbered from 0.
 type searcher struct {
 	g       *graph
 	comp    []int32 // each node's component
 	local   []int32 // each node's index in its component
-	members []int32 // the component being searched
-	c       int32   // its index
+	members []int32 // the component being searched, by local index
+
+	off, to []int32 // the component's edges, by local index
+	deps    []Dep
 
 	seen   []uint32 // by local*numStates+state: the search that reached it
 	stamp  uint32
@@ -114,11 +142,12 @@ type searcher struct {
 	queue  []int32
 
 	steps, budget int // edges examined, and how many the search may examine
+	left          int // what all the searches may still examine
 }
 
 // newSearcher returns a searcher over g's components.
 func newSearcher(g *graph, comp []int32, comps [][]int32) *searcher {
-	s := &searcher{g: g, comp: comp, local: make([]int32, len(comp))}
+	s := &searcher{g: g, comp: comp, local: make([]int32, len(comp)), left: totalBudget(len(g.to))}
 	for _, members := range comps {
 		for i, v := range members {
 			s.local[v] = int32(i)
@@ -129,44 +158,60 @@ func newSearcher(g *graph, comp []int32, comps [][]int32) *searcher {
 
 // enter prepares to search component c.
 func (s *searcher) enter(c int32, members []int32) {
-	s.c, s.members = c, members
+	s.members = members
+	s.off, s.to, s.deps = s.off[:0], s.to[:0], s.deps[:0]
+	for _, u := range members {
+		s.off = append(s.off, int32(len(s.to)))
+		for i := s.g.off[u]; i < s.g.off[u+1]; i++ {
+			if v := s.g.to[i]; s.comp[v] == c {
+				s.to = append(s.to, s.local[v])
+				s.deps = append(s.deps, s.g.deps[i])
+			}
+		}
+	}
+	s.off = append(s.off, int32(len(s.to)))
 	if n := len(members) * numStates; len(s.seen) < n {
 		s.seen = make([]uint32, n)
 		s.parent = make([]int32, n)
 		s.via = make([]Dep, n)
 		s.stamp = 0
 	}
-	edges := 0
-	for _, u := range members {
-		edges += int(s.g.off[u+1] - s.g.off[u])
-	}
-	s.budget = searchBudget(edges)
+	s.budget = min(searchBudget(len(s.to)), s.left)
 }
 
 // searchBudget returns how many edges one search for a cycle of a given
-// shape may examine in a component of the given number of edges: enough
-// for an exhaustive search of a small component, a few full passes of a
-// large one. (A variable, for the test of running out.)
-var searchBudget = func(edges int) int { return max(1<<20, 4*numStates*edges) }
+// shape may examine in a component of the given number of edges: every
+// start edge of a small component (an exhaustive search, which finds the
+// shortest cycle), a pass or two of a large one. (A variable, for the
+// test of running out.)
+var searchBudget = func(edges int) int {
+	return numStates * edges * min(edges, max(2, 1<<12/edges))
+}
+
+// totalBudget returns how many edges all the searches in a graph of the
+// given number of edges may examine, so that a history broken everywhere
+// still takes time linear in its size. Past it, each component gets one
+// breadth-first search for any cycle.
+func totalBudget(edges int) int { return 1<<21 + 16*edges }
 
 // shortest returns a shortest cycle of the spec's shape in the component,
 // or nil, and whether the search was exhaustive. A search that ran out of
 // budget, or that found only closed walks that revisit a transaction,
 // is not.
-func (s *searcher) shortest(sp spec) (best []cycleEdge, exact bool) {
+func (s *searcher) shortest(sp *spec) (best []cycleEdge, exact bool) {
 	s.steps = 0
+	defer func() { s.left -= min(s.steps, s.budget) }()
 	exact = true
-	for _, u := range s.members {
-		for i := s.g.off[u]; i < s.g.off[u+1]; i++ {
-			v := s.g.to[i]
-			if s.comp[v] != s.c || s.g.deps[i]&sp.start == 0 {
+	for u := range int32(len(s.members)) {
+		for i := s.off[u]; i < s.off[u+1]; i++ {
+			if s.deps[i]&sp.start == 0 {
 				continue
 			}
 			limit := len(best)
 			if limit == 0 {
 				limit = len(s.members) + 1
 			}
-			path, ok := s.bfs(sp, u, v, limit)
+			path, ok := s.bfs(sp, u, s.to[i], limit)
 			if !ok {
 				return best, false
 			}
@@ -186,38 +231,35 @@ func (s *searcher) shortest(sp spec) (best []cycleEdge, exact bool) {
 	return best, exact
 }
 
-// bfs searches for a path from v back to u that, after the edge u → v of
-// kind sp.start, closes a cycle of the spec's shape with fewer than limit
-// edges. It returns the cycle, or nil; false if it ran out of budget.
-func (s *searcher) bfs(sp spec, u, v int32, limit int) ([]cycleEdge, bool) {
+// bfs searches for a path from v back to u (local indexes) that, after the
+// edge u → v of kind sp.start, closes a cycle of the spec's shape with
+// fewer than limit edges. It returns the cycle, or nil; false if it ran
+// out of budget.
+func (s *searcher) bfs(sp *spec, u, v int32, limit int) ([]cycleEdge, bool) {
 	s.stamp++
 	s.queue = s.queue[:0]
-	code := s.local[v]*numStates + int32(sp.initial())
+	code := v*numStates + int32(sp.initial())
 	s.seen[code], s.parent[code] = s.stamp, -1
 	s.queue = append(s.queue, code)
 	for head, length := 0, 2; length < limit && head < len(s.queue); length++ {
 		tail := len(s.queue)
 		for ; head < tail; head++ {
 			from := s.queue[head]
-			x, st := s.members[from/numStates], uint8(from%numStates)
-			for i := s.g.off[x]; i < s.g.off[x+1]; i++ {
-				y := s.g.to[i]
-				if s.comp[y] != s.c {
-					continue
-				}
+			x, st := from/numStates, from%numStates
+			for i := s.off[x]; i < s.off[x+1]; i++ {
 				if s.steps++; s.steps > s.budget {
 					return nil, false
 				}
-				d := s.g.deps[i] & sp.rest
-				ts, n := sp.transitions(st, d)
-				for _, t := range ts[:n] {
+				y := s.to[i]
+				ts := &sp.table[st<<5|int32(s.deps[i]&sp.rest)]
+				for _, t := range ts.t[:ts.n] {
 					if y == u {
-						if sp.accepts(t.state) {
+						if sp.accept&(1<<t.state) != 0 {
 							return s.path(sp, u, v, from, t.dep), true
 						}
 						continue
 					}
-					to := s.local[y]*numStates + int32(t.state)
+					to := y*numStates + int32(t.state)
 					if s.seen[to] != s.stamp {
 						s.seen[to], s.parent[to], s.via[to] = s.stamp, from, t.dep
 						s.queue = append(s.queue, to)
@@ -238,7 +280,7 @@ type transition struct {
 // transitions returns the ways a path in state st may take an edge with
 // reasons d (already restricted to sp.rest): at most one as rw, and one
 // as the most telling of its other kinds.
-func (sp *spec) transitions(st uint8, d Dep) (out [2]transition, n int) {
+func (sp *spec) transitions(st uint8, d Dep) (out [2]transition, n uint8) {
 	if other := d &^ RW; other != 0 && st&pending == 0 {
 		k := pick(other)
 		if sp.need != 0 && st&haveNeed == 0 && other&sp.need != 0 {
@@ -278,10 +320,11 @@ func pick(d Dep) Dep {
 }
 
 // path rebuilds the cycle: u → v, then v … to the node at code last, then
-// back to u by an edge of kind closing.
-func (s *searcher) path(sp spec, u, v, last int32, closing Dep) []cycleEdge {
+// back to u by an edge of kind closing (local indexes in, transactions
+// out).
+func (s *searcher) path(sp *spec, u, v, last int32, closing Dep) []cycleEdge {
 	var back []cycleEdge
-	to := u
+	to := s.members[u]
 	dep := closing
 	for code := last; ; code = s.parent[code] {
 		x := s.members[code/numStates]
@@ -291,7 +334,7 @@ func (s *searcher) path(sp spec, u, v, last int32, closing Dep) []cycleEdge {
 		}
 		to, dep = x, s.via[code]
 	}
-	out := []cycleEdge{{u, v, sp.start}}
+	out := []cycleEdge{{s.members[u], s.members[v], sp.start}}
 	for i := len(back) - 1; i >= 0; i-- {
 		out = append(out, back[i])
 	}
@@ -313,17 +356,10 @@ func simple(cycle []cycleEdge) bool {
 // anyCycle returns a shortest cycle through the component's first edge,
 // whatever its shape.
 func (s *searcher) anyCycle(rest Dep) []cycleEdge {
-	u := s.members[0]
-	for i := s.g.off[u]; i < s.g.off[u+1]; i++ {
-		if v := s.g.to[i]; s.comp[v] == s.c {
-			sp := spec{start: firstDep(s.g.deps[i]), rest: rest}
-			s.budget = int(^uint(0) >> 1)
-			if path, _ := s.bfs(sp, u, v, len(s.members)+1); path != nil {
-				return path
-			}
-		}
-	}
-	return nil
+	sp := newSpec(spec{start: firstDep(s.deps[0]), rest: rest})
+	s.budget = int(^uint(0) >> 1)
+	path, _ := s.bfs(sp, 0, s.to[0], len(s.members)+1)
+	return path
 }
 
 // firstDep returns the most telling reason in d: ww, wr, process,

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // A Dep is a reason one transaction precedes another in a cycle, T1 < T2;
@@ -239,33 +240,41 @@ func (c *checker) procEdges(emit func(from, to int32, d Dep)) {
 // the same transitive closure as the real-time order. A transaction that
 // completes at the very instant another begins does not precede it.
 func (c *checker) orderRealtime() {
-	invokes := make([]int32, 0, len(c.txns))
-	completes := make([]int32, 0, len(c.txns))
+	type event struct {
+		at  time.Duration
+		txn int32
+	}
+	invokes := make([]event, 0, len(c.txns))
+	completes := make([]event, 0, len(c.txns))
 	for i, t := range c.txns {
 		if t.Outcome != Fail {
-			invokes = append(invokes, int32(i))
+			invokes = append(invokes, event{t.Invoke, int32(i)})
 		}
 		if t.Outcome == OK {
-			completes = append(completes, int32(i))
+			completes = append(completes, event{t.Complete, int32(i)})
 		}
 	}
-	c.sortByInvoke(invokes)
-	slices.SortStableFunc(completes, func(a, b int32) int { return cmp.Compare(c.txns[a].Complete, c.txns[b].Complete) })
+	by := func(a, b event) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.txn, b.txn)) }
+	for _, events := range [][]event{invokes, completes} {
+		if !slices.IsSortedFunc(events, by) {
+			slices.SortFunc(events, by)
+		}
+	}
 
 	c.rtStart = make([]int32, len(c.txns))
 	c.rtCount = make([]int32, len(c.txns))
 	c.rtPreds = make([]int32, 0, 2*len(c.txns))
 	var frontier []int32
 	for i, j := 0, 0; i < len(invokes); {
-		if j < len(completes) && c.txns[completes[j]].Complete < c.txns[invokes[i]].Invoke {
-			t := completes[j]
+		if j < len(completes) && completes[j].at < invokes[i].at {
+			t := completes[j].txn
 			j++
 			preds := c.rtPredsOf(t)
 			frontier = slices.DeleteFunc(frontier, func(f int32) bool { return slices.Contains(preds, f) })
 			frontier = append(frontier, t)
 			continue
 		}
-		t := invokes[i]
+		t := invokes[i].txn
 		i++
 		c.rtStart[t], c.rtCount[t] = int32(len(c.rtPreds)), int32(len(frontier))
 		c.rtPreds = append(c.rtPreds, frontier...)
