@@ -1,6 +1,7 @@
 package txncheck
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -42,6 +43,17 @@ func check(t *testing.T, h *History, m Model) *Result {
 	r, err := Check(h, m)
 	require.NoError(t, err)
 	return r
+}
+
+// writePage writes r's page into the test's temporary directory and returns a
+// line naming it, for a failure message.
+func writePage(t *testing.T, r *Result, name string) string {
+	t.Helper()
+	path, err := r.WriteHTML(t.TempDir(), name, nil)
+	if err != nil {
+		return fmt.Sprintf("(no visualization: %v)", err)
+	}
+	return "visualization: " + path
 }
 
 // types returns the anomaly types found, in order, without repeats.

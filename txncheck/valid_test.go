@@ -27,7 +27,7 @@ func TestGeneratedHistoriesPass(t *testing.T) {
 			for _, m := range Models() {
 				r := check(t, h, m)
 				if !r.OK() {
-					t.Fatalf("%s, seed %d, %v: a serial history failed:\n%v", name, seed, m, r)
+					t.Fatalf("%s, seed %d, %v: a serial history failed:\n%v%s", name, seed, m, r, writePage(t, r, "generated"))
 				}
 			}
 		}

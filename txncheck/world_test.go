@@ -104,7 +104,10 @@ func TestRecordedInAWorld(t *testing.T) {
 	good := runClients(1, &toyStore{primary: map[int][]int{}})
 	r, err := txncheck.Check(good, txncheck.StrictSerializable)
 	require.NoError(t, err)
-	assert.True(t, r.OK(), "%v", r)
+	if !r.OK() {
+		path, err := r.WriteHTML(t.TempDir(), "correct-store", nil)
+		t.Errorf("a correct store failed: %v\nvisualization: %s %v", r, path, err)
+	}
 	assert.Greater(t, good.Len(), 300)
 
 	lagging := runClients(1, &toyStore{primary: map[int][]int{}, replica: map[int][]int{}, lag: 3 * time.Millisecond})
