@@ -78,3 +78,22 @@ func (c *checker) nextRegister(key, v int32) []int32 {
 	}
 	return c.succ[v]
 }
+
+// checkRegisterRead checks a committed read of a register and returns the
+// version it read (readRec.at).
+func (c *checker) checkRegisterRead(id int, o Op, ki int32) int32 {
+	if len(o.Values) == 0 {
+		return initial
+	}
+	v, ok := c.version(ki, o.Values[0])
+	switch {
+	case !ok:
+		c.garbage(int32(id), o.Key, o.Values[0], o.Values)
+		return unordered
+	case c.vers[v].failed:
+		c.aborted(id, o, v)
+		return unordered
+	}
+	c.intermediate(id, o, v)
+	return v
+}
