@@ -259,7 +259,7 @@ func (c *checker) cycles() {
 		case c.model.Proscribes(a.Type):
 			c.add(a)
 		case !complete:
-			c.note = fmt.Sprintf("the search for cycles in a component of %d transactions ran out of budget", len(members))
+			c.note = fmt.Sprintf("the search for the cycles %v proscribes in a component of %d transactions was not exhaustive (it ran out of budget, or found only walks that revisit a transaction)", c.model, len(members))
 		}
 	}
 }
