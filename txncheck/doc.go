@@ -39,17 +39,20 @@
 // processes, session order; from the times, real-time order (T1 completed
 // before T2 began). A cycle of dependencies is an anomaly. The check finds
 // the strongly connected components of the graph (Tarjan, without
-// recursion) and, in each, the shortest cycle of each shape, which it
-// explains step by step:
+// recursion) and, in each, the shortest cycle of each shape (exactly in a
+// small component; in a large one, the shortest a budget linear in the
+// graph's size finds), which it explains step by step:
 //
 //	G-single: T0 → T1 → T0
 //	  T0 < T1: T1 read T0's append of 1 to key 1
 //	  T1 < T0: T1 read key 2 = [], the version before T0's append of 2 to key 2
 //
-// A transaction of unknown outcome whose write some read shows committed:
-// it takes part like a committed one, though its own reads are unknown. One
-// whose writes no read shows has no edges: its absence is never an anomaly,
-// and since nothing is assumed of it, it cannot hide one.
+// A transaction of unknown outcome whose write a read shows has committed:
+// it takes part like a committed one, though its own reads are unknown,
+// and no process or real-time edge leaves it (it may have committed long
+// after its client gave up). One whose writes no read shows has no
+// dependency edges: its absence is never an anomaly, and since nothing is
+// assumed of it, it cannot hide one.
 //
 // # Anomalies
 //
