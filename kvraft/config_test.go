@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/linearize"
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/simtest"
 )
@@ -38,7 +38,7 @@ type config struct {
 	htmlDir string // where a violation's visualization goes ("": nowhere)
 
 	history linearize.History
-	faults  []linearize.Fault
+	faults  fault.Log
 	ops     int
 }
 
@@ -72,16 +72,10 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 }
 
 func (cfg *config) fault(format string, args ...any) {
-	cfg.faults = append(cfg.faults, linearize.Fault{At: cfg.w.Now(), Description: fmt.Sprintf(format, args...)})
+	cfg.faults = append(cfg.faults, fault.Entry{At: cfg.w.Now(), Text: fmt.Sprintf(format, args...)})
 }
 
-func (cfg *config) faultLog() string {
-	var b strings.Builder
-	for _, f := range cfg.faults {
-		fmt.Fprintf(&b, "%12v  %s\n", f.At, f.Description)
-	}
-	return b.String()
-}
+func (cfg *config) faultLog() string { return cfg.faults.String() }
 
 // StartServer starts or restarts server i from what its host persisted.
 func (cfg *config) StartServer(i int) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/linearize"
+	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
 )

@@ -1,6 +1,6 @@
 package kvraft
 
-import "github.com/replab/replab/internal/linearize"
+import "github.com/replab/replab/linearize"
 
 // A RecordedClerk is a Clerk whose every operation goes into a history,
 // with its virtual call and return times, for a linearizability check.

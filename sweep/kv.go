@@ -7,8 +7,8 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/fault"
-	"github.com/replab/replab/internal/linearize"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
@@ -147,11 +147,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		return fail("the clients' last operations did not complete within %v of healing", kvSettle)
 	}
 	o.Summary = w.Summary()
-	var faults []linearize.Fault
-	for _, e := range m.Log() {
-		faults = append(faults, linearize.Fault{At: e.At, Description: e.Fault.String()})
-	}
-	r, err := linearize.Check(linearize.KVModel(), h.Operations(), faults, checkTimeout, dir, fmt.Sprintf("%s-seed%d", name, seed))
+	r, err := linearize.Check(linearize.KVModel(), h.Operations(), m.Log(), checkTimeout, dir, fmt.Sprintf("%s-seed%d", name, seed))
 	if err != nil {
 		return fail("writing the visualization: %v", err)
 	}

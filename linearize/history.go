@@ -1,6 +1,9 @@
 // Package linearize records client histories in virtual time and checks
-// them for linearizability with porcupine. It holds what the services
-// share: the recorder, a key/value model, and the check itself.
+// them for linearizability with porcupine: the recorder, a versioned
+// key/value model partitioned by key, and the check, which draws a
+// violation with the run's fault log marked. It is public so that a
+// student's own service can be checked the same way; package txncheck
+// beside it judges transactions.
 package linearize
 
 import (

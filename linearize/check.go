@@ -8,13 +8,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/replab/replab/fault"
 )
-
-// A Fault is a moment of the fault log, shown in the visualization.
-type Fault struct {
-	At          time.Duration
-	Description string
-}
 
 // A Report is the outcome of a check.
 type Report struct {
@@ -47,7 +42,7 @@ func (r Report) Problem() string {
 // violation it writes porcupine's visualization, with the faults marked,
 // to dir/name.html (dir is created) and records the path in the report;
 // with dir "" it writes none.
-func Check(model porcupine.Model, ops []porcupine.Operation, faults []Fault, timeout time.Duration, dir, name string) (Report, error) {
+func Check(model porcupine.Model, ops []porcupine.Operation, faults fault.Log, timeout time.Duration, dir, name string) (Report, error) {
 	start := time.Now()
 	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
 	r := Report{Result: res, Ops: len(ops), Took: time.Since(start)}
@@ -55,8 +50,12 @@ func Check(model porcupine.Model, ops []porcupine.Operation, faults []Fault, tim
 		return r, nil
 	}
 	var notes []porcupine.Annotation
-	for _, f := range faults {
-		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: int64(f.At), Description: f.Description, BackgroundColor: "#ffd7d7"})
+	for _, e := range faults {
+		text := e.Text
+		if text == "" {
+			text = e.Fault.String()
+		}
+		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: int64(e.At), Description: text, BackgroundColor: "#ffd7d7"})
 	}
 	info.AddAnnotations(notes)
 	if dir == "" {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/replab/replab/fault"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,7 @@ func cput(key, v string, ver int64) KVInput {
 }
 
 func check(t *testing.T, h *History) Report {
-	r, err := Check(KVModel(), h.Operations(), []Fault{{At: at(1), Description: "partition"}}, 5*time.Second, t.TempDir(), t.Name())
+	r, err := Check(KVModel(), h.Operations(), fault.Log{{At: at(1), Text: "partition"}}, 5*time.Second, t.TempDir(), t.Name())
 	require.NoError(t, err)
 	return r
 }
