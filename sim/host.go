@@ -22,6 +22,7 @@ type Host struct {
 	pending int    // live events owned by this incarnation
 
 	persister *Persister
+	disks     map[string]*Persister // named persisters, for several nodes on one host
 	onKill    []func()
 
 	// The host's clock runs at ppm/1e6 of virtual time. Local time is
@@ -80,6 +81,22 @@ func (h *Host) Incarnation() uint64 { return h.epoch }
 // Persister returns the host's persister: the storage that survives a kill.
 func (h *Host) Persister() *Persister { return h.persister }
 
+// PersisterNamed returns the host's persister called name, made empty on
+// first use: stable storage for one of several nodes placed on the host
+// (replicas of different groups, say), each surviving kills as Persister
+// does.
+func (h *Host) PersisterNamed(name string) *Persister {
+	if h.disks == nil {
+		h.disks = map[string]*Persister{}
+	}
+	ps, ok := h.disks[name]
+	if !ok {
+		ps = MakePersister()
+		h.disks[name] = ps
+	}
+	return ps
+}
+
 // Kill stops the host: every event and timer it owns is dropped, and what
 // its node objects held in memory is gone. The persisted bytes survive; the
 // dead incarnation keeps a detached copy, so nothing it still writes reaches
@@ -93,6 +110,9 @@ func (h *Host) Kill() bool {
 	h.w.markStale(h.pending)
 	h.pending = 0
 	h.persister = h.persister.Copy()
+	for name, ps := range h.disks {
+		h.disks[name] = ps.Copy()
+	}
 	h.w.Fold(tagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
 	for _, fn := range h.onKill {

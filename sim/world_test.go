@@ -115,6 +115,22 @@ func TestPersisterSurvivesKillAndIsDetachedFromTheDead(t *testing.T) {
 	assert.Equal(t, []byte("state"), h.Persister().ReadRaftState(), "reads return copies")
 }
 
+func TestNamedPersisters(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	a, b := h.PersisterNamed("g0/1"), h.PersisterNamed("g1/1")
+	assert.Same(t, a, h.PersisterNamed("g0/1"), "one persister per name")
+	assert.NotSame(t, a, h.Persister())
+	a.Save([]byte("a"), nil)
+	b.Save([]byte("b"), nil)
+	h.Kill()
+	a.Save([]byte("zombie write"), nil)
+	h.Restart()
+	assert.Equal(t, []byte("a"), h.PersisterNamed("g0/1").ReadRaftState(), "survives the kill, detached from the dead")
+	assert.Equal(t, []byte("b"), h.PersisterNamed("g1/1").ReadRaftState())
+	assert.Zero(t, h.Persister().RaftStateSize())
+}
+
 func TestClockDrift(t *testing.T) {
 	w := NewWorld(1)
 	fast, slow := w.NewHost("fast"), w.NewHost("slow")
