@@ -1,0 +1,47 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+)
+
+// NewClient adds a host for a client, outside the monkey's hosts: faults
+// between servers leave its links alone (use Connect to cut a client off).
+func (c *Cluster) NewClient(name string) *sim.Host { return c.w.NewHost(name) }
+
+// Ends returns new ends from a client host to every replica of group g,
+// connected to those in to (nil: all).
+func (c *Cluster) Ends(client *sim.Host, g int, to []int) []*labrpc.ClientEnd {
+	gr := c.groups[c.checkGroup(g)]
+	ends := make([]*labrpc.ClientEnd, len(gr.replicas))
+	names := make([]string, len(gr.replicas))
+	for j := range ends {
+		ends[j], names[j] = c.makeEnd(client, g, j)
+	}
+	if c.client[client] == nil {
+		c.client[client] = map[int][]string{}
+	}
+	c.client[client][g] = names
+	if to != nil {
+		c.Connect(client, g, to)
+	}
+	return ends
+}
+
+// Connect connects a client's ends to group g (made by Ends) to exactly
+// the replicas in to.
+func (c *Cluster) Connect(client *sim.Host, g int, to []int) {
+	names, ok := c.client[client][c.checkGroup(g)]
+	if !ok {
+		panic(fmt.Sprintf("cluster: Connect: client %s has no ends to group %q", client.Name(), c.groups[g].Name))
+	}
+	on := make([]bool, len(names))
+	for _, j := range to {
+		on[c.checkReplica(g, j)] = true
+	}
+	for j, name := range names {
+		c.net.Enable(name, on[j])
+	}
+}
