@@ -69,7 +69,7 @@ func runTimeoutRange(seed int64) (*Result, error) {
 			for trial := range trials {
 				// A fresh clerk each time: a Put that hit the cap is
 				// still trying.
-				ck := e.c.MakeClerk(e.c.All())
+				ck := e.clerk()
 				if err := e.m.Apply(chaos.IsolateAll(servers)); err != nil {
 					return nil, err
 				}

@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
+	"github.com/replab/replab/workload"
 )
 
 // gigabit is a 1 Gbit/s uplink, in bytes per second.
@@ -38,15 +40,18 @@ func network() labrpc.Params {
 // its servers.
 type env struct {
 	w *sim.World
-	c *kvraft.Cluster
+	c *cluster.Cluster
 	m *chaos.Monkey
+
+	clerks int
 }
 
 // newEnv builds n servers with Raft config rc on network p, without
 // snapshots, their timers firing up to timerNoise late.
 func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 	w := sim.NewWorld(seed)
-	c, err := kvraft.NewCluster(w, n, -1, kvraft.Options{Reads: rsm.ReadLog, Raft: rc})
+	opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: workload.KVServers(-1, opts)}}})
 	if err != nil {
 		return nil, err
 	}
@@ -58,11 +63,14 @@ func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 	if err := c.Net().SetParams(p); err != nil {
 		return nil, err
 	}
-	m, err := c.Monkey()
-	if err != nil {
-		return nil, err
-	}
-	return &env{w: w, c: c, m: m}, nil
+	return &env{w: w, c: c, m: c.Monkey()}, nil
+}
+
+// clerk returns a clerk on a host of its own, talking to every server.
+func (e *env) clerk() *kvraft.Clerk {
+	e.clerks++
+	host := e.c.NewClient(fmt.Sprintf("clerk%d", e.clerks))
+	return kvraft.MakeClerk(host, e.c.Ends(host, 0, nil))
 }
 
 // put runs the world until ck's Put completes or limit passes, and returns
@@ -84,20 +92,20 @@ func (e *env) settle(ck *kvraft.Clerk) error {
 
 // leader returns the server that leads, once a majority follows it.
 func (e *env) leader() (int, bool) {
-	l, ok := e.c.Leader()
+	l, ok := e.c.Leader(0)
 	if !ok {
 		return 0, false
 	}
-	term, _ := e.c.Server(l).Raft().GetState()
+	term, _ := e.c.Replica(0, l).GetState()
 	agree := 0
-	for i := range e.c.N() {
-		if kv := e.c.Server(i); kv != nil && e.m.Connected(i, l) {
-			if t, _ := kv.Raft().GetState(); t == term {
+	for i := range e.c.Replicas(0) {
+		if kv := e.c.Replica(0, i); kv != nil && e.m.Connected(i, l) {
+			if t, _ := kv.GetState(); t == term {
 				agree++
 			}
 		}
 	}
-	return l, agree > e.c.N()/2
+	return l, agree > e.c.Replicas(0)/2
 }
 
 // putters are clerks that each keep one Put outstanding until stopped,
@@ -112,7 +120,7 @@ type putters struct {
 func (e *env) startPutters(n int, value string) *putters {
 	p := &putters{}
 	for i := range n {
-		ck := e.c.MakeClerk(e.c.All())
+		ck := e.clerk()
 		key := fmt.Sprintf("k%d", i)
 		var put func()
 		put = func() {

@@ -38,7 +38,7 @@ func runFrangipaniKV(seed int64) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		ck := e.c.MakeClerk(e.c.All())
+		ck := e.clerk()
 		if err := e.settle(ck); err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func runFrangipaniKV(seed int64) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		ck = e.c.MakeClerk(e.c.All())
+		ck = e.clerk()
 		if err := e.settle(ck); err != nil {
 			return nil, err
 		}

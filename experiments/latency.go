@@ -27,7 +27,7 @@ func runPutLatency(seed int64) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := e.settle(e.c.MakeClerk(e.c.All())); err != nil {
+		if err := e.settle(e.clerk()); err != nil {
 			return nil, err
 		}
 		p := e.startPutters(1, "v")

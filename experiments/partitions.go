@@ -38,7 +38,7 @@ func allMinorityExperiment() Experiment {
 		Run: func(seed int64) (*Result, error) {
 			return reconnection(seed, "all-minority", "Time to the first Put after an all-minority partition heals",
 				func(e *env, leader int) (time.Duration, error) {
-					if err := e.m.Apply(chaos.SplitAllMinority(e.c.N(), e.w.Rand())); err != nil {
+					if err := e.m.Apply(chaos.SplitAllMinority(e.c.Replicas(0), e.w.Rand())); err != nil {
 						return 0, err
 					}
 					e.w.Run(3 * time.Second)
@@ -60,13 +60,13 @@ func reconnection(seed int64, name, title string, apply func(e *env, leader int)
 		if err != nil {
 			return nil, err
 		}
-		ck := e.c.MakeClerk(e.c.All())
+		ck := e.clerk()
 		var times []float64
 		for trial := range trialsPerSize {
 			if err := e.settle(ck); err != nil {
 				return nil, err
 			}
-			leader, _ := e.c.Leader()
+			leader, _ := e.c.Leader(0)
 			if _, err := apply(e, leader); err != nil {
 				return nil, err
 			}

@@ -30,7 +30,7 @@ func runConcurrency(seed int64) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		if err := e.settle(e.c.MakeClerk(e.c.All())); err != nil {
+		if err := e.settle(e.clerk()); err != nil {
 			return err
 		}
 		p := e.startPutters(k, "v")
@@ -90,13 +90,13 @@ func runLeaderFailure(seed int64) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := e.settle(e.c.MakeClerk(e.c.All())); err != nil {
+		if err := e.settle(e.clerk()); err != nil {
 			return nil, err
 		}
 		start := e.w.Now()
 		p := e.startPutters(clients, "v")
 		e.w.Run(killAt)
-		leader, _ := e.c.Leader()
+		leader, _ := e.c.Leader(0)
 		if err := e.m.Apply(fault.Fault{Kind: fault.Kill, Host: leader}); err != nil {
 			return nil, err
 		}
@@ -166,7 +166,7 @@ func runValueSize(seed int64) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := e.settle(e.c.MakeClerk(e.c.All())); err != nil {
+		if err := e.settle(e.clerk()); err != nil {
 			return nil, err
 		}
 		p := e.startPutters(clients, strings.Repeat("v", size))

@@ -1,8 +1,9 @@
-package kvraft
+package kvraft_test
 
 import (
 	"testing"
 
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
@@ -13,33 +14,33 @@ import (
 var plantedBugs = append(rsmBugs(), raftBug("pre-election outlives hearing the leader (breaks leases)"))
 
 // rsmBugs plants each of the service core's planted bugs.
-func rsmBugs() []simtest.Bug[Options] {
-	var out []simtest.Bug[Options]
+func rsmBugs() []simtest.Bug[kvraft.Options] {
+	var out []simtest.Bug[kvraft.Options]
 	for _, b := range rsm.PlantedBugs() {
-		out = append(out, simtest.Bug[Options]{Name: b.Name, Plant: b.Plant})
+		out = append(out, simtest.Bug[kvraft.Options]{Name: b.Name, Plant: b.Plant})
 	}
 	return out
 }
 
 // raftBug plants Raft's planted bug called name in the service's Raft.
-func raftBug(name string) simtest.Bug[Options] {
+func raftBug(name string) simtest.Bug[kvraft.Options] {
 	b, ok := raft.PlantedBugNamed(name)
 	if !ok {
 		panic("raft has no planted bug " + name)
 	}
-	return simtest.Bug[Options]{Name: "raft: " + name, Plant: func(o *Options) { b.Plant(&o.Raft) }}
+	return simtest.Bug[kvraft.Options]{Name: "raft: " + name, Plant: func(o *kvraft.Options) { b.Plant(&o.Raft) }}
 }
 
 // hunt makes a scenario a case of the bug hunt.
-func hunt(name string, sc scenario) simtest.Case[Options] {
-	return simtest.Case[Options]{Name: name, Run: func(t simtest.T, seed int64, opts Options) { sc(t, seed, opts) }}
+func hunt(name string, sc scenario) simtest.Case[kvraft.Options] {
+	return simtest.Case[kvraft.Options]{Name: name, Run: func(t simtest.T, seed int64, opts kvraft.Options) { sc(t, seed, opts) }}
 }
 
 // TestPlantedBugsCaught plants each bug in turn and runs these scenarios,
 // in this order, over a few seeds until one fails; every bug must be
 // caught. With -v it prints which test and seed caught each one.
 func TestPlantedBugsCaught(t *testing.T) {
-	simtest.HuntBugs(t, DefaultOptions, plantedBugs, []simtest.Case[Options]{
+	simtest.HuntBugs(t, kvraft.DefaultOptions, plantedBugs, []simtest.Case[kvraft.Options]{
 		hunt("TestUnreliable", generic(5, 5, true, false, false, -1, false)),
 		hunt("TestManyPartitionsManyClients", generic(5, 5, false, false, true, -1, false)),
 		hunt("TestSnapshotKeepsDuplicateTable", snapshotKeepsDuplicateTable),

@@ -1,6 +1,12 @@
-package kvraft
+package kvraft_test
 
-import "time"
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/workload"
+)
 
 // opLimit bounds how long a blocking test operation may take.
 const opLimit = 2 * time.Minute
@@ -8,7 +14,7 @@ const opLimit = 2 * time.Minute
 // A clerk is a test client: a Clerk on its own host, connected to some
 // servers, whose every operation goes into the history.
 type clerk struct {
-	*RecordedClerk
+	*workload.KVClient
 	cfg     *config
 	value   string // what the last Get returned
 	version int64
@@ -16,13 +22,15 @@ type clerk struct {
 
 // makeClient returns a clerk connected to the servers in to.
 func (cfg *config) makeClient(to []int) *clerk {
-	ck := &clerk{RecordedClerk: NewRecordedClerk(cfg.MakeClerk(to), &cfg.history, len(cfg.clerks)), cfg: cfg}
+	host := cfg.c.NewClient(fmt.Sprintf("clerk%d", len(cfg.clerks)))
+	raw := kvraft.MakeClerk(host, cfg.c.Ends(host, 0, to))
+	ck := &clerk{KVClient: workload.NewKVClient(raw, &cfg.history, len(cfg.clerks)), cfg: cfg}
 	cfg.clerks = append(cfg.clerks, ck)
 	return ck
 }
 
 // connect connects the clerk to exactly the servers in to.
-func (ck *clerk) connect(to []int) { ck.cfg.ConnectClerk(ck.Clerk, to) }
+func (ck *clerk) connect(to []int) { ck.cfg.c.Connect(ck.Host(), 0, to) }
 
 // getAsync gets key, remembering what it read.
 func (ck *clerk) getAsync(key string, done func(value string)) {

@@ -1,4 +1,4 @@
-package kvraft
+package kvraft_test
 
 // The test harness: a config, as in the 6.5840 lab, that builds a
 // replicated service on a simulated world, runs clerks as processes inside
@@ -6,17 +6,22 @@ package kvraft
 // checks the history with porcupine at the end.
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/fault"
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/workload"
 )
 
 // electionTimeout is the lab's bound on how long an election may take.
@@ -26,36 +31,35 @@ const electionTimeout = 1 * time.Second
 const linearizabilityCheckTimeout = 10 * time.Second
 
 type config struct {
-	*Cluster
+	c      *cluster.Cluster
 	t      simtest.T
 	name   string
 	w      *sim.World
 	net    *labrpc.Network
 	n      int
-	opts   Options
+	opts   kvraft.Options
 	clerks []*clerk
 
 	htmlDir string // where a violation's visualization goes ("": nowhere)
 
 	history linearize.History
-	faults  fault.Log
+	notes   fault.Log // what the test did outside the monkey
 	ops     int
 }
 
 // makeConfig builds n servers on a fresh world for seed, all connected.
-func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate int, opts Options) *config {
+func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate int, opts kvraft.Options) *config {
 	t.Helper()
 	w := sim.NewWorld(seed)
 	tb, isTB := t.(testing.TB)
 	if isTB {
 		w = simtest.NewWorld(tb, seed)
 	}
-	c, err := NewCluster(w, n, maxraftstate, opts)
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: workload.KVServers(maxraftstate, opts)}}})
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	cfg := &config{Cluster: c, t: t, w: w, net: c.Net(), n: n, opts: opts}
-	c.OnFault = func(d string) { cfg.fault("%s", d) }
+	cfg := &config{c: c, t: t, w: w, net: c.Net(), n: n, opts: opts}
 	if isTB {
 		// A bug hunt expects violations and draws none; a test draws
 		// its violation where SIM_TRACE says, or in the temporary
@@ -65,24 +69,73 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 		if cfg.htmlDir == "" {
 			cfg.htmlDir = filepath.Join(os.TempDir(), "replab-porcupine")
 		}
-		simtest.Explain(tb, "fault log", cfg.faultLog)
+		simtest.Explain(tb, "fault log", func() string { return cfg.faultLog().String() })
 	}
 	cfg.net.Reliable(!unreliable)
 	return cfg
 }
 
+// fault notes, in the fault log, something a test did outside the monkey.
 func (cfg *config) fault(format string, args ...any) {
-	cfg.faults = append(cfg.faults, fault.Entry{At: cfg.w.Now(), Text: fmt.Sprintf(format, args...)})
+	cfg.notes = append(cfg.notes, fault.Entry{At: cfg.w.Now(), Text: fmt.Sprintf(format, args...)})
 }
 
-func (cfg *config) faultLog() string { return cfg.faults.String() }
+// faultLog returns the monkey's log and the test's notes, in time order.
+func (cfg *config) faultLog() fault.Log {
+	log := append(slices.Clone(cfg.c.Log()), cfg.notes...)
+	slices.SortStableFunc(log, func(a, b fault.Entry) int { return cmp.Compare(a.At, b.At) })
+	return log
+}
 
-// StartServer starts or restarts server i from what its host persisted.
-func (cfg *config) StartServer(i int) {
-	if err := cfg.Start(i); err != nil {
-		cfg.t.Fatalf("StartKVServer: %v", err)
+// apply applies a fault through the monkey.
+func (cfg *config) apply(f fault.Fault) {
+	cfg.t.Helper()
+	if err := cfg.c.Apply(f); err != nil {
+		cfg.t.Fatalf("%v", err)
 	}
 }
+
+// Partition puts the servers in groups; servers in different groups (or
+// in none) cannot talk to each other. Clerks keep their connections.
+func (cfg *config) Partition(groups ...[]int) {
+	cfg.apply(fault.Fault{Kind: fault.Partition, Groups: groups})
+}
+
+// ConnectAll heals every partition.
+func (cfg *config) ConnectAll() { cfg.apply(fault.Fault{Kind: fault.Heal}) }
+
+// Shutdown kills server i: only what it persisted survives.
+func (cfg *config) Shutdown(i int) { cfg.apply(fault.Fault{Kind: fault.Kill, Host: i}) }
+
+// All returns every server.
+func (cfg *config) All() []int { return cfg.c.All(0) }
+
+// Leader returns a live server that thinks it leads, if there is one.
+func (cfg *config) Leader() (int, bool) { return cfg.c.Leader(0) }
+
+// hosts returns the servers' hosts.
+func (cfg *config) hosts() []*sim.Host { return cfg.c.Hosts() }
+
+// LogSize returns the largest persisted Raft state of any server.
+func (cfg *config) LogSize() int {
+	size := 0
+	for i := range cfg.n {
+		size = max(size, cfg.c.Persister(0, i).RaftStateSize())
+	}
+	return size
+}
+
+// SnapshotSize returns the largest persisted snapshot of any server.
+func (cfg *config) SnapshotSize() int {
+	size := 0
+	for i := range cfg.n {
+		size = max(size, cfg.c.Persister(0, i).SnapshotSize())
+	}
+	return size
+}
+
+// StartServer restarts server i from what its host persisted.
+func (cfg *config) StartServer(i int) { cfg.apply(fault.Fault{Kind: fault.Restart, Host: i}) }
 
 // makePartition returns a majority that holds the leader, and the rest.
 func (cfg *config) makePartition() ([]int, []int) {
@@ -118,7 +171,7 @@ func (cfg *config) checkLinearizable() {
 func (cfg *config) linearizability() linearize.Report {
 	cfg.t.Helper()
 	name := fmt.Sprintf("%s-seed%d", cfg.name, cfg.w.Seed())
-	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faults, linearizabilityCheckTimeout, cfg.htmlDir, name)
+	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faultLog(), linearizabilityCheckTimeout, cfg.htmlDir, name)
 	if err != nil {
 		cfg.t.Fatalf("writing the visualization: %v", err)
 	}

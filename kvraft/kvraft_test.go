@@ -1,10 +1,11 @@
-package kvraft
+package kvraft_test
 
 import (
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/simtest"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestBasic(t *testing.T) { runScenario(t, generic(1, 5, false, false, false, -1, false)) }
 
 func TestSpeed(t *testing.T) {
-	runScenario(t, func(t simtest.T, seed int64, opts Options) *config { return speedTest(t, seed, opts, -1) })
+	runScenario(t, func(t simtest.T, seed int64, opts kvraft.Options) *config { return speedTest(t, seed, opts, -1) })
 }
 
 func TestConcurrent(t *testing.T) { runScenario(t, generic(5, 5, false, false, false, -1, false)) }
@@ -28,7 +29,7 @@ func TestUnreliableOneKey(t *testing.T) { runScenario(t, unreliableOneKey) }
 // (and must see its own appends): without reads, porcupine would have to
 // guess the order of every set of concurrent appends before the final Get
 // could tell it whether it guessed right, and its search blows up.
-func unreliableOneKey(t simtest.T, seed int64, opts Options) *config {
+func unreliableOneKey(t simtest.T, seed int64, opts kvraft.Options) *config {
 	const nclient, upto = 5, 10
 	cfg := makeConfig(t, seed, 5, true, -1, opts)
 	ck := cfg.makeClient(cfg.All())
@@ -70,7 +71,7 @@ func TestOnePartition(t *testing.T) { runScenario(t, onePartition) }
 
 // onePartition checks that a majority makes progress, that a minority
 // does not, and that the minority's operations complete after healing.
-func onePartition(t simtest.T, seed int64, opts Options) *config {
+func onePartition(t simtest.T, seed int64, opts kvraft.Options) *config {
 	cfg := makeConfig(t, seed, 5, false, -1, opts)
 	ck := cfg.makeClient(cfg.All())
 	ck.put("1", "13")
@@ -148,7 +149,7 @@ func TestPersistPartitionUnreliableLinearizable(t *testing.T) {
 func TestSnapshotRPC(t *testing.T) { runScenario(t, snapshotRPC) }
 
 // snapshotRPC makes a lagging server catch up by InstallSnapshot.
-func snapshotRPC(t simtest.T, seed int64, opts Options) *config {
+func snapshotRPC(t simtest.T, seed int64, opts kvraft.Options) *config {
 	const maxraftstate = 1000
 	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
 	ck := cfg.makeClient(cfg.All())
@@ -194,7 +195,7 @@ func TestSnapshotSize(t *testing.T) { runScenario(t, snapshotSize) }
 
 // snapshotSize checks that the Raft state and the snapshot stay small
 // under a workload whose live state is one key.
-func snapshotSize(t simtest.T, seed int64, opts Options) *config {
+func snapshotSize(t simtest.T, seed int64, opts kvraft.Options) *config {
 	const maxraftstate, maxsnapshotstate = 1000, 500
 	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
 	ck := cfg.makeClient(cfg.All())
@@ -215,7 +216,7 @@ func snapshotSize(t simtest.T, seed int64, opts Options) *config {
 }
 
 func TestSpeedSnapshot(t *testing.T) {
-	runScenario(t, func(t simtest.T, seed int64, opts Options) *config { return speedTest(t, seed, opts, 1000) })
+	runScenario(t, func(t simtest.T, seed int64, opts kvraft.Options) *config { return speedTest(t, seed, opts, 1000) })
 }
 
 func TestSnapshotRecover(t *testing.T) {

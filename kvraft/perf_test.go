@@ -1,4 +1,4 @@
-package kvraft
+package kvraft_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
@@ -47,7 +48,7 @@ func TestLatency(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
-				opts := DefaultOptions()
+				opts := kvraft.DefaultOptions()
 				opts.Reads = m.mode
 				cfg := makeConfig(t, seed, 3, false, -1, opts)
 				ck := cfg.makeClient(cfg.All())
@@ -84,7 +85,7 @@ func TestThroughput(t *testing.T) {
 	for _, n := range []int{1, 10, 100} {
 		t.Run(fmt.Sprintf("clients=%d", n), func(t *testing.T) {
 			simtest.Run(t, defaultSeeds[:1], func(t *testing.T, seed int64) simtest.Result {
-				cfg := makeConfig(t, seed, 3, false, -1, DefaultOptions())
+				cfg := makeConfig(t, seed, 3, false, -1, kvraft.DefaultOptions())
 				cfg.makeClient(cfg.All()).put("warm", "up")
 				stop, done := false, 0
 				for c := range n {

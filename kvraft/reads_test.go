@@ -1,4 +1,4 @@
-package kvraft
+package kvraft_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/fault"
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -19,7 +20,7 @@ import (
 
 // withReads returns sc run with the given read mode.
 func withReads(mode rsm.ReadMode, sc scenario) scenario {
-	return func(t simtest.T, seed int64, opts Options) *config {
+	return func(t simtest.T, seed int64, opts kvraft.Options) *config {
 		opts.Reads = mode
 		return sc(t, seed, opts)
 	}
@@ -37,7 +38,7 @@ func TestLeaseReadsWithinDriftBound(t *testing.T) { runScenario(t, leaseReadsWit
 
 // leaseReadsWithinDriftBound checks lease reads with clocks drifting as
 // much as the leases allow for.
-func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts Options) *config {
+func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts kvraft.Options) *config {
 	cfg := leaseDrift(t, seed, opts, opts.Raft.LeaseDrift)
 	cfg.checkLinearizable()
 	return cfg
@@ -47,7 +48,7 @@ func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts Options) *config {
 // with clocks drifting 30% where leases assume 5%, a deposed leader serves
 // stale reads, and the checker must say so.
 func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
-	runScenario(t, func(t simtest.T, seed int64, opts Options) *config {
+	runScenario(t, func(t simtest.T, seed int64, opts kvraft.Options) *config {
 		cfg := leaseDrift(t, seed, opts, 0.30)
 		if tb, ok := t.(testing.TB); ok {
 			cfg.htmlDir = tb.TempDir() // the violation is expected: draw it, then throw it away
@@ -64,16 +65,14 @@ func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
 // reading from it, while another clerk writes through the majority. If
 // the leader's lease outlasts the majority's promise not to elect another
 // leader, it serves stale reads.
-func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
+func leaseDrift(t simtest.T, seed int64, opts kvraft.Options, drift float64) *config {
 	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
 	ck := cfg.makeClient(cfg.All())
 	for round := range 10 {
-		for _, h := range cfg.hosts {
-			if err := h.SetClockRate(1); err != nil {
-				t.Fatalf("%v", err)
-			}
+		for i := range servers {
+			cfg.apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: 1})
 		}
 		cfg.ConnectAll()
 		ck.connect(cfg.All())
@@ -82,16 +81,13 @@ func leaseDrift(t simtest.T, seed int64, opts Options, drift float64) *config {
 		if !ok {
 			t.Fatalf("no leader")
 		}
-		for i, h := range cfg.hosts {
+		for i := range servers {
 			rate := 1 + drift
 			if i == leader {
 				rate = 1 - drift
 			}
-			if err := h.SetClockRate(rate); err != nil {
-				t.Fatalf("%v", err)
-			}
+			cfg.apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: rate})
 		}
-		cfg.fault("clocks drift %v%%: leader %d slow, the rest fast", drift*100, leader)
 		ck.put("k", "before "+strconv.Itoa(round)) // a heartbeat round on the drifting clocks
 		var rest []int
 		for i := range servers {
@@ -126,7 +122,7 @@ func TestSnapshotKeepsDuplicateTable(t *testing.T) { runScenario(t, snapshotKeep
 // snapshotKeepsDuplicateTable loses the replies to an append until after
 // every server has snapshotted past it and restarted: the clerk's retry
 // must then be recognised from the de-duplication table in the snapshot.
-func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config {
+func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts kvraft.Options) *config {
 	const maxraftstate = 500
 	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
 	ck1, ck2 := cfg.makeClient(cfg.All()), cfg.makeClient(cfg.All())
@@ -134,10 +130,10 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 
 	// Every server's answers to ck1 are lost; its append applies, and it
 	// keeps retrying.
-	for _, h := range cfg.hosts {
+	for _, h := range cfg.hosts() {
 		cfg.net.SetLink(h, ck1.Host(), false)
 	}
-	cfg.fault("replies to clerk %d lost", ck1.id)
+	cfg.fault("replies to clerk %d lost", ck1.ID())
 	done := false
 	ck1.Append("k", "x", func() { done = true })
 	// Enough other writes for every server to snapshot past the append.
@@ -151,7 +147,7 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts Options) *config 
 		cfg.StartServer(i)
 	}
 	cfg.net.HealLinks()
-	cfg.fault("replies to clerk %d flow again", ck1.id)
+	cfg.fault("replies to clerk %d flow again", ck1.ID())
 	if !cfg.w.RunUntil(func() bool { return done }, opLimit) {
 		t.Fatalf("the append never completed")
 	}
@@ -171,14 +167,11 @@ func TestLeaseReadsPreVoteRepliesDelayed(t *testing.T) {
 // again. When its pre-votes arrive it must not run an election: the nodes
 // that granted them would elect it while the old leader still serves lease
 // reads to a clerk that can reach only it.
-func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts Options) *config {
+func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Options) *config {
 	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
-	m, err := cfg.Monkey()
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
+	m := cfg.c.Monkey()
 	hb := opts.Raft.Heartbeat
 	var asked = -1 // the first server to ask for pre-votes while cut off
 	var near, far []int

@@ -1,4 +1,4 @@
-package kvraft
+package kvraft_test
 
 import (
 	"strconv"
@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/simtest"
 )
 
 // A scenario is one test of the catalogue: it builds a service with the
 // given options on a world for seed, runs, and checks through t.
-type scenario func(t simtest.T, seed int64, opts Options) *config
+type scenario func(t simtest.T, seed int64, opts kvraft.Options) *config
 
 // defaultSeeds are the seeds every test runs by default.
 var defaultSeeds = []int64{1, 2}
@@ -19,7 +20,7 @@ var defaultSeeds = []int64{1, 2}
 // runScenario runs sc as a test over the default seeds (or -seed).
 func runScenario(t *testing.T, sc scenario) {
 	simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
-		return sc(t, seed, DefaultOptions()).result()
+		return sc(t, seed, kvraft.DefaultOptions()).result()
 	})
 }
 
@@ -32,8 +33,8 @@ func (cfg *config) thinkTime(nclients int) time.Duration {
 	return cfg.w.RandDuration(0, 2*mean)
 }
 
-// A workload is a client process of the generic test.
-type workload struct {
+// A process is a client process of the generic test.
+type process struct {
 	ck       *clerk
 	j        int    // appends and puts done
 	last     string // the value of its own key, when keys are not random
@@ -42,8 +43,8 @@ type workload struct {
 
 // startClient starts client cli doing random appends, puts and gets until
 // *stop, either on its own key (checking every Get) or on random keys.
-func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *workload {
-	p := &workload{ck: cfg.makeClient(cfg.All())}
+func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *process {
+	p := &process{ck: cfg.makeClient(cfg.All())}
 	var step func()
 	next := func() { cfg.w.After(cfg.thinkTime(nclients), step) }
 	step = func() {
@@ -142,12 +143,12 @@ func checkConcurrentAppends(t simtest.T, v string, counts []int) {
 // operations for three rounds of five seconds, with optional unreliable
 // network, crashes of every server between rounds, random partitions and
 // snapshots; then the history is checked with porcupine.
-func genericTest(t simtest.T, seed int64, opts Options, nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) *config {
+func genericTest(t simtest.T, seed int64, opts kvraft.Options, nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) *config {
 	cfg := makeConfig(t, seed, nservers, unreliable, maxraftstate, opts)
 	ck := cfg.makeClient(cfg.All())
 	for range 3 {
 		stop := false
-		clients := make([]*workload, nclients)
+		clients := make([]*process, nclients)
 		for i := range clients {
 			clients[i] = cfg.startClient(i, nclients, randomkeys, &stop)
 		}
@@ -206,14 +207,14 @@ func genericTest(t simtest.T, seed int64, opts Options, nclients, nservers int, 
 
 // generic returns the scenario of genericTest with the given parameters.
 func generic(nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) scenario {
-	return func(t simtest.T, seed int64, opts Options) *config {
+	return func(t simtest.T, seed int64, opts kvraft.Options) *config {
 		return genericTest(t, seed, opts, nclients, nservers, unreliable, crash, partitions, maxraftstate, randomkeys)
 	}
 }
 
 // speedTest submits numOps appends one after another from one clerk and
 // checks that they complete at least 30 per heartbeat.
-func speedTest(t simtest.T, seed int64, opts Options, maxraftstate int) *config {
+func speedTest(t simtest.T, seed int64, opts kvraft.Options, maxraftstate int) *config {
 	const numOps = 1000
 	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
 	ck := cfg.makeClient(cfg.All())

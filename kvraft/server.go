@@ -35,6 +35,9 @@ func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persiste
 // Raft returns the server's Raft node.
 func (kv *KVServer) Raft() *raft.Raft { return kv.rs.Raft() }
 
+// GetState returns the server's Raft term and whether it leads.
+func (kv *KVServer) GetState() (term int, isLeader bool) { return kv.rs.Raft().GetState() }
+
 // Kill stops the server and its Raft node.
 func (kv *KVServer) Kill() { kv.rs.Kill() }
 

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/fault"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
+	"github.com/replab/replab/workload"
 )
 
 // The shape of the key/value scenarios.
@@ -35,7 +37,7 @@ type kvSpec struct {
 	// to all, drawn again every second.
 	pinned bool
 	// nemesis starts the faults of a run; it returns what stops them.
-	nemesis func(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey) (stop func(), err error)
+	nemesis func(w *sim.World, c *cluster.Cluster) (stop func(), err error)
 }
 
 // kvScenario is the key/value linearizability hunt with the given read
@@ -46,8 +48,8 @@ func kvScenario(name, description string, reads rsm.ReadMode) Scenario {
 
 // randomNemesis applies random faults of every kind, one every half second
 // on average.
-func randomNemesis(_ *sim.World, _ *kvraft.Cluster, m *chaos.Monkey) (func(), error) {
-	n, err := m.StartNemesis(chaos.NemesisConfig{Interval: 500 * time.Millisecond, Weights: chaos.DefaultWeights()})
+func randomNemesis(_ *sim.World, c *cluster.Cluster) (func(), error) {
+	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 500 * time.Millisecond, Weights: chaos.DefaultWeights()})
 	if err != nil {
 		return nil, err
 	}
@@ -70,28 +72,26 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		o.Summary = w.Summary()
 		return o
 	}
-	c, err := kvraft.NewCluster(w, sp.servers, 1000, sp.opts)
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: workload.KVServers(1000, sp.opts)}}})
 	if err != nil {
 		return fail("%v", err)
 	}
 	c.Net().Reliable(false)
-	m, err := c.Monkey()
-	if err != nil {
-		return fail("%v", err)
-	}
-	stopNemesis, err := sp.nemesis(w, c, m)
+	m := c.Monkey()
+	stopNemesis, err := sp.nemesis(w, c)
 	if err != nil {
 		return fail("%v", err)
 	}
 
 	var h linearize.History
 	stop, finished := false, 0
-	var clerks []*kvraft.Clerk
+	var clerks []*sim.Host
 	for i := range sp.clients {
-		raw := c.MakeClerk(c.All())
+		host := c.NewClient(fmt.Sprintf("clerk%d", i))
+		raw := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
 		raw.SetTimeout(sp.clerkTimeout)
-		clerks = append(clerks, raw)
-		ck := kvraft.NewRecordedClerk(raw, &h, i)
+		clerks = append(clerks, host)
+		ck := workload.NewKVClient(raw, &h, i)
 		var step func()
 		step = func() {
 			if stop {
@@ -119,7 +119,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 				return
 			}
 			for _, ck := range clerks {
-				c.ConnectClerk(ck, w.Rand().Perm(c.N())[:1+w.Rand().IntN(2)])
+				c.Connect(ck, 0, w.Rand().Perm(sp.servers)[:1+w.Rand().IntN(2)])
 			}
 			w.After(time.Second, repin)
 		}
@@ -131,7 +131,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		return fail("%v", err)
 	}
 	for _, ck := range clerks {
-		c.ConnectClerk(ck, c.All())
+		c.Connect(ck, 0, c.All(0))
 	}
 	for i, alive := range m.Alive() {
 		if !alive {

@@ -3,7 +3,7 @@ package sweep
 import (
 	"time"
 
-	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/fault"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
@@ -35,14 +35,14 @@ func leaseSpec() kvSpec {
 
 // leaseNemesis holds election traffic back (see electionDelays) and runs
 // flickers (see flicker) one after another until stopped.
-func leaseNemesis(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey) (func(), error) {
+func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	rc := raft.LabConfig()
 	c.Net().SetDelayRule(electionDelays(w, rc))
 	stopped := false
 	var next func()
 	next = func() {
 		if !stopped {
-			flicker(w, c, m, rc, func() { w.After(w.RandDuration(0, time.Second), next) })
+			flicker(w, c, rc, func() { w.After(w.RandDuration(0, time.Second), next) })
 		}
 	}
 	w.After(time.Second, next)
@@ -69,22 +69,23 @@ func electionDelays(w *sim.World, rc raft.Config) labrpc.DelayRule {
 // the bridge joins the rest, and after a while everything heals and flicker
 // calls done. Every choice is drawn from the world's random numbers, and
 // every fault goes through the monkey.
-func flicker(w *sim.World, c *kvraft.Cluster, m *chaos.Monkey, rc raft.Config, done func()) {
-	leader, ok := c.Leader()
+func flicker(w *sim.World, c *cluster.Cluster, rc raft.Config, done func()) {
+	leader, ok := c.Leader(0)
 	if !ok {
 		done()
 		return
 	}
 	var others []int
-	for _, i := range w.Rand().Perm(c.N()) {
+	n := c.Replicas(0)
+	for _, i := range w.Rand().Perm(n) {
 		if i != leader {
 			others = append(others, i)
 		}
 	}
-	k := c.N() / 2 // the followers that make a bare majority with the leader
+	k := n / 2 // the followers that make a bare majority with the leader
 	near, bridge, far := append([]int{leader}, others[:k-1]...), others[k-1], others[k:]
 	apply := func(f fault.Fault) {
-		if err := m.Apply(f); err != nil {
+		if err := c.Apply(f); err != nil {
 			panic(err) // the groups come from the cluster itself: a bug
 		}
 	}
