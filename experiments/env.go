@@ -108,37 +108,39 @@ func (e *env) leader() (int, bool) {
 	return l, agree > e.c.Replicas(0)/2
 }
 
-// putters are clerks that each keep one Put outstanding until stopped,
-// recording when each Put completed and how long it took.
+// putters are clerks that each keep one Put outstanding on a key of
+// their own until stopped, recording when each Put completed and how long
+// it took.
 type putters struct {
-	stop      bool
+	run       *workload.Run
+	stopped   bool
 	completed []time.Duration
 	latency   []time.Duration
 }
 
-// startPutters starts n clerks putting value to keys of their own.
-func (e *env) startPutters(n int, value string) *putters {
+// startPutters starts n clerks putting values of size bytes.
+func (e *env) startPutters(n, size int) *putters {
 	p := &putters{}
-	for i := range n {
-		ck := e.clerk()
-		key := fmt.Sprintf("k%d", i)
-		var put func()
-		put = func() {
-			if p.stop {
-				return
-			}
-			start := e.w.Now()
-			ck.Put(key, value, func() {
-				if !p.stop {
-					p.completed = append(p.completed, e.w.Now())
-					p.latency = append(p.latency, e.w.Now()-start)
-				}
-				put()
-			})
-		}
-		put()
+	clients := make([]workload.KV, n)
+	for i := range clients {
+		clients[i] = e.clerk()
 	}
+	p.run = workload.Start(e.w, clients, workload.Spec{
+		Mix: workload.Mix{Put: 1}, Keys: workload.Own(), ValueSize: size,
+		Done: func(_ int, _ workload.Kind, start, end time.Duration) {
+			if !p.stopped {
+				p.completed = append(p.completed, end)
+				p.latency = append(p.latency, end-start)
+			}
+		},
+	})
 	return p
+}
+
+// stop stops recording and asks the clerks to stop.
+func (p *putters) stop() {
+	p.stopped = true
+	p.run.Stop()
 }
 
 func millis(ds []time.Duration) []float64 {

@@ -7,6 +7,7 @@ import (
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/workload"
 )
 
 func frangipaniKVExperiment() Experiment {
@@ -42,26 +43,14 @@ func runFrangipaniKV(seed int64) (*Result, error) {
 		if err := e.settle(ck); err != nil {
 			return nil, err
 		}
-		ops, stop := 0, false
-		var step func()
-		step = func() {
-			if stop {
-				return
-			}
-			next := func() { ops++; step() }
-			switch e.w.Rand().IntN(3) {
-			case 0:
-				ck.Put("k", "v", next)
-			case 1:
-				ck.Append("k", "x", next)
-			default:
-				ck.Get("k", func(string, int64) { next() })
-			}
-		}
+		ops := 0
 		rpcs0 := e.c.Net().GetTotalCount()
-		step()
+		run := workload.Start(e.w, []workload.KV{ck}, workload.Spec{
+			Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Own(),
+			Done: func(int, workload.Kind, time.Duration, time.Duration) { ops++ },
+		})
 		e.w.Run(15 * time.Second)
-		stop = true
+		run.Stop()
 		basicRate, basicRPCs := float64(ops)/15, e.c.Net().GetTotalCount()-rpcs0
 
 		// Speed test: 1000 Appends, one after another.

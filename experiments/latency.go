@@ -30,9 +30,9 @@ func runPutLatency(seed int64) (*Result, error) {
 		if err := e.settle(e.clerk()); err != nil {
 			return nil, err
 		}
-		p := e.startPutters(1, "v")
+		p := e.startPutters(1, 1)
 		e.w.Run(10 * time.Second)
-		p.stop = true
+		p.stop()
 		st := plots.Summarize(millis(p.latency))
 		tab.Add(n, len(p.completed), st.Mean, st.P5, st.P95)
 		band.X = append(band.X, float64(n))

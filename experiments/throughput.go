@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/replab/replab/fault"
@@ -33,9 +32,9 @@ func runConcurrency(seed int64) (*Result, error) {
 		if err := e.settle(e.clerk()); err != nil {
 			return err
 		}
-		p := e.startPutters(k, "v")
+		p := e.startPutters(k, 1)
 		e.w.Run(5 * time.Second)
-		p.stop = true
+		p.stop()
 		puts[i] = len(p.completed)
 		return nil
 	})
@@ -94,7 +93,7 @@ func runLeaderFailure(seed int64) (*Result, error) {
 			return nil, err
 		}
 		start := e.w.Now()
-		p := e.startPutters(clients, "v")
+		p := e.startPutters(clients, 1)
 		e.w.Run(killAt)
 		leader, _ := e.c.Leader(0)
 		if err := e.m.Apply(fault.Fault{Kind: fault.Kill, Host: leader}); err != nil {
@@ -105,7 +104,7 @@ func runLeaderFailure(seed int64) (*Result, error) {
 			return nil, err
 		}
 		e.w.Run(length - backAt)
-		p.stop = true
+		p.stop()
 
 		s := plots.Series{Name: fmt.Sprintf("%d servers", n)}
 		counts := make([]int, int(length/bin))
@@ -169,9 +168,9 @@ func runValueSize(seed int64) (*Result, error) {
 		if err := e.settle(e.clerk()); err != nil {
 			return nil, err
 		}
-		p := e.startPutters(clients, strings.Repeat("v", size))
+		p := e.startPutters(clients, size)
 		e.w.Run(5 * time.Second)
-		p.stop = true
+		p.stop()
 		st := plots.Summarize(millis(p.latency))
 		tab.Add(size, len(p.completed), st.Mean, st.P5, st.P95)
 		x := float64(size) / 1024

@@ -33,9 +33,6 @@ type kvSpec struct {
 	servers           int
 	clients, keys     int
 	clerkTimeout      time.Duration
-	// pinned clients each talk to one or two servers drawn at random, not
-	// to all, drawn again every second.
-	pinned bool
 	// nemesis starts the faults of a run; it returns what stops them.
 	nemesis func(w *sim.World, c *cluster.Cluster) (stop func(), err error)
 }
@@ -84,54 +81,18 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	}
 
 	var h linearize.History
-	stop, finished := false, 0
-	var clerks []*sim.Host
-	for i := range sp.clients {
+	clients := make([]workload.KV, sp.clients)
+	for i := range clients {
 		host := c.NewClient(fmt.Sprintf("clerk%d", i))
-		raw := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
-		raw.SetTimeout(sp.clerkTimeout)
-		clerks = append(clerks, host)
-		ck := workload.NewKVClient(raw, &h, i)
-		var step func()
-		step = func() {
-			if stop {
-				finished++
-				return
-			}
-			next := func() { w.After(w.RandDuration(0, 10*time.Millisecond), step) }
-			key := fmt.Sprintf("k%d", w.Rand().IntN(sp.keys))
-			switch w.Rand().IntN(3) {
-			case 0:
-				ck.Get(key, func(string, int64) { next() })
-			case 1:
-				ck.Put(key, fmt.Sprintf("%d.%d", i, h.Len()), next)
-			default:
-				ck.Append(key, fmt.Sprintf(" %d.%d", i, h.Len()), next)
-			}
-		}
-		step()
+		ck := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
+		ck.SetTimeout(sp.clerkTimeout)
+		clients[i] = workload.NewKVClient(ck, &h, i)
 	}
-
-	if sp.pinned {
-		var repin func()
-		repin = func() {
-			if stop {
-				return
-			}
-			for _, ck := range clerks {
-				c.Connect(ck, 0, w.Rand().Perm(sp.servers)[:1+w.Rand().IntN(2)])
-			}
-			w.After(time.Second, repin)
-		}
-		repin()
-	}
+	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: 10 * time.Millisecond})
 	w.Run(kvChaosFor)
 	stopNemesis()
 	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 		return fail("%v", err)
-	}
-	for _, ck := range clerks {
-		c.Connect(ck, 0, c.All(0))
 	}
 	for i, alive := range m.Alive() {
 		if !alive {
@@ -140,10 +101,10 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 			}
 		}
 	}
-	stop = true
+	run.Stop()
 	o.FaultLog = m.Log().String()
 	o.Ops = h.Len()
-	if !w.RunUntil(func() bool { return finished == sp.clients }, kvSettle) {
+	if !w.RunUntil(func() bool { return run.Finished() }, kvSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", kvSettle)
 	}
 	o.Summary = w.Summary()
