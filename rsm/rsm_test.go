@@ -1,0 +1,244 @@
+package rsm_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/cluster"
+	"github.com/replab/replab/fault"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+	"github.com/replab/replab/wire"
+)
+
+// counter is a state machine holding one number: a command adds to it
+// and returns the new total; the command 0 reads it.
+type counter struct {
+	total   int64
+	applied *int // how many commands it applied, across restarts
+}
+
+func (c *counter) Apply(cmd any) any {
+	if n := cmd.(int64); n != 0 {
+		*c.applied++
+		c.total += n
+	}
+	return c.total
+}
+
+func (c *counter) Snapshot() []byte { return binary.AppendVarint(nil, c.total) }
+
+func (c *counter) Restore(b []byte) error {
+	if len(b) == 0 {
+		c.total = 0
+		return nil
+	}
+	d := wire.NewDecoder(b)
+	c.total = d.Varint()
+	return d.Done()
+}
+
+// codec encodes commands and results, both int64.
+type codec struct{}
+
+func (codec) AppendCommand(b []byte, cmd any) ([]byte, error) { return binary.AppendVarint(b, cmd.(int64)), nil }
+func (codec) DecodeCommand(b []byte) (any, error)             { return decode(b) }
+func (codec) AppendResult(b []byte, r any) ([]byte, error)    { return binary.AppendVarint(b, r.(int64)), nil }
+func (codec) DecodeResult(b []byte) (any, error)              { return decode(b) }
+
+func decode(b []byte) (any, error) {
+	d := wire.NewDecoder(b)
+	v := d.Varint()
+	return v, d.Done()
+}
+
+// replica adapts an rsm.Server to the harness.
+type replica struct{ *rsm.Server }
+
+func (r replica) GetState() (int, bool) { return r.Raft().GetState() }
+
+// world is three servers of the counter on a fresh world.
+type world struct {
+	w       *sim.World
+	c       *cluster.Cluster
+	applied []int
+}
+
+func newWorld(t *testing.T, cfg rsm.Config) *world {
+	w := &world{w: sim.NewWorld(1), applied: make([]int, 3)}
+	c, err := cluster.New(w.w, cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
+		Factory: func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+			s, err := rsm.Start(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
+			if err != nil {
+				return nil, nil, err
+			}
+			return replica{s}, []*labrpc.Service{labrpc.MakeService(s.Raft())}, nil
+		}}}})
+	require.NoError(t, err)
+	w.c = c
+	return w
+}
+
+func (w *world) server(i int) *rsm.Server { return w.c.Replica(0, i).(replica).Server }
+
+// leader waits for a leader that has committed in its term.
+func (w *world) leader(t *testing.T) int {
+	t.Helper()
+	var l int
+	require.True(t, w.w.RunUntil(func() bool {
+		var ok bool
+		l, ok = w.c.Leader(0)
+		return ok
+	}, 5*time.Second), "no leader")
+	return l
+}
+
+// outcome is what a Done received.
+type outcome struct {
+	result any
+	ok     bool
+	called int
+}
+
+func (o *outcome) done(r any, ok bool) { o.result, o.ok, o.called = r, ok, o.called+1 }
+
+// wait runs the world until o is called, at most limit.
+func (w *world) wait(t *testing.T, o *outcome, limit time.Duration) {
+	t.Helper()
+	require.True(t, w.w.RunUntil(func() bool { return o.called > 0 }, limit), "no outcome within %v", limit)
+}
+
+func TestSubmitAppliesOnceAndAnswersRetries(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	s := w.server(l)
+	sess := rsm.Session{Client: 7, Seq: 1}
+	var first, retry, again outcome
+	s.Submit(sess, int64(5), first.done)
+	w.wait(t, &first, time.Second)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, first)
+	s.Submit(sess, int64(5), retry.done)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, retry, "a retry of an applied request is answered at once")
+	s.Submit(rsm.Session{Client: 7, Seq: 2}, int64(1), again.done)
+	w.wait(t, &again, time.Second)
+	assert.Equal(t, int64(6), again.result)
+	w.w.Run(100 * time.Millisecond)
+	assert.Equal(t, []int{2, 2, 2}, w.applied, "each request applied once on every server")
+
+	var follower outcome
+	w.server((l+1)%3).Submit(rsm.Session{Client: 8, Seq: 1}, int64(1), follower.done)
+	assert.Equal(t, outcome{called: 1}, follower, "a follower says at once that it cannot")
+}
+
+func TestWaitersFailWhenLeadershipIsLost(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
+	var o outcome
+	w.server(l).Submit(rsm.Session{Client: 1, Seq: 1}, int64(3), o.done)
+	w.w.Run(raft.LabConfig().ElectionMax + 2*raft.LabConfig().Heartbeat)
+	require.Equal(t, 1, o.called, "the cut-off leader steps down (CheckQuorum) and fails its waiter")
+	assert.False(t, o.ok)
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Heal}))
+	w.w.Run(time.Second)
+	var read outcome
+	w.server(w.leader(t)).Read(int64(0), read.done)
+	w.wait(t, &read, time.Second)
+	assert.Equal(t, int64(0), read.result, "the entry of the lost term was overwritten")
+}
+
+func TestReadModes(t *testing.T) {
+	for _, mode := range []rsm.ReadMode{rsm.ReadLog, rsm.ReadIndex, rsm.ReadLease} {
+		t.Run(mode.String(), func(t *testing.T) {
+			cfg := rsm.DefaultConfig()
+			cfg.Reads = mode
+			w := newWorld(t, cfg)
+			l := w.leader(t)
+			var o outcome
+			w.server(l).Submit(rsm.Session{Client: 1, Seq: 1}, int64(4), o.done)
+			w.wait(t, &o, time.Second)
+			w.w.Run(raft.LabConfig().Heartbeat) // the followers learn the commit
+			count := w.c.Net().GetTotalCount()
+			var read outcome
+			w.server(l).Read(int64(0), read.done)
+			w.wait(t, &read, time.Second)
+			assert.Equal(t, outcome{result: int64(4), ok: true, called: 1}, read)
+			rpcs := w.c.Net().GetTotalCount() - count
+			switch mode {
+			case rsm.ReadLease:
+				assert.Zero(t, rpcs, "a lease read sends nothing")
+			default:
+				assert.Positive(t, rpcs, "a %v read asks the followers", mode)
+			}
+			var follower outcome
+			w.server((l+1)%3).Read(int64(0), follower.done)
+			w.wait(t, &follower, time.Second)
+			assert.False(t, follower.ok, "a follower does not serve reads")
+		})
+	}
+}
+
+func TestSnapshotsKeepStateAndSessions(t *testing.T) {
+	cfg := rsm.DefaultConfig()
+	cfg.MaxRaftState = 300
+	w := newWorld(t, cfg)
+	l := w.leader(t)
+	for seq := int64(1); seq <= 200; seq++ {
+		// Client 1's last request ends up in the snapshot, not the log.
+		client := int64(1 + seq/51)
+		var o outcome
+		w.server(l).Submit(rsm.Session{Client: client, Seq: seq}, int64(1), o.done)
+		w.wait(t, &o, time.Second)
+	}
+	w.w.Run(time.Second)
+	for i := range 3 {
+		ps := w.c.Persister(0, i)
+		assert.Positive(t, ps.SnapshotSize(), "server %d snapshotted", i)
+		assert.Less(t, ps.RaftStateSize(), 2*cfg.MaxRaftState, "server %d trimmed its log", i)
+	}
+	for h := range w.c.Hosts() {
+		require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Kill, Host: h}))
+	}
+	for h := range w.c.Hosts() {
+		require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Restart, Host: h}))
+	}
+	l = w.leader(t)
+	var retry, read outcome
+	w.server(l).Read(int64(0), read.done)
+	w.wait(t, &read, time.Second)
+	before := w.applied[l]
+	w.server(l).Submit(rsm.Session{Client: 1, Seq: 50}, int64(1), retry.done)
+	w.wait(t, &retry, time.Second)
+	assert.Equal(t, int64(200), read.result, "the state came back from the snapshot and the log")
+	assert.Equal(t, int64(50), retry.result, "the retry was answered from the session kept in the snapshot")
+	assert.Equal(t, before, w.applied[l], "and not applied again")
+}
+
+func TestBadInput(t *testing.T) {
+	cfg := rsm.DefaultConfig()
+	cfg.Reads = 9
+	assert.EqualError(t, cfg.Validate(), "rsm: unknown read mode 9")
+	cfg = rsm.DefaultConfig()
+	cfg.MaxRaftState = -2
+	assert.EqualError(t, cfg.Validate(), "rsm: MaxRaftState -2 must be positive, or -1 for no snapshots")
+	assert.Equal(t, "ReadMode(9)", rsm.ReadMode(9).String())
+
+	w := sim.NewWorld(1)
+	h := w.NewHost("h")
+	h.Persister().Save(nil, []byte{1, 1, 2})
+	applied := 0
+	_, err := rsm.Start(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
+	assert.ErrorIs(t, err, wire.ErrTruncated)
+	assert.ErrorContains(t, err, "rsm: server 0: bad snapshot")
+	h.Persister().Save(nil, []byte{1, 0, 1, 0x80})
+	_, err = rsm.Start(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
+	assert.True(t, errors.Is(err, wire.ErrTruncated), fmt.Sprint(err))
+}
