@@ -49,10 +49,14 @@ func (c *counter) Restore(b []byte) error {
 // codec encodes commands and results, both int64.
 type codec struct{}
 
-func (codec) AppendCommand(b []byte, cmd any) ([]byte, error) { return binary.AppendVarint(b, cmd.(int64)), nil }
-func (codec) DecodeCommand(b []byte) (any, error)             { return decode(b) }
-func (codec) AppendResult(b []byte, r any) ([]byte, error)    { return binary.AppendVarint(b, r.(int64)), nil }
-func (codec) DecodeResult(b []byte) (any, error)              { return decode(b) }
+func (codec) AppendCommand(b []byte, cmd any) ([]byte, error) {
+	return binary.AppendVarint(b, cmd.(int64)), nil
+}
+func (codec) DecodeCommand(b []byte) (any, error) { return decode(b) }
+func (codec) AppendResult(b []byte, r any) ([]byte, error) {
+	return binary.AppendVarint(b, r.(int64)), nil
+}
+func (codec) DecodeResult(b []byte) (any, error) { return decode(b) }
 
 func decode(b []byte) (any, error) {
 	d := wire.NewDecoder(b)
