@@ -98,7 +98,7 @@ func (m *Monkey) apply(f fault.Fault) {
 	case fault.Drift:
 		_ = m.hosts[f.Host].SetClockRate(f.Rate) // the rate was validated
 	}
-	e := fault.Entry{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
+	e := fault.Event{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
 	switch f.Kind {
 	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
 		e.Host = m.names[f.Host]

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// An Entry is one line of a fault log: a fault and when it was applied.
-type Entry struct {
+// An Event is one line of a fault log: a fault and when it was applied.
+type Event struct {
 	At    time.Duration // virtual time
 	Fault Fault
 	Host  string // the name of the host Fault.Host denotes, for kinds that have one
@@ -15,7 +15,7 @@ type Entry struct {
 }
 
 // String formats the entry as a line of the log prints it (without newline).
-func (e Entry) String() string {
+func (e Event) String() string {
 	text := e.Text
 	if text == "" {
 		text = e.Fault.String()
@@ -24,7 +24,7 @@ func (e Entry) String() string {
 }
 
 // A Log is the faults applied to a run, in the order they were applied.
-type Log []Entry
+type Log []Event
 
 // String formats the log, a line per fault, or "(no faults)".
 func (l Log) String() string {
@@ -65,7 +65,7 @@ func (l Log) Intervals(end time.Duration) []Interval {
 	cutSince := time.Duration(-1)
 	downSince := map[int]time.Duration{}
 	var downOrder []int // hosts in the order they died, for a stable output
-	label := func(e Entry, h int) string {
+	label := func(e Event, h int) string {
 		if e.Host != "" {
 			return e.Host + " down"
 		}

@@ -77,13 +77,13 @@ func makeConfig(t simtest.T, seed int64, n int, unreliable bool, maxraftstate in
 
 // fault notes, in the fault log, something a test did outside the monkey.
 func (cfg *config) fault(format string, args ...any) {
-	cfg.notes = append(cfg.notes, fault.Entry{At: cfg.w.Now(), Text: fmt.Sprintf(format, args...)})
+	cfg.notes = append(cfg.notes, fault.Event{At: cfg.w.Now(), Text: fmt.Sprintf(format, args...)})
 }
 
 // faultLog returns the monkey's log and the test's notes, in time order.
 func (cfg *config) faultLog() fault.Log {
 	log := append(slices.Clone(cfg.c.Log()), cfg.notes...)
-	slices.SortStableFunc(log, func(a, b fault.Entry) int { return cmp.Compare(a.At, b.At) })
+	slices.SortStableFunc(log, func(a, b fault.Event) int { return cmp.Compare(a.At, b.At) })
 	return log
 }
 
@@ -168,7 +168,7 @@ func (cfg *config) checkLinearizable() {
 
 // linearizability checks the whole history with porcupine, drawing a
 // violation in htmlDir.
-func (cfg *config) linearizability() linearize.Report {
+func (cfg *config) linearizability() linearize.Result {
 	cfg.t.Helper()
 	name := fmt.Sprintf("%s-seed%d", cfg.name, cfg.w.Seed())
 	r, err := linearize.Check(linearize.KVModel(), cfg.history.Operations(), cfg.faultLog(), linearizabilityCheckTimeout, cfg.htmlDir, name)

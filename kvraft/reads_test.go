@@ -53,8 +53,8 @@ func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
 		if tb, ok := t.(testing.TB); ok {
 			cfg.htmlDir = tb.TempDir() // the violation is expected: draw it, then throw it away
 		}
-		if r := cfg.linearizability(); r.Result != porcupine.Illegal {
-			t.Fatalf("with 30%% drift and leases sized for %v%%, the history was %v; want a stale read caught", opts.Raft.LeaseDrift*100, r.Result)
+		if r := cfg.linearizability(); r.Verdict != porcupine.Illegal {
+			t.Fatalf("with 30%% drift and leases sized for %v%%, the history was %v; want a stale read caught", opts.Raft.LeaseDrift*100, r.Verdict)
 		}
 		return cfg
 	})

@@ -11,21 +11,21 @@ import (
 	"github.com/replab/replab/fault"
 )
 
-// A Report is the outcome of a check.
-type Report struct {
-	Result porcupine.CheckResult
-	Ops    int
-	Took   time.Duration
-	HTML   string // where the visualization was written, for a violation
+// A Result is the outcome of a check.
+type Result struct {
+	Verdict porcupine.CheckResult
+	Ops     int
+	Took    time.Duration
+	HTML    string // where the visualization was written, for a violation
 }
 
 // OK reports whether the history is linearizable. A check that timed out
 // (porcupine.Unknown) is not OK.
-func (r Report) OK() bool { return r.Result == porcupine.Ok }
+func (r Result) OK() bool { return r.Verdict == porcupine.Ok }
 
 // Problem describes a failed check in one line, or returns "" if it passed.
-func (r Report) Problem() string {
-	switch r.Result {
+func (r Result) Problem() string {
+	switch r.Verdict {
 	case porcupine.Ok:
 		return ""
 	case porcupine.Illegal:
@@ -42,10 +42,10 @@ func (r Report) Problem() string {
 // violation it writes porcupine's visualization, with the faults marked,
 // to dir/name.html (dir is created) and records the path in the report;
 // with dir "" it writes none.
-func Check(model porcupine.Model, ops []porcupine.Operation, faults fault.Log, timeout time.Duration, dir, name string) (Report, error) {
+func Check(model porcupine.Model, ops []porcupine.Operation, faults fault.Log, timeout time.Duration, dir, name string) (Result, error) {
 	start := time.Now()
 	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
-	r := Report{Result: res, Ops: len(ops), Took: time.Since(start)}
+	r := Result{Verdict: res, Ops: len(ops), Took: time.Since(start)}
 	if res != porcupine.Illegal {
 		return r, nil
 	}

@@ -21,7 +21,7 @@ func cput(key, v string, ver int64) KVInput {
 	return KVInput{Kind: CPut, Key: key, Value: v, Version: ver}
 }
 
-func check(t *testing.T, h *History) Report {
+func check(t *testing.T, h *History) Result {
 	r, err := Check(KVModel(), h.Operations(), fault.Log{{At: at(1), Text: "partition"}}, 5*time.Second, t.TempDir(), t.Name())
 	require.NoError(t, err)
 	return r
@@ -53,7 +53,7 @@ func TestStaleReadIsCaught(t *testing.T) {
 	b := h.Call(1, get("x"), at(2)) // after the put returned: must see it
 	h.Return(b, got("", 0), at(3))
 	r := check(t, &h)
-	require.Equal(t, porcupine.Illegal, r.Result)
+	require.Equal(t, porcupine.Illegal, r.Verdict)
 	assert.Contains(t, r.Problem(), "not linearizable; visualization: ")
 	html, err := os.ReadFile(r.HTML)
 	require.NoError(t, err)
@@ -66,7 +66,7 @@ func TestDoubleAppendIsCaught(t *testing.T) {
 	h.Return(a, KVOutput{}, at(1))
 	b := h.Call(0, get("x"), at(2))
 	h.Return(b, got("aa", 2), at(3))
-	assert.Equal(t, porcupine.Illegal, check(t, &h).Result)
+	assert.Equal(t, porcupine.Illegal, check(t, &h).Verdict)
 }
 
 func TestAmbiguousWriteMayOrMayNotHappen(t *testing.T) {
@@ -81,18 +81,18 @@ func TestAmbiguousWriteMayOrMayNotHappen(t *testing.T) {
 	h.Call(0, put("x", "1"), at(5)) // never returns, and was called after the get
 	b := h.Call(1, get("x"), at(0))
 	h.Return(b, got("1", 1), at(1))
-	assert.Equal(t, porcupine.Illegal, check(t, &h).Result, "an unfinished put cannot take effect before it was called")
+	assert.Equal(t, porcupine.Illegal, check(t, &h).Verdict, "an unfinished put cannot take effect before it was called")
 }
 
 func TestWrongCPutOutcomeIsCaught(t *testing.T) {
 	var h History
 	a := h.Call(0, cput("x", "1", 0), at(0))
 	h.Return(a, KVOutput{OK: false}, at(1)) // version 0 matches a new key
-	assert.Equal(t, porcupine.Illegal, check(t, &h).Result)
+	assert.Equal(t, porcupine.Illegal, check(t, &h).Verdict)
 }
 
 func TestTimeoutIsNotOK(t *testing.T) {
-	r := Report{Result: porcupine.Unknown, Ops: 10, Took: time.Second}
+	r := Result{Verdict: porcupine.Unknown, Ops: 10, Took: time.Second}
 	assert.False(t, r.OK())
 	assert.Equal(t, "linearizability check of 10 operations timed out after 1s: the result is unknown, which is not a pass (make the history smaller)", r.Problem())
 }

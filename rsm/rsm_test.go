@@ -80,7 +80,7 @@ func newWorld(t *testing.T, cfg rsm.Config) *world {
 	w := &world{w: sim.NewWorld(1), applied: make([]int, 3)}
 	c, err := cluster.New(w.w, cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
 		Factory: func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
-			s, err := rsm.Start(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
+			s, err := rsm.MakeServer(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -239,10 +239,10 @@ func TestBadInput(t *testing.T) {
 	h := w.NewHost("h")
 	h.Persister().Save(nil, []byte{1, 1, 2})
 	applied := 0
-	_, err := rsm.Start(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
+	_, err := rsm.MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
 	assert.ErrorIs(t, err, wire.ErrTruncated)
 	assert.ErrorContains(t, err, "rsm: server 0: bad snapshot")
 	h.Persister().Save(nil, []byte{1, 0, 1, 0x80})
-	_, err = rsm.Start(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
+	_, err = rsm.MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
 	assert.True(t, errors.Is(err, wire.ErrTruncated), fmt.Sprint(err))
 }

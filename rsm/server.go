@@ -80,10 +80,10 @@ type pendingRead struct {
 	done  Done
 }
 
-// Start starts replica me of peers on host around sm, restoring what
+// MakeServer starts replica me of peers on host around sm, restoring what
 // persister holds. Register the returned server's Raft() as a service on
 // the host's labrpc server, beside the service's own handlers.
-func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, sm StateMachine, codec Codec, cfg Config) (*Server, error) {
+func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, sm StateMachine, codec Codec, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
