@@ -8,8 +8,6 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-var sprintf = fmt.Sprintf
-
 // A ClientEnd is one client's connection to one server name. Calls on it are
 // asynchronous: Call returns at once and the world later runs the callback.
 type ClientEnd struct {
@@ -32,16 +30,32 @@ type ClientEnd struct {
 func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	n := e.net
 	rv := reflect.ValueOf(reply)
-	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer {
 		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
+	}
+	if rv.IsNil() {
+		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got a nil %T", svcMeth, reply))
 	}
 	if _, err := n.codec.compile(rv.Type()); err != nil {
 		panic(err)
 	}
-	if args == nil {
+	av := reflect.ValueOf(args)
+	if !av.IsValid() {
 		panic(fmt.Sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
 	}
-	argv, size := n.codec.copyValue(reflect.ValueOf(args))
+	if av.Kind() == reflect.Pointer && av.IsNil() {
+		panic(fmt.Sprintf("labrpc: Call(%q): args is a nil %T", svcMeth, args))
+	}
+	if done == nil {
+		panic(fmt.Sprintf("labrpc: Call(%q): done must not be nil", svcMeth))
+	}
+	if _, err := n.codec.compile(av.Type()); err != nil {
+		panic(err)
+	}
+	if rs := n.servers[e.server]; e.connected && rs != nil {
+		rs.lookup(svcMeth).check(av.Type(), rv.Type())
+	}
+	argv, size := n.codec.copyValue(av)
 	n.count++
 	n.bytes += int64(size)
 	c := &call{id: uint64(n.count), net: n, end: e, svcMeth: svcMeth, args: argv, reply: rv, done: done, caller: e.host}
@@ -177,12 +191,7 @@ func (c *call) deliver() {
 // handle runs the handler for a delivered request.
 func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
-	if c.args.Type() != m.argType {
-		panic(fmt.Sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))
-	}
-	if c.reply.Type() != m.replyType {
-		panic(fmt.Sprintf("labrpc: %s replies with %v, but the call expects %v", c.svcMeth, m.replyType, c.reply.Type()))
-	}
+	m.check(c.args.Type(), c.reply.Type())
 	reply := reflect.New(m.replyType.Elem())
 	if !m.deferred {
 		m.fn.Call([]reflect.Value{c.args, reply})

@@ -34,19 +34,58 @@ type copier struct {
 // share nothing.
 type codec struct {
 	types map[reflect.Type]*copier
+	depth int // references followed by the copy in progress
 }
+
+// maxDepth bounds how many references (pointers, slices, maps, interfaces)
+// deep a copy may go, so that a value that contains itself gets an error
+// instead of overflowing the stack, which would kill the whole process.
+const maxDepth = 10_000
+
+// tooDeep is what a copy panics with when it passes maxDepth; copyValue
+// turns it into a TypeError that locates the cycle.
+type tooDeep struct{}
 
 func newCodec() *codec { return &codec{types: make(map[reflect.Type]*copier)} }
 
-// copyValue returns a deep copy of src and its wire size.
+// copyValue returns a deep copy of src and its wire size. It panics with a
+// *TypeError if src cannot be sent.
 func (c *codec) copyValue(src reflect.Value) (reflect.Value, int) {
 	cp, err := c.compile(src.Type())
 	if err != nil {
 		panic(err)
 	}
 	dst := reflect.New(src.Type()).Elem()
-	return dst, cp.copy(dst, src)
+	size, ok := c.bounded(cp, dst, src)
+	if !ok {
+		panic(tooDeepError(src))
+	}
+	return dst, size
 }
+
+// bounded copies src into dst with cp, and reports false if the copy went
+// more than maxDepth references deep.
+func (c *codec) bounded(cp *copier, dst, src reflect.Value) (size int, ok bool) {
+	c.depth = 0
+	defer func() {
+		if r := recover(); r != nil {
+			if _, deep := r.(tooDeep); !deep {
+				panic(r)
+			}
+		}
+	}()
+	return cp.copy(dst, src), true
+}
+
+// enter and leave bracket the copy of what a reference refers to.
+func (c *codec) enter() {
+	c.depth++
+	if c.depth > maxDepth {
+		panic(tooDeep{})
+	}
+}
+
+func (c *codec) leave() { c.depth-- }
 
 // compile returns the copier for t, or a TypeError if t cannot be sent.
 func (c *codec) compile(t reflect.Type) (*copier, error) {
@@ -103,9 +142,11 @@ func (c *codec) build(t reflect.Type, path string) (func(dst, src reflect.Value)
 			if src.IsNil() {
 				return 1
 			}
+			c.enter()
 			p := reflect.New(et)
 			n := elem.copy(p.Elem(), src.Elem())
 			dst.Set(p)
+			c.leave()
 			return n
 		}, nil
 	case reflect.Struct:
@@ -154,6 +195,7 @@ func (c *codec) buildSlice(t reflect.Type, path string) (func(dst, src reflect.V
 		if src.IsNil() {
 			return 1
 		}
+		c.enter()
 		n := src.Len()
 		s := reflect.MakeSlice(t, n, n)
 		size := uvarintLen(uint64(n))
@@ -161,6 +203,7 @@ func (c *codec) buildSlice(t reflect.Type, path string) (func(dst, src reflect.V
 			size += elem.copy(s.Index(i), src.Index(i))
 		}
 		dst.Set(s)
+		c.leave()
 		return size
 	}, nil
 }
@@ -194,6 +237,7 @@ func (c *codec) buildMap(t reflect.Type, path string) (func(dst, src reflect.Val
 		if src.IsNil() {
 			return 1
 		}
+		c.enter()
 		m := reflect.MakeMapWithSize(t, src.Len())
 		size := uvarintLen(uint64(src.Len()))
 		// The copy and the size do not depend on the iteration order.
@@ -203,6 +247,7 @@ func (c *codec) buildMap(t reflect.Type, path string) (func(dst, src reflect.Val
 			m.SetMapIndex(k, v)
 		}
 		dst.Set(m)
+		c.leave()
 		return size
 	}, nil
 }
@@ -246,9 +291,11 @@ func (c *codec) buildInterface() func(dst, src reflect.Value) int {
 		if err != nil {
 			panic(err)
 		}
+		c.enter()
 		cv := reflect.New(v.Type()).Elem()
 		size := cp.copy(cv, v)
 		dst.Set(cv)
+		c.leave()
 		return size + len(v.Type().String()) + 1
 	}
 }

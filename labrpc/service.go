@@ -34,6 +34,17 @@ type method struct {
 	deferred  bool
 }
 
+// check panics unless a call with args of type at and a reply of type rt
+// fits the method.
+func (m *method) check(at, rt reflect.Type) {
+	if at != m.argType {
+		panic(fmt.Sprintf("labrpc: %s takes args of type %v, but the call sent %v", m.name, m.argType, at))
+	}
+	if rt != m.replyType {
+		panic(fmt.Sprintf("labrpc: %s replies with %v, but the call expects %v", m.name, m.replyType, rt))
+	}
+}
+
 // MakeService returns the service for rcvr's RPC-shaped methods. It panics
 // with a *TypeError if an argument or reply type cannot cross the network
 // (an unexported field, a func or a chan inside it), so such mistakes show
@@ -58,7 +69,7 @@ func MakeService(rcvr any) *Service {
 				panic(fmt.Errorf("labrpc: %s.%s: %w", svc.name, m.Name, err))
 			}
 		}
-		svc.methods[m.Name] = &method{name: m.Name, fn: v.Method(i), argType: mt.In(1), replyType: mt.In(2), deferred: n == 4}
+		svc.methods[m.Name] = &method{name: svc.name + "." + m.Name, fn: v.Method(i), argType: mt.In(1), replyType: mt.In(2), deferred: n == 4}
 	}
 	return svc
 }

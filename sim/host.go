@@ -191,6 +191,9 @@ func (h *Host) SetTimerNoise(max time.Duration) error {
 // the timer noise.
 func (h *Host) realDelay(d time.Duration) time.Duration {
 	checkDelay(d)
+	if d > math.MaxInt64/2-h.noise || d/time.Duration(h.ppm) > math.MaxInt64/2/ppmOne {
+		panic(fmt.Sprintf("sim: delay %v on host %s overflows the virtual clock", d, h.name))
+	}
 	if h.noise > 0 {
 		d += h.w.RandDuration(0, h.noise)
 	}
@@ -217,7 +220,7 @@ func (h *Host) Schedule(d time.Duration, a Action) {
 	if !h.alive {
 		return
 	}
-	h.w.schedule(h.w.now+h.realDelay(d), a, h)
+	h.w.schedule(h.w.at(h.realDelay(d)), a, h)
 }
 
 // ScheduleFor schedules a to fire d of virtual time from now, owned by the
@@ -228,7 +231,7 @@ func (h *Host) ScheduleFor(incarnation uint64, d time.Duration, a Action) {
 	if h.epoch != incarnation {
 		return
 	}
-	h.w.schedule(h.w.now+checkDelay(d), a, h)
+	h.w.schedule(h.w.at(d), a, h)
 }
 
 // Trace tags folded into the hash for host happenings.

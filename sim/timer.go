@@ -34,14 +34,14 @@ func (t *Timer) Fire() { t.fn() }
 func (t *Timer) Reset(d time.Duration) {
 	t.Stop()
 	if t.host == nil {
-		t.w.push(event{at: t.w.now + checkDelay(d), act: t, timer: t, gen: t.gen}, nil)
+		t.w.push(event{at: t.w.at(d), act: t, timer: t, gen: t.gen}, nil)
 		t.pending = true
 		return
 	}
 	if t.host.epoch != t.epoch || !t.host.alive {
 		return
 	}
-	t.w.push(event{at: t.w.now + t.host.realDelay(d), act: t, timer: t, gen: t.gen, host: t.host}, t.host)
+	t.w.push(event{at: t.w.at(t.host.realDelay(d)), act: t, timer: t, gen: t.gen, host: t.host}, t.host)
 	t.pending = true
 }
 

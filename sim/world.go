@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -78,19 +79,29 @@ func (w *World) SetInstantLimit(n uint64) {
 // After schedules fn to run d from now, owned by no host: only the end of
 // the world cancels it.
 func (w *World) After(d time.Duration, fn func()) {
-	w.schedule(w.now+checkDelay(d), Func(fn), nil)
+	w.schedule(w.at(d), Func(fn), nil)
 }
 
 // Schedule schedules a to fire d from now, owned by no host.
 func (w *World) Schedule(d time.Duration, a Action) {
-	w.schedule(w.now+checkDelay(d), a, nil)
+	w.schedule(w.at(d), a, nil)
 }
 
-func checkDelay(d time.Duration) time.Duration {
+// at returns the virtual time d from now. It panics, naming d, if d is
+// negative or so long that the clock would overflow (about 292 years).
+func (w *World) at(d time.Duration) time.Duration {
+	checkDelay(d)
+	if d > math.MaxInt64-w.now {
+		panic(fmt.Sprintf("sim: delay %v from virtual time %v overflows the virtual clock", d, w.now))
+	}
+	return w.now + d
+}
+
+// checkDelay panics, naming d, if d is negative.
+func checkDelay(d time.Duration) {
 	if d < 0 {
 		panic(fmt.Sprintf("sim: negative delay %v", d))
 	}
-	return d
 }
 
 func (w *World) schedule(at time.Duration, a Action, h *Host) {
@@ -172,7 +183,7 @@ func (w *World) peek() (time.Duration, bool) {
 // Run fires every event due in the next d of virtual time, then sets the
 // clock to now+d.
 func (w *World) Run(d time.Duration) {
-	end := w.now + checkDelay(d)
+	end := w.at(d)
 	for {
 		at, ok := w.peek()
 		if !ok || at > end {
@@ -188,7 +199,7 @@ func (w *World) Run(d time.Duration) {
 // time has passed and reports false, with the clock at now+limit. It never
 // blocks: if the queue runs dry first, time jumps to the limit.
 func (w *World) RunUntil(cond func() bool, limit time.Duration) bool {
-	end := w.now + checkDelay(limit)
+	end := w.at(limit)
 	for !cond() {
 		at, ok := w.peek()
 		if !ok || at > end {

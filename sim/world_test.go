@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -194,6 +195,36 @@ func TestBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, "sim: negative delay -1ms", func() { w.After(-time.Millisecond, func() {}) })
 	assert.PanicsWithValue(t, "sim: negative delay -1s", func() { w.Run(-time.Second) })
 	assert.Panics(t, func() { h.NewTimer(func() {}).Reset(-1) })
+}
+
+func TestHugeDelaysPanicInsteadOfWrappingTheClock(t *testing.T) {
+	w := NewWorld(1)
+	w.Run(time.Second)
+	h := w.NewHost("h")
+	const huge = time.Duration(math.MaxInt64)
+	const msg = "sim: delay 2562047h47m16.854775807s from virtual time 1s overflows the virtual clock"
+	assert.PanicsWithValue(t, msg, func() { w.After(huge, func() {}) })
+	assert.PanicsWithValue(t, msg, func() { w.Schedule(huge, Func(func() {})) })
+	assert.PanicsWithValue(t, msg, func() { w.NewTimer(func() {}).Reset(huge) })
+	assert.PanicsWithValue(t, msg, func() { w.Run(huge) })
+	assert.PanicsWithValue(t, msg, func() { w.RunUntil(func() bool { return false }, huge) })
+	assert.PanicsWithValue(t, msg, func() { h.ScheduleFor(h.Incarnation(), huge, Func(func() {})) })
+	const onHost = "sim: delay 2562047h47m16.854775807s on host h overflows the virtual clock"
+	assert.PanicsWithValue(t, onHost, func() { h.After(huge, func() {}) })
+	assert.PanicsWithValue(t, onHost, func() { h.NewTimer(func() {}).Reset(huge) })
+
+	// A slow clock stretches delays: 200 years at a thousandth of the
+	// speed is far past the end of the virtual clock.
+	require.NoError(t, h.SetClockRate(0.001))
+	assert.PanicsWithValue(t, "sim: delay 1752000h0m0s on host h overflows the virtual clock",
+		func() { h.After(200*365*24*time.Hour, func() {}) })
+	require.NoError(t, h.SetTimerNoise(time.Hour))
+	assert.Panics(t, func() { h.After(huge-time.Minute, func() {}) }, "noise on top of the delay")
+
+	// The largest delays that fit still work, and nothing was queued above.
+	assert.Equal(t, 0, w.Pending())
+	w.After(huge-time.Second, func() {})
+	assert.Equal(t, 1, w.Pending())
 }
 
 func TestLivelockPanicsInsteadOfHanging(t *testing.T) {
