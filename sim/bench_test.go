@@ -40,3 +40,33 @@ func BenchmarkWorldAfter(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkWorldTimersGC is BenchmarkWorldTimers with the garbage collector
+// at work, as in a sweep: every firing timer also allocates a small record
+// holding a pointer, and the latest 64 Ki records stay live, so collections
+// run throughout the benchmark and the write barrier is often on.
+func BenchmarkWorldTimersGC(b *testing.B) {
+	type record struct {
+		at   time.Duration
+		data []byte
+	}
+	live := make([]*record, 1<<16)
+	n := 0
+	w := NewWorld(1)
+	hs, _ := w.NewHosts(100, "h")
+	for _, h := range hs {
+		var tm *Timer
+		tm = h.NewTimer(func() {
+			live[n%len(live)] = &record{at: w.Now(), data: make([]byte, 64)}
+			n++
+			tm.Reset(w.RandDuration(time.Millisecond, 10*time.Millisecond))
+		})
+		tm.Reset(w.RandDuration(0, 10*time.Millisecond))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w.Step()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

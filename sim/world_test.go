@@ -52,7 +52,49 @@ func TestResetTimersDoNotGrowTheQueue(t *testing.T) {
 		tm.Reset(time.Second)
 	}
 	assert.Equal(t, 1, w.Pending())
-	assert.Less(t, len(w.q), 3000, "stale events are compacted away")
+	assert.Equal(t, 1, w.q.len(), "a reset timer moves its event instead of adding one")
+}
+
+func TestKillCompactsTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	h, g := w.NewHost("h"), w.NewHost("g")
+	fired := 0
+	for i := range 3000 {
+		h.After(time.Duration(i)*time.Microsecond, func() { fired += 1000 })
+	}
+	tm := h.NewTimer(func() { fired += 1000 })
+	tm.Reset(time.Millisecond)
+	var gAt time.Duration
+	g.After(5*time.Millisecond, func() { fired++ })
+	gt := g.NewTimer(func() { fired++; gAt = w.Now() })
+	gt.Reset(6 * time.Millisecond)
+	assert.Equal(t, 3003, w.q.len())
+
+	h.Kill()
+	assert.Equal(t, 2, w.q.len(), "the dead host's events are compacted away at once")
+	assert.Equal(t, 2, w.Pending())
+	assert.False(t, tm.Pending())
+	assert.False(t, tm.Stop(), "a dead host's timer is not armed")
+	gt.Reset(7 * time.Millisecond) // a live timer's event moved by the compaction still resets
+	w.Run(time.Second)
+	assert.Equal(t, 2, fired)
+	assert.Equal(t, 7*time.Millisecond, gAt)
+}
+
+func TestStoppingADeadHostsTimerEmptiesTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	tm := h.NewTimer(func() { t.Fatal("a dead host's timer fired") })
+	tm.Reset(time.Second)
+	h.Kill()
+	assert.Equal(t, 1, w.q.len(), "a few stale events wait to be dropped")
+	assert.Equal(t, 0, w.Pending())
+	assert.False(t, tm.Stop())
+	assert.Equal(t, 0, w.q.len(), "stopping took it out")
+	h.Restart()
+	tm.Reset(time.Millisecond)
+	assert.False(t, tm.Pending())
+	assert.False(t, w.Step())
 }
 
 func TestRunUntil(t *testing.T) {
