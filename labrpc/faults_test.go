@@ -1,7 +1,6 @@
 package labrpc
 
 import (
-	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -137,10 +136,10 @@ func TestCyclesAreCaughtAtTheCall(t *testing.T) {
 	shared := &Node{V: 7}
 	short := &Node{V: 1, Next: &Node{V: 2, Next: &Node{V: 3}}}
 	for range 3 {
-		_, size := net.codec.copyValue(reflect.ValueOf([]*Node{shared, shared, short}))
-		assert.Equal(t, 1+2+2+4, size, "a length, two small nodes and a list of three")
+		e.Call("Capture.Take", []*Node{shared, shared, short}, &reply, func(bool) {})
 	}
-	assert.Zero(t, net.GetTotalCount())
+	assert.Equal(t, 3, net.GetTotalCount(), "only the good calls were sent")
+	assert.EqualValues(t, 3*(1+2+2+4), net.GetTotalBytes(), "a length, two small nodes and a list of three")
 }
 
 func TestDuplicateDelivery(t *testing.T) {
@@ -154,6 +153,26 @@ func TestDuplicateDelivery(t *testing.T) {
 	w.Run(time.Second)
 	assert.Equal(t, 2, js.calls, "the handler ran twice")
 	assert.Equal(t, 1, completions, "the caller heard once")
+}
+
+func TestDuplicateDeliveryOfADeferredCall(t *testing.T) {
+	w, net, js, e := setup(1)
+	p := net.Params()
+	p.Duplicate, p.Jitter = 1, 0
+	require.NoError(t, net.SetParams(p))
+	var reply JunkReply
+	completions := 0
+	e.Call("JunkServer.Slow", &JunkArgs{X: 4}, &reply, func(ok bool) { require.True(t, ok); completions++ })
+	w.Run(time.Second)
+	require.Len(t, js.pending, 2, "each delivery is handled")
+	require.NotSame(t, js.pending[0], js.pending[1])
+	require.NotSame(t, js.replies[0], js.replies[1], "each handling fills in a reply of its own")
+	js.replies[0].X, js.replies[1].X = "first", "second"
+	js.pending[1].Reply()
+	js.pending[0].Reply()
+	w.Run(time.Second)
+	assert.Equal(t, 1, completions)
+	assert.Equal(t, "second", reply.X, "the first answer to arrive wins")
 }
 
 func TestOneWayLinks(t *testing.T) {
