@@ -23,7 +23,6 @@ type event struct {
 	host  *Host
 	timer *Timer // the timer the event fires, if any
 	epoch uint64
-	pos   int32 // index of the event's entry in the heap
 }
 
 // stale reports whether e should be dropped instead of fired.
@@ -52,6 +51,7 @@ func (a entry) before(b entry) bool {
 type queue struct {
 	heap []entry
 	slab []event
+	pos  []int32 // by slot: the index of the slot's entry in heap
 	free []int32 // free slots in slab
 }
 
@@ -71,6 +71,7 @@ func (q *queue) push(at time.Duration, seq uint64, e event) int32 {
 	} else {
 		s = int32(len(q.slab))
 		q.slab = append(q.slab, e)
+		q.pos = append(q.pos, 0)
 	}
 	q.requeue(at, seq, s)
 	return s
@@ -102,7 +103,7 @@ func (q *queue) release(s int32) {
 
 // move reschedules the event in slot s to (at, seq).
 func (q *queue) move(s int32, at time.Duration, seq uint64) {
-	i := int(q.slab[s].pos)
+	i := int(q.pos[s])
 	q.heap[i].at, q.heap[i].seq = at, seq
 	q.fix(i)
 }
@@ -120,11 +121,11 @@ func (q *queue) up(i int) {
 			break
 		}
 		h[i] = h[p]
-		q.slab[h[i].slot].pos = int32(i)
+		q.pos[h[i].slot] = int32(i)
 		i = p
 	}
 	h[i] = x
-	q.slab[x.slot].pos = int32(i)
+	q.pos[x.slot] = int32(i)
 }
 
 // down moves the entry at i towards the leaves until it is in order, and
@@ -148,11 +149,11 @@ func (q *queue) down(i int) int {
 			break
 		}
 		h[i] = h[m]
-		q.slab[h[i].slot].pos = int32(i)
+		q.pos[h[i].slot] = int32(i)
 		i = m
 	}
 	h[i] = x
-	q.slab[x.slot].pos = int32(i)
+	q.pos[x.slot] = int32(i)
 	return i
 }
 
@@ -168,7 +169,7 @@ func (q *queue) compact() {
 	}
 	q.heap = live
 	for i := len(live) - 1; i >= 0; i-- {
-		q.slab[live[i].slot].pos = int32(i)
+		q.pos[live[i].slot] = int32(i)
 	}
 	for i := (len(live)+2)/4 - 1; i >= 0; i-- { // the last parent down to the root
 		q.down(i)

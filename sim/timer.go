@@ -69,7 +69,7 @@ func (t *Timer) Stop() bool {
 	if !t.pending {
 		return false
 	}
-	t.w.q.remove(int(t.w.q.slab[t.slot].pos))
+	t.w.q.remove(int(t.w.q.pos[t.slot]))
 	t.w.q.drop(t.slot)
 	switch {
 	case t.host == nil:
