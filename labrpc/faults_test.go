@@ -126,20 +126,24 @@ func TestCyclesAreCaughtAtTheCall(t *testing.T) {
 		func() { e.Call("Capture.Take", tr, &reply, func(bool) {}) })
 
 	var long *Node
-	for i := range maxDepth + 1 {
+	for i := range maxDepth {
 		long = &Node{V: i, Next: long}
 	}
+	e.Call("Capture.Take", long, &reply, func(bool) {}) // 10000 pointers deep is fine
+	long = &Node{Next: long}
 	assert.PanicsWithError(t, "labrpc: cannot send *labrpc.Node: it nests more than 10000 references deep",
 		func() { e.Call("Capture.Take", long, &reply, func(bool) {}) })
+	e.Call("Capture.Take", *long, &reply, func(bool) {}) // by value, it is one reference less deep
 
 	// Shared (but acyclic) values and lists within the bound still go.
 	shared := &Node{V: 7}
 	short := &Node{V: 1, Next: &Node{V: 2, Next: &Node{V: 3}}}
+	before := net.GetTotalBytes()
 	for range 3 {
 		e.Call("Capture.Take", []*Node{shared, shared, short}, &reply, func(bool) {})
 	}
-	assert.Equal(t, 3, net.GetTotalCount(), "only the good calls were sent")
-	assert.EqualValues(t, 3*(1+2+2+4), net.GetTotalBytes(), "a length, two small nodes and a list of three")
+	assert.Equal(t, 5, net.GetTotalCount(), "only the good calls were sent")
+	assert.EqualValues(t, 3*(1+2+2+4), net.GetTotalBytes()-before, "a length, two small nodes and a list of three")
 }
 
 func TestDuplicateDelivery(t *testing.T) {

@@ -81,6 +81,34 @@ func TestKillCompactsTheQueue(t *testing.T) {
 	assert.Equal(t, 7*time.Millisecond, gAt)
 }
 
+func TestCompactionKeepsTheOrder(t *testing.T) {
+	w := NewWorld(1)
+	dead, live := w.NewHost("dead"), w.NewHost("live")
+	for range 3000 {
+		dead.After(w.RandDuration(0, time.Second), func() { t.Fatal("a dead host's event fired") })
+	}
+	var fired []time.Duration
+	timers := make([]*Timer, 50)
+	for i := range timers {
+		timers[i] = live.NewTimer(func() { fired = append(fired, w.Now()) })
+		timers[i].Reset(w.RandDuration(0, time.Second))
+	}
+	for range 200 {
+		live.After(w.RandDuration(0, time.Second), func() { fired = append(fired, w.Now()) })
+	}
+	dead.Kill()
+	require.Equal(t, 250, w.q.len(), "compacted")
+	for _, tm := range timers[:10] {
+		tm.Reset(w.RandDuration(0, time.Second)) // moved after the compaction
+	}
+	for _, tm := range timers[10:20] {
+		assert.True(t, tm.Stop())
+	}
+	w.Run(2 * time.Second)
+	assert.Len(t, fired, 240)
+	assert.IsNonDecreasing(t, fired)
+}
+
 func TestStoppingADeadHostsTimerEmptiesTheQueue(t *testing.T) {
 	w := NewWorld(1)
 	h := w.NewHost("h")
@@ -294,4 +322,59 @@ func TestTimerNoise(t *testing.T) {
 	assert.LessOrEqual(t, at[99], 15*time.Millisecond)
 	assert.NotEqual(t, at[0], at[99], "the timers no longer fire together")
 	assert.EqualError(t, h.SetTimerNoise(-1), "sim: timer noise -1ns for host h is negative")
+}
+
+// TestQueueOrderUnderChurn checks the queue against a simple model: under a
+// random mix of one-shot events and timers set, reset and stopped, every
+// event fires exactly when it was last set for, in (time, setting order).
+func TestQueueOrderUnderChurn(t *testing.T) {
+	w := NewWorld(1)
+	type setting struct {
+		at    time.Duration
+		order int
+	}
+	pending := map[int]setting{} // what should fire: by event ID
+	var fired []setting
+	order := 0
+	set := func(id int, d time.Duration) {
+		order++
+		pending[id] = setting{w.Now() + d, order}
+	}
+	fire := func(id int) {
+		s, ok := pending[id]
+		require.True(t, ok, "event %d fired but was not pending", id)
+		assert.Equal(t, s.at, w.Now(), "event %d fired at the wrong time", id)
+		fired = append(fired, s)
+		delete(pending, id)
+	}
+	timers := make([]*Timer, 30)
+	for i := range timers {
+		timers[i] = w.NewTimer(func() { fire(i) })
+	}
+	next := len(timers)
+	for range 3000 {
+		d := w.RandDuration(0, 20) // small, so that times often tie
+		switch i := w.Rand().IntN(len(timers) + 10); {
+		case i < len(timers) && w.Rand().IntN(4) == 0:
+			timers[i].Stop()
+			delete(pending, i)
+		case i < len(timers):
+			timers[i].Reset(d)
+			set(i, d)
+		default:
+			id := next
+			next++
+			w.After(d, func() { fire(id) })
+			set(id, d)
+		}
+		w.Run(w.RandDuration(0, 3))
+		assert.Equal(t, len(pending), w.Pending())
+	}
+	w.Run(time.Second)
+	assert.Empty(t, pending)
+	assert.Greater(t, len(fired), 1000)
+	for i := 1; i < len(fired); i++ {
+		a, b := fired[i-1], fired[i]
+		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "fired out of order: %v then %v", a, b)
+	}
 }
