@@ -186,12 +186,17 @@ func (h *Host) SetTimerNoise(max time.Duration) error {
 	return nil
 }
 
+// maxHostDelay bounds the delays a host accepts: about 146 years of its own
+// clock, far past any simulation, and short enough that neither the timer
+// noise nor the stretching of a slow clock can overflow the arithmetic.
+const maxHostDelay = math.MaxInt64 / 2
+
 // realDelay converts a delay on the host's clock into virtual time, rounding
 // up so that a timer never fires early by the host's own clock, and adds
 // the timer noise.
 func (h *Host) realDelay(d time.Duration) time.Duration {
 	checkDelay(d)
-	if d > math.MaxInt64/2-h.noise || d/time.Duration(h.ppm) > math.MaxInt64/2/ppmOne {
+	if d > maxHostDelay-h.noise || d/time.Duration(h.ppm) > maxHostDelay/ppmOne {
 		panic(fmt.Sprintf("sim: delay %v on host %s overflows the virtual clock", d, h.name))
 	}
 	if h.noise > 0 {

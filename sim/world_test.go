@@ -109,6 +109,25 @@ func TestCompactionKeepsTheOrder(t *testing.T) {
 	assert.IsNonDecreasing(t, fired)
 }
 
+func TestCompactionDownToOneTimer(t *testing.T) {
+	w := NewWorld(1)
+	dead, live := w.NewHost("dead"), w.NewHost("live")
+	for range 2000 {
+		dead.After(time.Second, func() {})
+	}
+	fired := 0
+	tm := live.NewTimer(func() { fired++ })
+	tm.Reset(2 * time.Second)
+	dead.Kill()
+	require.Equal(t, 1, w.q.len())
+	tm.Reset(time.Second) // finds its event where the compaction left it
+	w.Run(1500 * time.Millisecond)
+	assert.Equal(t, 1, fired)
+	tm.Reset(time.Second)
+	assert.True(t, tm.Stop())
+	assert.Equal(t, 0, w.q.len())
+}
+
 func TestStoppingADeadHostsTimerEmptiesTheQueue(t *testing.T) {
 	w := NewWorld(1)
 	h := w.NewHost("h")
@@ -154,6 +173,7 @@ func TestKillDropsHostEventsAndRestartStartsClean(t *testing.T) {
 
 	require.True(t, h.Kill())
 	assert.False(t, h.Kill(), "killing a dead host changes nothing")
+	assert.EqualValues(t, 1, h.Incarnation(), "one kill")
 	assert.False(t, h.Alive())
 	assert.False(t, tm.Pending())
 	h.After(time.Millisecond, func() { fired = append(fired, "while dead") })
@@ -290,6 +310,22 @@ func TestHugeDelaysPanicInsteadOfWrappingTheClock(t *testing.T) {
 		func() { h.After(200*365*24*time.Hour, func() {}) })
 	require.NoError(t, h.SetTimerNoise(time.Hour))
 	assert.Panics(t, func() { h.After(huge-time.Minute, func() {}) }, "noise on top of the delay")
+
+	// The longest delays a host accepts, with noise and a slow clock.
+	w2 := NewWorld(1)
+	g := w2.NewHost("g")
+	g.After(maxHostDelay, func() {})
+	assert.PanicsWithValue(t, "sim: delay 1281023h53m38.427387904s on host g overflows the virtual clock",
+		func() { g.After(maxHostDelay+1, func() {}) })
+	require.NoError(t, g.SetTimerNoise(time.Hour))
+	g.After(maxHostDelay-time.Hour, func() {})
+	assert.Panics(t, func() { g.After(maxHostDelay-time.Hour+1, func() {}) }, "noise counts against the bound")
+	require.NoError(t, g.SetTimerNoise(0))
+	require.NoError(t, g.SetClockRate(0.001))
+	const slowest = maxHostDelay / ppmOne * 1000
+	g.After(slowest+999, func() {})
+	assert.Panics(t, func() { g.After(slowest+1000, func() {}) })
+	assert.Equal(t, 3, w2.Pending())
 
 	// The largest delays that fit still work, and nothing was queued above.
 	assert.Equal(t, 0, w.Pending())
