@@ -109,6 +109,39 @@ func TestCompactionKeepsTheOrder(t *testing.T) {
 	assert.IsNonDecreasing(t, fired)
 }
 
+func TestRunAndRunUntilIncludeTheirLastInstant(t *testing.T) {
+	w := NewWorld(1)
+	fired := 0
+	w.After(10*time.Millisecond, func() { fired++ })
+	w.Run(10 * time.Millisecond)
+	assert.Equal(t, 1, fired, "Run(d) fires what is due at now+d")
+	w.After(10*time.Millisecond, func() { fired++ })
+	assert.True(t, w.RunUntil(func() bool { return fired == 2 }, 10*time.Millisecond))
+	assert.Equal(t, 20*time.Millisecond, w.Now())
+}
+
+func TestPendingCountsOnlyLiveEventsAcrossKills(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	for range 3 {
+		h.After(time.Millisecond, func() {})
+	}
+	w.Run(time.Second)
+	for range 2 {
+		h.After(time.Millisecond, func() {})
+	}
+	w.After(time.Millisecond, func() {})
+	assert.Equal(t, 3, w.Pending())
+	h.Kill()
+	assert.Equal(t, 1, w.Pending(), "the host's two events are gone; the world's is not")
+	h.Restart()
+	h.After(time.Millisecond, func() {})
+	assert.Equal(t, 2, w.Pending())
+	w.Run(time.Second)
+	assert.Equal(t, 0, w.Pending())
+	assert.EqualValues(t, 5, w.Events())
+}
+
 func TestCompactionDownToOneTimer(t *testing.T) {
 	w := NewWorld(1)
 	dead, live := w.NewHost("dead"), w.NewHost("live")
