@@ -151,3 +151,35 @@ func TestEndsAreTracedApart(t *testing.T) {
 	}
 	assert.NotEqual(t, hash("c"), hash("c2"), "the same call from another end is another trace")
 }
+
+type Conv struct{}
+
+func (Conv) Len(args string, reply *int)      { *reply = len(args) }
+func (Conv) Twice(args string, reply *string) { *reply = args + args }
+
+func TestOneEndCallsWithManyTypes(t *testing.T) {
+	w := sim.NewWorld(1)
+	net := MakeNetwork(w)
+	srv := MakeServer(nil)
+	srv.AddService(MakeService(Conv{}))
+	net.AddServer("s", srv)
+	e := net.MakeEnd("e", nil)
+	net.Connect("e", "s")
+	net.Enable("e", true)
+	for range 2 {
+		var n int
+		var s string
+		require.True(t, callSync(t, w, e, "Conv.Len", "abc", &n))
+		require.True(t, callSync(t, w, e, "Conv.Twice", "abc", &s))
+		assert.Equal(t, 3, n)
+		assert.Equal(t, "abcabc", s)
+	}
+}
+
+func TestWideValuesAreNotTooDeep(t *testing.T) {
+	nodes := make([]*Node, 3*maxDepth)
+	for i := range nodes {
+		nodes[i] = &Node{V: 1}
+	}
+	assert.EqualValues(t, 3+3*maxDepth*2, sizeOf(t, nodes), "a length of 3 bytes, and 30000 nodes of 2")
+}
