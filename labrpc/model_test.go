@@ -120,7 +120,7 @@ func TestAHostsDeathFailsItsServersCallsInRegistrationOrder(t *testing.T) {
 	require.NoError(t, net.SetParams(p))
 	h := w.NewHost("server")
 	var order []string
-	for _, name := range []string{"a", "b", "c"} {
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
 		srv := MakeServer(h)
 		srv.AddService(MakeService(&JunkServer{}))
 		net.AddServer(name, srv)
@@ -136,7 +136,7 @@ func TestAHostsDeathFailsItsServersCallsInRegistrationOrder(t *testing.T) {
 	w.Run(time.Second)
 	h.Kill()
 	w.Run(time.Second)
-	assert.Equal(t, []string{"a", "b", "c"}, order)
+	assert.Equal(t, []string{"a", "b", "c", "d", "e", "f"}, order)
 }
 
 func TestEndsAreTracedApart(t *testing.T) {
@@ -182,4 +182,27 @@ func TestWideValuesAreNotTooDeep(t *testing.T) {
 		nodes[i] = &Node{V: 1}
 	}
 	assert.EqualValues(t, 3+3*maxDepth*2, sizeOf(t, nodes), "a length of 3 bytes, and 30000 nodes of 2")
+}
+
+func TestEndsFollowServersAddedAndDeletedLater(t *testing.T) {
+	w := sim.NewWorld(1)
+	net := MakeNetwork(w)
+	e := net.MakeEnd("e", nil)
+	net.Connect("e", "s")
+	net.Enable("e", true)
+	var n int
+	assert.False(t, callSync(t, w, e, "Conv.Len", "abc", &n), "no server yet")
+
+	srv := MakeServer(nil)
+	srv.AddService(MakeService(Conv{}))
+	net.AddServer("s", srv)
+	net.MakeEnd("other", nil)
+	net.Connect("other", "s")
+	assert.True(t, callSync(t, w, e, "Conv.Len", "abc", &n), "the server added since")
+
+	net.DeleteServer("s")
+	net.Connect("other", "s")
+	assert.False(t, callSync(t, w, e, "Conv.Len", "abc", &n), "the server deleted since")
+	net.AddServer("s", srv)
+	assert.True(t, callSync(t, w, e, "Conv.Len", "abc", &n))
 }
