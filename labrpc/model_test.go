@@ -158,14 +158,7 @@ func (Conv) Len(args string, reply *int)      { *reply = len(args) }
 func (Conv) Twice(args string, reply *string) { *reply = args + args }
 
 func TestOneEndCallsWithManyTypes(t *testing.T) {
-	w := sim.NewWorld(1)
-	net := MakeNetwork(w)
-	srv := MakeServer(nil)
-	srv.AddService(MakeService(Conv{}))
-	net.AddServer("s", srv)
-	e := net.MakeEnd("e", nil)
-	net.Connect("e", "s")
-	net.Enable("e", true)
+	w, _, e := serve(Conv{})
 	for range 2 {
 		var n int
 		var s string

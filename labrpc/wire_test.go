@@ -69,15 +69,8 @@ func TestWireSizes(t *testing.T) {
 }
 
 func TestCopiesAreDeepAndIndependent(t *testing.T) {
-	w := sim.NewWorld(1)
-	net := MakeNetwork(w)
 	got := &RefsServer{}
-	srv := MakeServer(nil)
-	srv.AddService(MakeService(got))
-	net.AddServer("s", srv)
-	e := net.MakeEnd("e", nil)
-	net.Connect("e", "s")
-	net.Enable("e", true)
+	w, net, e := serve(got)
 
 	five, inner := 5, &Flat{S: "inner"}
 	args := Refs{P: &five, Bs: []byte("hi"), Is: []int{7, 8}, M: map[string][]int{"k": {1}}, I: []int{9}, PP: &inner}
