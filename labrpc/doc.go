@@ -48,7 +48,8 @@
 // bandwidth; on an unreliable network (Reliable(false)) loss of requests and
 // replies and a short random delay of requests; long reordering of replies;
 // the time a call that reaches no server takes to fail; duplicate delivery;
-// call timeouts; and the CPU time each message costs its host. SetLink cuts
-// and heals one-way links between hosts, for partitions. Killing a host
+// call timeouts; and the CPU time each message costs its host. A DelayRule
+// adds delay to chosen messages. SetLink cuts and heals one-way links
+// between hosts, for partitions. Killing a host
 // (sim.Host.Kill) fails the calls its servers still owe.
 package labrpc
