@@ -8,8 +8,6 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-var sprintf = fmt.Sprintf
-
 // A ClientEnd is one client's connection to one server name. Calls on it are
 // asynchronous: Call returns at once and the world later runs the callback.
 type ClientEnd struct {
@@ -20,6 +18,9 @@ type ClientEnd struct {
 	enabled   bool
 	connected bool
 	server    any
+	srv       *Server // the server named server, as of network generation gen
+	gen       uint64
+	frame     *frame // the frame type of the last call
 }
 
 // Call sends a request for svcMeth ("Service.Method") with a copy of args,
@@ -29,22 +30,31 @@ type ClientEnd struct {
 // is down. done runs only if the calling host is still the incarnation that
 // made the call. Unless the handler never answers, done always runs (with a
 // CallTimeout, even then).
+//
+// Call panics, naming the bad value, if args or reply cannot be sent, args
+// is nil, reply is not a non-nil pointer, done is nil, or the server the end
+// is connected to has no such method or takes other types for it.
 func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	n := e.net
-	rv := reflect.ValueOf(reply)
-	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
-		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
+	av, rv := checkCall(svcMeth, args, reply, done)
+	f := e.frame
+	if f == nil || f.at != av.Type() || f.rt != rv.Type() {
+		f = n.codec.frameFor(av.Type(), rv.Type())
+		e.frame = f
 	}
-	if _, err := n.codec.compile(rv.Type()); err != nil {
-		panic(err)
+	if rs := n.serverOf(e); rs != nil {
+		rs.lookup(svcMeth).check(av.Type(), rv.Type())
 	}
-	if args == nil {
-		panic(fmt.Sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
+
+	c, v := f.newCall()
+	c.args = v.Field(fieldArgs)
+	size := n.codec.copyInto(f.args, c.args, av, f.argsPtr)
+	if f.argsPtr {
+		c.args = c.args.Addr()
 	}
-	argv, size := n.codec.copyValue(reflect.ValueOf(args))
 	n.count++
 	n.bytes += int64(size)
-	c := &call{id: uint64(n.count), net: n, end: e, svcMeth: svcMeth, args: argv, reply: rv, done: done, caller: e.host}
+	c.id, c.net, c.end, c.svcMeth, c.reply, c.done, c.caller = uint64(n.count), n, e, svcMeth, rv, done, e.host
 	if e.host != nil {
 		c.callerInc = e.host.Incarnation()
 	}
@@ -81,13 +91,38 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	}
 }
 
-// A call is one request in flight and what is needed to answer it.
+// checkCall panics unless Call's arguments are usable, and returns args and
+// reply as reflect.Values.
+func checkCall(svcMeth string, args, reply any, done func(bool)) (reflect.Value, reflect.Value) {
+	rv := reflect.ValueOf(reply)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer {
+		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got %T", svcMeth, reply))
+	}
+	if rv.IsNil() {
+		panic(fmt.Sprintf("labrpc: Call(%q): reply must be a non-nil pointer, got a nil %T", svcMeth, reply))
+	}
+	av := reflect.ValueOf(args)
+	if !av.IsValid() {
+		panic(fmt.Sprintf("labrpc: Call(%q): args must not be nil", svcMeth))
+	}
+	if av.Kind() == reflect.Pointer && av.IsNil() {
+		panic(fmt.Sprintf("labrpc: Call(%q): args is a nil %T", svcMeth, args))
+	}
+	if done == nil {
+		panic(fmt.Sprintf("labrpc: Call(%q): done must not be nil", svcMeth))
+	}
+	return av, rv
+}
+
+// A call is one request in flight and what is needed to answer it. It
+// lives in a frame (see frame), with its args and its first answer.
 type call struct {
 	id      uint64
 	net     *Network
 	end     *ClientEnd
 	svcMeth string
-	args    reflect.Value // the copy the handler gets
+	frame   *frame
+	args    reflect.Value // what the handler gets: the copy, or a pointer to it
 	reply   reflect.Value // the caller's reply pointer
 	done    func(bool)
 
@@ -95,6 +130,8 @@ type call struct {
 	callerInc uint64
 	srv       *Server
 	srvInc    uint64
+	handled   bool     // the handler has run (a duplicate may run it again)
+	first     Deferred // the first handling's answer
 	finished  bool
 }
 
@@ -110,13 +147,9 @@ type failAct call
 // Fire tells the caller the call failed.
 func (a *failAct) Fire() { (*call)(a).finish(reflect.Value{}, false) }
 
-// replyAct fires when a reply reaches the caller, and again when the
+// replyAct fires when an answer reaches the caller, and again when the
 // caller's CPU has processed it (see Params.ServiceTime).
-type replyAct struct {
-	c         *call
-	reply     reflect.Value
-	processed bool
-}
+type replyAct Deferred
 
 // Fire delivers the reply, once the caller's CPU is free.
 func (a *replyAct) Fire() {
@@ -132,7 +165,7 @@ func (a *replyAct) Fire() {
 			return
 		}
 	}
-	c.finish(a.reply, true)
+	c.finish(a.wire, true)
 }
 
 // handleAct fires when the server's CPU gets to a request.
@@ -151,7 +184,7 @@ func (a *handleAct) Fire() {
 // srvAlive reports whether the server the call was sent to is still
 // registered and is the same incarnation.
 func (c *call) srvAlive() bool {
-	rs := c.net.servers[c.end.server]
+	rs := c.net.serverOf(c.end)
 	if rs != c.srv || rs == nil {
 		return false
 	}
@@ -177,31 +210,51 @@ func (c *call) deliver() {
 // handle runs the handler for a delivered request.
 func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
-	if c.args.Type() != m.argType {
-		panic(fmt.Sprintf("labrpc: %s takes args of type %v, but the call sent %v", c.svcMeth, m.argType, c.args.Type()))
+	m.check(c.args.Type(), c.reply.Type())
+	a := &c.first
+	if c.handled {
+		a = c.newAnswer()
 	}
-	if c.reply.Type() != m.replyType {
-		panic(fmt.Sprintf("labrpc: %s replies with %v, but the call expects %v", c.svcMeth, m.replyType, c.reply.Type()))
-	}
-	reply := reflect.New(m.replyType.Elem())
+	c.handled = true
 	if !m.deferred {
-		m.fn.Call([]reflect.Value{c.args, reply})
-		c.respond(reply)
+		m.invoke(c.args, a.reply, nil)
+		a.Reply()
 		return
 	}
 	c.srv.waiting[c.id] = c
-	m.fn.Call([]reflect.Value{c.args, reply, reflect.ValueOf(&Deferred{c: c, reply: reply})})
+	m.invoke(c.args, a.reply, a)
 }
 
-// respond sends the server's reply back towards the caller.
-func (c *call) respond(reply reflect.Value) {
+// A Deferred is one answer to a call. A deferred handler gets it for
+// answering later: it fills in its reply, keeps the Deferred, and calls
+// Reply when the answer is ready (a KV server answers once Raft has applied
+// the command).
+type Deferred struct {
+	c         *call
+	reply     reflect.Value // what the handler fills in: a pointer
+	wire      reflect.Value // the copy of the reply on its way back
+	replied   bool
+	processed bool // the caller's CPU has processed the reply
+}
+
+// Reply sends the reply as it stands now. Calls after the first do nothing.
+func (d *Deferred) Reply() {
+	if d.replied {
+		return
+	}
+	d.replied = true
+	d.c.respond(d)
+}
+
+// respond sends the answer a back towards the caller.
+func (c *call) respond(a *Deferred) {
 	n := c.net
 	delete(c.srv.waiting, c.id)
 	if !c.srvAlive() {
 		c.lost("server died before answering", 0)
 		return
 	}
-	rv, size := n.codec.copyValue(reply.Elem())
+	size := n.codec.copyInto(c.frame.reply, a.wire, a.reply, true)
 	n.replyBytes += int64(size)
 	n.w.Fold(tagReply, c.id, uint64(size))
 	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
@@ -219,7 +272,7 @@ func (c *call) respond(reply reflect.Value) {
 		delay = n.transit(c.srv.host, size)
 	}
 	delay += n.extraDelay(c, true)
-	c.schedule(delay, &replyAct{c: c, reply: rv})
+	c.schedule(delay, (*replyAct)(a))
 }
 
 // lost records why a message was lost and fails the call after delay.

@@ -19,7 +19,7 @@ type Secret struct {
 
 type BadServer struct{}
 
-func (BadServer) Leak(args *Secret, reply *int) {}
+func (BadServer) Leak(args *Secret, reply *int) { *reply = args.hidden }
 
 type Chan struct{ C chan int }
 
@@ -38,13 +38,28 @@ func TestBadInput(t *testing.T) {
 	assert.PanicsWithError(t, "labrpc: cannot send labrpc.Chan at C: a chan cannot be copied across the network",
 		func() { e.Call("JunkServer.Handler2", Chan{}, &reply, func(bool) {}) })
 
-	e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {})
-	assert.PanicsWithValue(t,
-		`labrpc: unknown method "JunkServer.NoSuch"; this server has JunkServer.Handler1, JunkServer.Handler2, JunkServer.Handler4, JunkServer.Handler5, JunkServer.Handler6, JunkServer.Slow`,
-		func() { w.Run(time.Second) })
-
-	e.Call("JunkServer.Handler2", "not an int", &reply, func(bool) {})
+	const unknown = `labrpc: unknown method "JunkServer.NoSuch"; this server has JunkServer.Handler1, JunkServer.Handler2, JunkServer.Handler4, JunkServer.Handler5, JunkServer.Handler6, JunkServer.Slow`
+	assert.PanicsWithValue(t, unknown, func() { e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {}) })
 	assert.PanicsWithValue(t, "labrpc: JunkServer.Handler2 takes args of type int, but the call sent string",
+		func() { e.Call("JunkServer.Handler2", "not an int", &reply, func(bool) {}) })
+	var n int
+	assert.PanicsWithValue(t, "labrpc: JunkServer.Handler2 replies with *string, but the call expects *int",
+		func() { e.Call("JunkServer.Handler2", 1, &n, func(bool) {}) })
+	assert.Zero(t, net.GetTotalCount(), "no bad call was sent")
+
+	// The check is made at the call even when the request would be lost.
+	net.Enable("c", false)
+	assert.PanicsWithValue(t, unknown, func() { e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {}) })
+	net.Enable("c", true)
+	w.Hosts()[0].Kill()
+	assert.PanicsWithValue(t, unknown, func() { e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {}) })
+	w.Hosts()[0].Restart()
+
+	// A service replaced by one without the method panics on delivery.
+	e.Call("JunkServer.Handler2", 1, &reply, func(bool) {})
+	type JunkServer struct{ Capture }
+	net.servers[1000].AddService(MakeService(&JunkServer{}))
+	assert.PanicsWithValue(t, `labrpc: unknown method "JunkServer.Handler2"; this server has JunkServer.Take`,
 		func() { w.Run(time.Second) })
 
 	p := DefaultParams()
@@ -58,6 +73,79 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, net.SetParams(p), "labrpc: Bandwidth = -1 bytes/s is negative")
 }
 
+func TestNilsAreCaughtAtTheCall(t *testing.T) {
+	_, net, _, e := setup(1)
+	var reply JunkReply
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler4"): args is a nil *labrpc.JunkArgs`,
+		func() { e.Call("JunkServer.Handler4", (*JunkArgs)(nil), &reply, func(bool) {}) })
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler4"): args must not be nil`,
+		func() { e.Call("JunkServer.Handler4", nil, &reply, func(bool) {}) })
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler4"): reply must be a non-nil pointer, got a nil *labrpc.JunkReply`,
+		func() { e.Call("JunkServer.Handler4", &JunkArgs{}, (*JunkReply)(nil), func(bool) {}) })
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler4"): reply must be a non-nil pointer, got <nil>`,
+		func() { e.Call("JunkServer.Handler4", &JunkArgs{}, nil, func(bool) {}) })
+	assert.PanicsWithValue(t, `labrpc: Call("JunkServer.Handler4"): done must not be nil`,
+		func() { e.Call("JunkServer.Handler4", &JunkArgs{}, &reply, nil) })
+	assert.Zero(t, net.GetTotalCount(), "no bad call was sent")
+}
+
+type Node struct {
+	V    int
+	Next *Node
+}
+
+type Tree struct {
+	Kids []any
+	Up   map[string]*Tree
+}
+
+func TestCyclesAreCaughtAtTheCall(t *testing.T) {
+	w := sim.NewWorld(1)
+	net := MakeNetwork(w)
+	e := net.MakeEnd("e", nil)
+	var reply int
+
+	ring := &Node{V: 1, Next: &Node{V: 2}}
+	ring.Next.Next = ring
+	assert.PanicsWithError(t, "labrpc: cannot send *labrpc.Node at Next.Next: a cycle: it refers back to the value at the top",
+		func() { e.Call("Capture.Take", ring, &reply, func(bool) {}) })
+
+	loop := &Node{V: 1}
+	loop.Next = loop
+	assert.PanicsWithError(t, "labrpc: cannot send labrpc.Node at Next.Next: a cycle: it refers back to the value at Next",
+		func() { e.Call("Capture.Take", *loop, &reply, func(bool) {}) })
+
+	tr := &Tree{Up: map[string]*Tree{}}
+	tr.Kids = []any{1, "x", tr.Kids}
+	tr.Kids[2] = tr.Kids
+	assert.PanicsWithError(t, "labrpc: cannot send *labrpc.Tree at Kids[2]: a cycle: it refers back to the value at Kids",
+		func() { e.Call("Capture.Take", tr, &reply, func(bool) {}) })
+	tr.Kids = nil
+	tr.Up["root"] = tr
+	assert.PanicsWithError(t, "labrpc: cannot send *labrpc.Tree at Up[root]: a cycle: it refers back to the value at the top",
+		func() { e.Call("Capture.Take", tr, &reply, func(bool) {}) })
+
+	var long *Node
+	for i := range maxDepth {
+		long = &Node{V: i, Next: long}
+	}
+	e.Call("Capture.Take", long, &reply, func(bool) {}) // 10000 pointers deep is fine
+	long = &Node{Next: long}
+	assert.PanicsWithError(t, "labrpc: cannot send *labrpc.Node: it nests more than 10000 references deep",
+		func() { e.Call("Capture.Take", long, &reply, func(bool) {}) })
+	e.Call("Capture.Take", *long, &reply, func(bool) {}) // by value, it is one reference less deep
+
+	// Shared (but acyclic) values and lists within the bound still go.
+	shared := &Node{V: 7}
+	short := &Node{V: 1, Next: &Node{V: 2, Next: &Node{V: 3}}}
+	before := net.GetTotalBytes()
+	for range 3 {
+		e.Call("Capture.Take", []*Node{shared, shared, short}, &reply, func(bool) {})
+	}
+	assert.Equal(t, 5, net.GetTotalCount(), "only the good calls were sent")
+	assert.EqualValues(t, 3*(1+2+2+4), net.GetTotalBytes()-before, "a length, two small nodes and a list of three")
+}
+
 func TestDuplicateDelivery(t *testing.T) {
 	w, net, js, e := setup(1)
 	p := net.Params()
@@ -69,6 +157,26 @@ func TestDuplicateDelivery(t *testing.T) {
 	w.Run(time.Second)
 	assert.Equal(t, 2, js.calls, "the handler ran twice")
 	assert.Equal(t, 1, completions, "the caller heard once")
+}
+
+func TestDuplicateDeliveryOfADeferredCall(t *testing.T) {
+	w, net, js, e := setup(1)
+	p := net.Params()
+	p.Duplicate, p.Jitter = 1, 0
+	require.NoError(t, net.SetParams(p))
+	var reply JunkReply
+	completions := 0
+	e.Call("JunkServer.Slow", &JunkArgs{X: 4}, &reply, func(ok bool) { require.True(t, ok); completions++ })
+	w.Run(time.Second)
+	require.Len(t, js.pending, 2, "each delivery is handled")
+	require.NotSame(t, js.pending[0], js.pending[1])
+	require.NotSame(t, js.replies[0], js.replies[1], "each handling fills in a reply of its own")
+	js.replies[0].X, js.replies[1].X = "first", "second"
+	js.pending[1].Reply()
+	js.pending[0].Reply()
+	w.Run(time.Second)
+	assert.Equal(t, 1, completions)
+	assert.Equal(t, "second", reply.X, "the first answer to arrive wins")
 }
 
 func TestOneWayLinks(t *testing.T) {

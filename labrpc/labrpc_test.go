@@ -76,6 +76,20 @@ func callSync(t *testing.T, w *sim.World, e *ClientEnd, meth string, args, reply
 	return ok
 }
 
+// serve returns a world and network where the end "e", outside every host,
+// is connected to the server "s", outside every host too, which serves rcvr.
+func serve(rcvr any) (*sim.World, *Network, *ClientEnd) {
+	w := sim.NewWorld(1)
+	net := MakeNetwork(w)
+	srv := MakeServer(nil)
+	srv.AddService(MakeService(rcvr))
+	net.AddServer("s", srv)
+	e := net.MakeEnd("e", nil)
+	net.Connect("e", "s")
+	net.Enable("e", true)
+	return w, net, e
+}
+
 func TestBasic(t *testing.T) {
 	w, _, js, e := setup(1)
 	var reply string
@@ -323,15 +337,8 @@ type Capture struct{ got *DeepArgs }
 func (c *Capture) Take(args *DeepArgs, reply *int) { c.got = args }
 
 func TestArgsAreCopied(t *testing.T) {
-	w := sim.NewWorld(1)
-	net := MakeNetwork(w)
 	c := &Capture{}
-	srv := MakeServer(nil)
-	srv.AddService(MakeService(c))
-	net.AddServer("s", srv)
-	e := net.MakeEnd("e", nil)
-	net.Connect("e", "s")
-	net.Enable("e", true)
+	w, _, e := serve(c)
 
 	args := &DeepArgs{P: &Inner{V: []int{1, 2}}, M: map[string][]byte{"k": []byte("v")}, I: Inner{V: []int{3}}}
 	var reply int

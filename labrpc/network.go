@@ -20,6 +20,7 @@ type Network struct {
 	nends    int
 	nservers int
 	servers  map[any]*Server
+	gen      uint64 // bumped whenever a server name may map to another server
 
 	reliable       bool
 	longDelays     bool
@@ -46,6 +47,7 @@ func MakeNetwork(w *sim.World) *Network {
 		ends:     make(map[any]*ClientEnd),
 		servers:  make(map[any]*Server),
 		reliable: true,
+		gen:      1,
 		cut:      make(map[[2]int]bool),
 		busy:     make(map[int]time.Duration),
 		cpu:      make(map[int]time.Duration),
@@ -108,6 +110,7 @@ func (n *Network) AddServer(servername any, rs *Server) {
 		n.dropServer(old)
 	}
 	n.servers[servername] = rs
+	n.gen++
 	n.nservers++
 	rs.order = n.nservers
 	if h := rs.host; h != nil && !n.hooked[h.ID()] {
@@ -121,6 +124,7 @@ func (n *Network) AddServer(servername any, rs *Server) {
 func (n *Network) DeleteServer(servername any) {
 	if rs := n.servers[servername]; rs != nil {
 		delete(n.servers, servername)
+		n.gen++
 		n.dropServer(rs)
 	}
 }
@@ -130,6 +134,7 @@ func (n *Network) DeleteServer(servername any) {
 func (n *Network) Connect(endname, servername any) {
 	e := n.end(endname)
 	e.server, e.connected = servername, true
+	n.gen++
 }
 
 // Enable enables or disables the end endname. Calls from a disabled end fail.
@@ -231,12 +236,24 @@ func (n *Network) noReplyDelay() time.Duration {
 	return n.w.RandDuration(0, n.p.NoReply)
 }
 
+// serverOf returns the server e is connected to, or nil.
+func (n *Network) serverOf(e *ClientEnd) *Server {
+	if e.gen != n.gen {
+		e.srv = nil
+		if e.connected {
+			e.srv = n.servers[e.server]
+		}
+		e.gen = n.gen
+	}
+	return e.srv
+}
+
 // route returns the server a request from e reaches now, or nil.
 func (n *Network) route(e *ClientEnd) *Server {
-	if !e.enabled || !e.connected {
+	if !e.enabled {
 		return nil
 	}
-	rs := n.servers[e.server]
+	rs := n.serverOf(e)
 	if rs == nil || (rs.host != nil && !rs.host.Alive()) || !n.LinkUp(e.host, rs.host) {
 		return nil
 	}

@@ -186,11 +186,19 @@ func (h *Host) SetTimerNoise(max time.Duration) error {
 	return nil
 }
 
+// maxHostDelay bounds the delays a host accepts: about 146 years of its own
+// clock, far past any simulation, and short enough that neither the timer
+// noise nor the stretching of a slow clock can overflow the arithmetic.
+const maxHostDelay = math.MaxInt64 / 2
+
 // realDelay converts a delay on the host's clock into virtual time, rounding
 // up so that a timer never fires early by the host's own clock, and adds
 // the timer noise.
 func (h *Host) realDelay(d time.Duration) time.Duration {
 	checkDelay(d)
+	if d > maxHostDelay-h.noise || d/time.Duration(h.ppm) > maxHostDelay/ppmOne {
+		panic(fmt.Sprintf("sim: delay %v on host %s overflows the virtual clock", d, h.name))
+	}
 	if h.noise > 0 {
 		d += h.w.RandDuration(0, h.noise)
 	}
@@ -217,7 +225,7 @@ func (h *Host) Schedule(d time.Duration, a Action) {
 	if !h.alive {
 		return
 	}
-	h.w.schedule(h.w.now+h.realDelay(d), a, h)
+	h.w.schedule(h.w.at(h.realDelay(d)), a, h)
 }
 
 // ScheduleFor schedules a to fire d of virtual time from now, owned by the
@@ -228,7 +236,7 @@ func (h *Host) ScheduleFor(incarnation uint64, d time.Duration, a Action) {
 	if h.epoch != incarnation {
 		return
 	}
-	h.w.schedule(h.w.now+checkDelay(d), a, h)
+	h.w.schedule(h.w.at(d), a, h)
 }
 
 // Trace tags folded into the hash for host happenings.

@@ -15,99 +15,172 @@ type Func func()
 // Fire calls f.
 func (f Func) Fire() { f() }
 
-// event is one entry of the queue. It is stale, and skipped when popped, if
-// its owner has been killed since it was scheduled (epoch differs) or, for a
-// timer, if the timer has been stopped or reset since (gen differs).
+// An event is what the queue holds for one scheduled action. It is stale,
+// and dropped instead of fired, if its owner has been killed since it was
+// scheduled (epoch differs).
 type event struct {
-	at    time.Duration
-	seq   uint64
 	act   Action
 	host  *Host
+	timer *Timer // the timer the event fires, if any
 	epoch uint64
-	timer *Timer
-	gen   uint64
 }
 
 // stale reports whether e should be dropped instead of fired.
 func (e *event) stale() bool {
-	if e.host != nil && e.host.epoch != e.epoch {
-		return true
+	return e.host != nil && e.host.epoch != e.epoch
+}
+
+// An entry orders one event in the heap. It holds no pointers, so that
+// moving entries costs the garbage collector nothing.
+type entry struct {
+	at   time.Duration
+	seq  uint64
+	slot int32 // the event's index in the slab
+}
+
+func (a entry) before(b entry) bool {
+	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+}
+
+// queue is a 4-ary min-heap of entries ordered by (at, seq) over a slab of
+// events. Events stay put in the slab, and freed slots are reused, so a
+// world that schedules as much as it fires allocates nothing, and a timer
+// that is reset moves its own entry instead of leaving a dead one behind.
+// It is written out by hand because it is the innermost loop of every
+// simulation.
+type queue struct {
+	heap []entry
+	slab []event
+	pos  []int32 // by slot: the index of the slot's entry in heap
+	free []int32 // free slots in slab
+}
+
+// len returns the number of queued events.
+func (q *queue) len() int { return len(q.heap) }
+
+// top returns the earliest entry; the queue must not be empty.
+func (q *queue) top() entry { return q.heap[0] }
+
+// push queues e at (at, seq) and returns its slot.
+func (q *queue) push(at time.Duration, seq uint64, e event) int32 {
+	var s int32
+	if n := len(q.free); n > 0 {
+		s = q.free[n-1]
+		q.free = q.free[:n-1]
+		q.slab[s] = e
+	} else {
+		s = int32(len(q.slab))
+		q.slab = append(q.slab, e)
+		q.pos = append(q.pos, 0)
 	}
-	return e.timer != nil && e.timer.gen != e.gen
+	q.requeue(at, seq, s)
+	return s
 }
 
-// queue is a binary min-heap of events ordered by (at, seq). It is written out
-// by hand, on values rather than an interface, because it is the innermost
-// loop of every simulation.
-type queue []event
+// requeue queues the event already in slot s at (at, seq).
+func (q *queue) requeue(at time.Duration, seq uint64, s int32) {
+	q.heap = append(q.heap, entry{at: at, seq: seq, slot: s})
+	q.up(len(q.heap) - 1)
+}
 
-func (q queue) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+// remove takes the entry at heap index i out of the heap; its slot stays
+// taken.
+func (q *queue) remove(i int) {
+	n := len(q.heap) - 1
+	last := q.heap[n]
+	q.heap = q.heap[:n]
+	if i < n {
+		q.heap[i] = last
+		q.fix(i)
 	}
-	return q[i].seq < q[j].seq
 }
 
-func (q *queue) push(e event) {
-	*q = append(*q, e)
-	q.up(len(*q) - 1)
+// release frees slot s.
+func (q *queue) release(s int32) {
+	q.slab[s] = event{} // let the garbage collector have the action
+	q.free = append(q.free, s)
 }
 
-func (q *queue) pop() event {
-	h := *q
-	n := len(h) - 1
-	top := h[0]
-	h[0] = h[n]
-	h[n] = event{} // let the garbage collector have the action
-	*q = h[:n]
-	if n > 0 {
-		q.down(0)
-	}
-	return top
+// move reschedules the event in slot s to (at, seq).
+func (q *queue) move(s int32, at time.Duration, seq uint64) {
+	i := int(q.pos[s])
+	q.heap[i].at, q.heap[i].seq = at, seq
+	q.fix(i)
 }
 
-func (q queue) up(i int) {
+// fix restores the heap order after the entry at i changed.
+func (q *queue) fix(i int) { q.up(q.down(i)) }
+
+// up moves the entry at i towards the root until it is in order.
+func (q *queue) up(i int) {
+	h := q.heap
+	x := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			return
+		p := (i - 1) / 4
+		if !x.before(h[p]) {
+			break
 		}
-		q[i], q[p] = q[p], q[i]
+		h[i] = h[p]
+		q.pos[h[i].slot] = int32(i)
 		i = p
 	}
+	h[i] = x
+	q.pos[x.slot] = int32(i)
 }
 
-func (q queue) down(i int) {
-	n := len(q)
+// down moves the entry at i towards the leaves until it is in order, and
+// returns where it ends.
+func (q *queue) down(i int) int {
+	h := q.heap
+	n := len(h)
+	x := h[i]
 	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+		c := 4*i + 1
+		if c >= n {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && q.less(r, l) {
-			m = r
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if h[j].before(h[m]) {
+				m = j
+			}
 		}
-		if !q.less(m, i) {
-			return
+		if !h[m].before(x) {
+			break
 		}
-		q[i], q[m] = q[m], q[i]
+		h[i] = h[m]
+		q.pos[h[i].slot] = int32(i)
 		i = m
 	}
+	h[i] = x
+	q.pos[x.slot] = int32(i)
+	return i
 }
 
 // compact drops every stale event and restores the heap order.
 func (q *queue) compact() {
-	h := *q
-	live := h[:0]
-	for _, e := range h {
-		if !e.stale() {
-			live = append(live, e)
+	live := q.heap[:0]
+	for _, en := range q.heap {
+		if e := &q.slab[en.slot]; e.stale() {
+			q.drop(en.slot)
+			continue
 		}
+		live = append(live, en)
 	}
-	clear(h[len(live):])
-	*q = live
-	for i := len(live)/2 - 1; i >= 0; i-- {
-		live.down(i)
+	q.heap = live
+	for i := len(live) - 1; i >= 0; i-- {
+		q.pos[live[i].slot] = int32(i)
 	}
+	for i := (len(live)+2)/4 - 1; i >= 0; i-- { // the last parent down to the root
+		q.down(i)
+	}
+}
+
+// drop frees the slot of an event taken out of the heap unfired, and tells
+// its timer, if any.
+func (q *queue) drop(s int32) {
+	if t := q.slab[s].timer; t != nil {
+		t.pending, t.queued = false, false
+	}
+	q.release(s)
 }

@@ -11,8 +11,9 @@ type Timer struct {
 	host    *Host
 	epoch   uint64 // the host incarnation that made the timer
 	fn      func()
-	gen     uint64 // bumped by Stop and Reset; queued events of older gens are stale
-	pending bool
+	pending bool  // in the heap (perhaps as a stale event, if the host died)
+	queued  bool  // has a slot in the queue: while pending, and while firing
+	slot    int32 // the timer's slot in the queue, while queued
 }
 
 // NewTimer returns a stopped timer owned by no host that calls fn when it fires.
@@ -29,19 +30,37 @@ func (h *Host) NewTimer(fn func()) *Timer {
 func (t *Timer) Fire() { t.fn() }
 
 // Reset (re)arms the timer to fire d from now, on its host's clock,
-// cancelling any earlier arming. It does nothing if the timer's host has died
-// since the timer was made.
+// cancelling any earlier arming. It does nothing but stop the timer if the
+// timer's host has died since the timer was made.
 func (t *Timer) Reset(d time.Duration) {
-	t.Stop()
+	w := t.w
 	if t.host == nil {
-		t.w.push(event{at: t.w.now + checkDelay(d), act: t, timer: t, gen: t.gen}, nil)
-		t.pending = true
+		w.arm(t, w.at(d))
 		return
 	}
 	if t.host.epoch != t.epoch || !t.host.alive {
+		t.Stop()
 		return
 	}
-	t.w.push(event{at: t.w.now + t.host.realDelay(d), act: t, timer: t, gen: t.gen, host: t.host}, t.host)
+	w.arm(t, w.at(t.host.realDelay(d)))
+}
+
+// arm queues t to fire at, moving its event if it is already queued.
+func (w *World) arm(t *Timer, at time.Duration) {
+	w.seq++
+	if t.pending {
+		w.q.move(t.slot, at, w.seq)
+		return
+	}
+	if t.host != nil {
+		t.host.pending++
+	}
+	if t.queued {
+		w.q.requeue(at, w.seq, t.slot)
+	} else {
+		t.slot = w.q.push(at, w.seq, event{act: t, host: t.host, timer: t, epoch: t.epoch})
+		t.queued = true
+	}
 	t.pending = true
 }
 
@@ -50,15 +69,15 @@ func (t *Timer) Stop() bool {
 	if !t.pending {
 		return false
 	}
-	t.pending = false
-	t.gen++
-	if t.host == nil || t.host.epoch == t.epoch {
-		// Still counted as live; a dead incarnation's events were
-		// already marked stale by Kill.
-		if t.host != nil {
-			t.host.pending--
-		}
-		t.w.markStale(1)
+	t.w.q.remove(int(t.w.q.pos[t.slot]))
+	t.w.q.drop(t.slot)
+	switch {
+	case t.host == nil:
+	case t.host.epoch == t.epoch:
+		t.host.pending--
+	default:
+		t.w.stale-- // Kill counted it as stale
+		return false
 	}
 	return true
 }

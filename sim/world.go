@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -63,7 +64,7 @@ func (w *World) RandDuration(lo, hi time.Duration) time.Duration {
 
 // Pending returns the number of events waiting in the queue that have not
 // been cancelled.
-func (w *World) Pending() int { return len(w.q) - w.stale }
+func (w *World) Pending() int { return w.q.len() - w.stale }
 
 // SetInstantLimit sets how many events may fire at one virtual instant before
 // the world panics, reporting a livelock (zero-delay events that keep
@@ -78,40 +79,46 @@ func (w *World) SetInstantLimit(n uint64) {
 // After schedules fn to run d from now, owned by no host: only the end of
 // the world cancels it.
 func (w *World) After(d time.Duration, fn func()) {
-	w.schedule(w.now+checkDelay(d), Func(fn), nil)
+	w.schedule(w.at(d), Func(fn), nil)
 }
 
 // Schedule schedules a to fire d from now, owned by no host.
 func (w *World) Schedule(d time.Duration, a Action) {
-	w.schedule(w.now+checkDelay(d), a, nil)
+	w.schedule(w.at(d), a, nil)
 }
 
-func checkDelay(d time.Duration) time.Duration {
+// at returns the virtual time d from now. It panics, naming d, if d is
+// negative or so long that the clock would overflow (about 292 years).
+func (w *World) at(d time.Duration) time.Duration {
+	checkDelay(d)
+	if d > math.MaxInt64-w.now {
+		panic(fmt.Sprintf("sim: delay %v from virtual time %v overflows the virtual clock", d, w.now))
+	}
+	return w.now + d
+}
+
+// checkDelay panics, naming d, if d is negative.
+func checkDelay(d time.Duration) {
 	if d < 0 {
 		panic(fmt.Sprintf("sim: negative delay %v", d))
 	}
-	return d
 }
 
 func (w *World) schedule(at time.Duration, a Action, h *Host) {
-	w.push(event{at: at, act: a, host: h}, h)
-}
-
-func (w *World) push(e event, h *Host) {
 	w.seq++
-	e.seq = w.seq
+	e := event{act: a, host: h}
 	if h != nil {
 		e.epoch = h.epoch
 		h.pending++
 	}
-	w.q.push(e)
+	w.q.push(at, w.seq, e)
 }
 
-// markStale records that one queued event will never fire, and compacts the
+// markStale records that n queued events will never fire, and compacts the
 // queue once most of it is dead weight.
 func (w *World) markStale(n int) {
 	w.stale += n
-	if w.stale > 1024 && w.stale > len(w.q)/2 {
+	if w.stale > 1024 && w.stale > w.q.len()/2 {
 		w.q.compact()
 		w.stale = 0
 	}
@@ -120,64 +127,70 @@ func (w *World) markStale(n int) {
 // Step fires the next live event, advancing the clock to its time. It returns
 // false if no live event is left.
 func (w *World) Step() bool {
-	for len(w.q) > 0 {
-		e := w.q.pop()
-		if e.stale() {
-			w.stale--
-			continue
+	if !w.live() {
+		return false
+	}
+	en := w.q.top()
+	e := w.q.slab[en.slot]
+	w.q.remove(0)
+	if e.host != nil {
+		e.host.pending--
+	}
+	w.fire(en, e.host)
+	if t := e.timer; t != nil {
+		// The timer keeps its slot while it fires, for Reset to reuse.
+		t.pending = false
+		t.Fire()
+		if !t.pending && t.queued {
+			t.queued = false
+			w.q.release(en.slot)
 		}
-		if e.host != nil {
-			e.host.pending--
-		}
-		if e.timer != nil {
-			e.timer.pending = false
-		}
-		w.fire(&e)
 		return true
 	}
-	return false
+	w.q.release(en.slot)
+	e.act.Fire()
+	return true
 }
 
-func (w *World) fire(e *event) {
-	if e.at == w.now {
+// fire advances the clock to en's time and folds the event into the trace.
+func (w *World) fire(en entry, h *Host) {
+	if en.at == w.now {
 		w.instant++
 		if w.instant > w.instantLimit {
 			panic(fmt.Sprintf("sim: %d events fired at virtual time %v without the clock advancing: a livelock (see World.SetInstantLimit)", w.instant, w.now))
 		}
 	} else {
-		w.now = e.at
+		w.now = en.at
 		w.instant = 1
 	}
 	w.events++
 	var hid uint64
-	if e.host != nil {
-		hid = uint64(e.host.id) + 1
+	if h != nil {
+		hid = uint64(h.id) + 1
 	}
-	w.Fold(uint64(e.at), e.seq, hid)
-	e.act.Fire()
+	w.Fold(uint64(en.at), en.seq, hid)
 }
 
-// peek returns the time of the next live event, dropping stale ones.
-func (w *World) peek() (time.Duration, bool) {
-	for len(w.q) > 0 {
-		if e := &w.q[0]; !e.stale() {
-			return e.at, true
+// live drops stale events from the front of the queue and reports whether a
+// live one is left.
+func (w *World) live() bool {
+	for w.q.len() > 0 {
+		s := w.q.top().slot
+		if !w.q.slab[s].stale() {
+			return true
 		}
-		w.q.pop()
+		w.q.remove(0)
+		w.q.drop(s)
 		w.stale--
 	}
-	return 0, false
+	return false
 }
 
 // Run fires every event due in the next d of virtual time, then sets the
 // clock to now+d.
 func (w *World) Run(d time.Duration) {
-	end := w.now + checkDelay(d)
-	for {
-		at, ok := w.peek()
-		if !ok || at > end {
-			break
-		}
+	end := w.at(d)
+	for w.live() && w.q.top().at <= end {
 		w.Step()
 	}
 	w.now = end
@@ -188,10 +201,9 @@ func (w *World) Run(d time.Duration) {
 // time has passed and reports false, with the clock at now+limit. It never
 // blocks: if the queue runs dry first, time jumps to the limit.
 func (w *World) RunUntil(cond func() bool, limit time.Duration) bool {
-	end := w.now + checkDelay(limit)
+	end := w.at(limit)
 	for !cond() {
-		at, ok := w.peek()
-		if !ok || at > end {
+		if !w.live() || w.q.top().at > end {
 			w.now = end
 			return false
 		}

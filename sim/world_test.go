@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -51,7 +52,129 @@ func TestResetTimersDoNotGrowTheQueue(t *testing.T) {
 		tm.Reset(time.Second)
 	}
 	assert.Equal(t, 1, w.Pending())
-	assert.Less(t, len(w.q), 3000, "stale events are compacted away")
+	assert.Equal(t, 1, w.q.len(), "a reset timer moves its event instead of adding one")
+}
+
+func TestKillCompactsTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	h, g := w.NewHost("h"), w.NewHost("g")
+	fired := 0
+	for i := range 3000 {
+		h.After(time.Duration(i)*time.Microsecond, func() { fired += 1000 })
+	}
+	tm := h.NewTimer(func() { fired += 1000 })
+	tm.Reset(time.Millisecond)
+	var gAt time.Duration
+	g.After(5*time.Millisecond, func() { fired++ })
+	gt := g.NewTimer(func() { fired++; gAt = w.Now() })
+	gt.Reset(6 * time.Millisecond)
+	assert.Equal(t, 3003, w.q.len())
+
+	h.Kill()
+	assert.Equal(t, 2, w.q.len(), "the dead host's events are compacted away at once")
+	assert.Equal(t, 2, w.Pending())
+	assert.False(t, tm.Pending())
+	assert.False(t, tm.Stop(), "a dead host's timer is not armed")
+	gt.Reset(7 * time.Millisecond) // a live timer's event moved by the compaction still resets
+	w.Run(time.Second)
+	assert.Equal(t, 2, fired)
+	assert.Equal(t, 7*time.Millisecond, gAt)
+}
+
+func TestCompactionKeepsTheOrder(t *testing.T) {
+	w := NewWorld(1)
+	dead, live := w.NewHost("dead"), w.NewHost("live")
+	for range 3000 {
+		dead.After(w.RandDuration(0, time.Second), func() { t.Fatal("a dead host's event fired") })
+	}
+	var fired []time.Duration
+	timers := make([]*Timer, 50)
+	for i := range timers {
+		timers[i] = live.NewTimer(func() { fired = append(fired, w.Now()) })
+		timers[i].Reset(w.RandDuration(0, time.Second))
+	}
+	for range 200 {
+		live.After(w.RandDuration(0, time.Second), func() { fired = append(fired, w.Now()) })
+	}
+	dead.Kill()
+	require.Equal(t, 250, w.q.len(), "compacted")
+	for _, tm := range timers[:10] {
+		tm.Reset(w.RandDuration(0, time.Second)) // moved after the compaction
+	}
+	for _, tm := range timers[10:20] {
+		assert.True(t, tm.Stop())
+	}
+	w.Run(2 * time.Second)
+	assert.Len(t, fired, 240)
+	assert.IsNonDecreasing(t, fired)
+}
+
+func TestRunAndRunUntilIncludeTheirLastInstant(t *testing.T) {
+	w := NewWorld(1)
+	fired := 0
+	w.After(10*time.Millisecond, func() { fired++ })
+	w.Run(10 * time.Millisecond)
+	assert.Equal(t, 1, fired, "Run(d) fires what is due at now+d")
+	w.After(10*time.Millisecond, func() { fired++ })
+	assert.True(t, w.RunUntil(func() bool { return fired == 2 }, 10*time.Millisecond))
+	assert.Equal(t, 20*time.Millisecond, w.Now())
+}
+
+func TestPendingCountsOnlyLiveEventsAcrossKills(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	for range 3 {
+		h.After(time.Millisecond, func() {})
+	}
+	w.Run(time.Second)
+	for range 2 {
+		h.After(time.Millisecond, func() {})
+	}
+	w.After(time.Millisecond, func() {})
+	assert.Equal(t, 3, w.Pending())
+	h.Kill()
+	assert.Equal(t, 1, w.Pending(), "the host's two events are gone; the world's is not")
+	h.Restart()
+	h.After(time.Millisecond, func() {})
+	assert.Equal(t, 2, w.Pending())
+	w.Run(time.Second)
+	assert.Equal(t, 0, w.Pending())
+	assert.EqualValues(t, 5, w.Events())
+}
+
+func TestCompactionDownToOneTimer(t *testing.T) {
+	w := NewWorld(1)
+	dead, live := w.NewHost("dead"), w.NewHost("live")
+	for range 2000 {
+		dead.After(time.Second, func() {})
+	}
+	fired := 0
+	tm := live.NewTimer(func() { fired++ })
+	tm.Reset(2 * time.Second)
+	dead.Kill()
+	require.Equal(t, 1, w.q.len())
+	tm.Reset(time.Second) // finds its event where the compaction left it
+	w.Run(1500 * time.Millisecond)
+	assert.Equal(t, 1, fired)
+	tm.Reset(time.Second)
+	assert.True(t, tm.Stop())
+	assert.Equal(t, 0, w.q.len())
+}
+
+func TestStoppingADeadHostsTimerEmptiesTheQueue(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	tm := h.NewTimer(func() { t.Fatal("a dead host's timer fired") })
+	tm.Reset(time.Second)
+	h.Kill()
+	assert.Equal(t, 1, w.q.len(), "a few stale events wait to be dropped")
+	assert.Equal(t, 0, w.Pending())
+	assert.False(t, tm.Stop())
+	assert.Equal(t, 0, w.q.len(), "stopping took it out")
+	h.Restart()
+	tm.Reset(time.Millisecond)
+	assert.False(t, tm.Pending())
+	assert.False(t, w.Step())
 }
 
 func TestRunUntil(t *testing.T) {
@@ -83,6 +206,7 @@ func TestKillDropsHostEventsAndRestartStartsClean(t *testing.T) {
 
 	require.True(t, h.Kill())
 	assert.False(t, h.Kill(), "killing a dead host changes nothing")
+	assert.EqualValues(t, 1, h.Incarnation(), "one kill")
 	assert.False(t, h.Alive())
 	assert.False(t, tm.Pending())
 	h.After(time.Millisecond, func() { fired = append(fired, "while dead") })
@@ -196,6 +320,52 @@ func TestBadInput(t *testing.T) {
 	assert.Panics(t, func() { h.NewTimer(func() {}).Reset(-1) })
 }
 
+func TestHugeDelaysPanicInsteadOfWrappingTheClock(t *testing.T) {
+	w := NewWorld(1)
+	w.Run(time.Second)
+	h := w.NewHost("h")
+	const huge = time.Duration(math.MaxInt64)
+	const msg = "sim: delay 2562047h47m16.854775807s from virtual time 1s overflows the virtual clock"
+	assert.PanicsWithValue(t, msg, func() { w.After(huge, func() {}) })
+	assert.PanicsWithValue(t, msg, func() { w.Schedule(huge, Func(func() {})) })
+	assert.PanicsWithValue(t, msg, func() { w.NewTimer(func() {}).Reset(huge) })
+	assert.PanicsWithValue(t, msg, func() { w.Run(huge) })
+	assert.PanicsWithValue(t, msg, func() { w.RunUntil(func() bool { return false }, huge) })
+	assert.PanicsWithValue(t, msg, func() { h.ScheduleFor(h.Incarnation(), huge, Func(func() {})) })
+	const onHost = "sim: delay 2562047h47m16.854775807s on host h overflows the virtual clock"
+	assert.PanicsWithValue(t, onHost, func() { h.After(huge, func() {}) })
+	assert.PanicsWithValue(t, onHost, func() { h.NewTimer(func() {}).Reset(huge) })
+
+	// A slow clock stretches delays: 200 years at a thousandth of the
+	// speed is far past the end of the virtual clock.
+	require.NoError(t, h.SetClockRate(0.001))
+	assert.PanicsWithValue(t, "sim: delay 1752000h0m0s on host h overflows the virtual clock",
+		func() { h.After(200*365*24*time.Hour, func() {}) })
+	require.NoError(t, h.SetTimerNoise(time.Hour))
+	assert.Panics(t, func() { h.After(huge-time.Minute, func() {}) }, "noise on top of the delay")
+
+	// The longest delays a host accepts, with noise and a slow clock.
+	w2 := NewWorld(1)
+	g := w2.NewHost("g")
+	g.After(maxHostDelay, func() {})
+	assert.PanicsWithValue(t, "sim: delay 1281023h53m38.427387904s on host g overflows the virtual clock",
+		func() { g.After(maxHostDelay+1, func() {}) })
+	require.NoError(t, g.SetTimerNoise(time.Hour))
+	g.After(maxHostDelay-time.Hour, func() {})
+	assert.Panics(t, func() { g.After(maxHostDelay-time.Hour+1, func() {}) }, "noise counts against the bound")
+	require.NoError(t, g.SetTimerNoise(0))
+	require.NoError(t, g.SetClockRate(0.001))
+	const slowest = maxHostDelay / ppmOne * 1000
+	g.After(slowest+999, func() {})
+	assert.Panics(t, func() { g.After(slowest+1000, func() {}) })
+	assert.Equal(t, 3, w2.Pending())
+
+	// The largest delays that fit still work, and nothing was queued above.
+	assert.Equal(t, 0, w.Pending())
+	w.After(huge-time.Second, func() {})
+	assert.Equal(t, 1, w.Pending())
+}
+
 func TestLivelockPanicsInsteadOfHanging(t *testing.T) {
 	w := NewWorld(1)
 	w.SetInstantLimit(1000)
@@ -221,4 +391,59 @@ func TestTimerNoise(t *testing.T) {
 	assert.LessOrEqual(t, at[99], 15*time.Millisecond)
 	assert.NotEqual(t, at[0], at[99], "the timers no longer fire together")
 	assert.EqualError(t, h.SetTimerNoise(-1), "sim: timer noise -1ns for host h is negative")
+}
+
+// TestQueueOrderUnderChurn checks the queue against a simple model: under a
+// random mix of one-shot events and timers set, reset and stopped, every
+// event fires exactly when it was last set for, in (time, setting order).
+func TestQueueOrderUnderChurn(t *testing.T) {
+	w := NewWorld(1)
+	type setting struct {
+		at    time.Duration
+		order int
+	}
+	pending := map[int]setting{} // what should fire: by event ID
+	var fired []setting
+	order := 0
+	set := func(id int, d time.Duration) {
+		order++
+		pending[id] = setting{w.Now() + d, order}
+	}
+	fire := func(id int) {
+		s, ok := pending[id]
+		require.True(t, ok, "event %d fired but was not pending", id)
+		assert.Equal(t, s.at, w.Now(), "event %d fired at the wrong time", id)
+		fired = append(fired, s)
+		delete(pending, id)
+	}
+	timers := make([]*Timer, 30)
+	for i := range timers {
+		timers[i] = w.NewTimer(func() { fire(i) })
+	}
+	next := len(timers)
+	for range 3000 {
+		d := w.RandDuration(0, 20) // small, so that times often tie
+		switch i := w.Rand().IntN(len(timers) + 10); {
+		case i < len(timers) && w.Rand().IntN(4) == 0:
+			timers[i].Stop()
+			delete(pending, i)
+		case i < len(timers):
+			timers[i].Reset(d)
+			set(i, d)
+		default:
+			id := next
+			next++
+			w.After(d, func() { fire(id) })
+			set(id, d)
+		}
+		w.Run(w.RandDuration(0, 3))
+		assert.Equal(t, len(pending), w.Pending())
+	}
+	w.Run(time.Second)
+	assert.Empty(t, pending)
+	assert.Greater(t, len(fired), 1000)
+	for i := 1; i < len(fired); i++ {
+		a, b := fired[i-1], fired[i]
+		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "fired out of order: %v then %v", a, b)
+	}
 }

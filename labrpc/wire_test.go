@@ -1,0 +1,143 @@
+package labrpc
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/sim"
+)
+
+type Flat struct {
+	B  bool
+	I  int
+	U  uint16
+	F  float32
+	C  complex128
+	S  string
+	A  [3]int8
+	In struct{ X int64 }
+}
+
+type Refs struct {
+	P  *int
+	Bs []byte
+	Is []int
+	M  map[string][]int
+	I  any
+	PP **Flat
+}
+
+// sizeOf returns the bytes a Call with args v counts.
+func sizeOf(t *testing.T, v any) int64 {
+	t.Helper()
+	net := MakeNetwork(sim.NewWorld(1))
+	var reply int
+	net.MakeEnd("e", nil).Call("Nobody.Listens", v, &reply, func(bool) {})
+	require.Equal(t, 1, net.GetTotalCount())
+	return net.GetTotalBytes()
+}
+
+func TestWireSizes(t *testing.T) {
+	five := 5
+	pf := &Flat{}
+	for _, c := range []struct {
+		v    any
+		want int
+	}{
+		{true, 1},
+		{0, 1}, {-1, 1}, {63, 1}, {-64, 1}, {64, 2}, {-65, 2}, {math.MaxInt64, 10}, {math.MinInt64, 10},
+		{uint(127), 1}, {uint(128), 2}, {uint64(math.MaxUint64), 10}, {uint8(255), 2},
+		{float32(1), 4}, {2.5, 8}, {complex64(1), 8}, {complex(1, 2), 16},
+		{"", 1}, {"abc", 4}, {string(make([]byte, 200)), 202},
+		{[]byte(nil), 1}, {[]byte{}, 1}, {[]byte{1, 2}, 3},
+		{[]int(nil), 1}, {[]int{1, 300}, 1 + 1 + 2},
+		{[2]bool{}, 1 + 2},
+		{map[string]int(nil), 1}, {map[string]int{"a": 1, "bc": 200}, 1 + (2 + 1) + (3 + 2)},
+		{Flat{I: 100, S: "xy"}, 1 + 2 + 1 + 4 + 16 + 3 + (1 + 3) + 1},
+		{Refs{}, 6},
+		{Refs{P: &five, Bs: []byte("hi"), Is: []int{7}, M: map[string][]int{"k": nil}, I: 3, PP: &pf},
+			1 + 3 + 2 + (1 + 2 + 1) + (1 + len("int") + 1) + 29},
+		{Refs{I: []int{1}}, 5 + (2 + len("[]int") + 1)},
+		{Refs{I: Flat{}}, 5 + (29 + len("labrpc.Flat") + 1)},
+		{&five, 1},
+	} {
+		assert.EqualValues(t, c.want, sizeOf(t, c.v), "%T %v", c.v, c.v)
+	}
+}
+
+func TestCopiesAreDeepAndIndependent(t *testing.T) {
+	got := &RefsServer{}
+	w, net, e := serve(got)
+
+	five, inner := 5, &Flat{S: "inner"}
+	args := Refs{P: &five, Bs: []byte("hi"), Is: []int{7, 8}, M: map[string][]int{"k": {1}}, I: []int{9}, PP: &inner}
+	var reply Refs
+	require.True(t, callSync(t, w, e, "RefsServer.Echo", args, &reply))
+
+	// Change everything the caller's args refer to: neither the handler's
+	// copy nor the reply may see it.
+	five, args.Bs[0], args.Is[0], args.M["k"][0], args.I.([]int)[0], inner.S = 6, 'X', 70, 10, 90, "changed"
+	for _, r := range []Refs{got.args, reply} {
+		assert.Equal(t, 5, *r.P)
+		assert.Equal(t, []byte("hi"), r.Bs)
+		assert.Equal(t, []int{7, 8}, r.Is)
+		assert.Equal(t, map[string][]int{"k": {1}}, r.M)
+		assert.Equal(t, []int{9}, r.I)
+		assert.Equal(t, "inner", (*r.PP).S)
+	}
+	// Nor does the reply share anything with the handler's copy.
+	*got.args.P, got.args.Is[0], got.args.M["k"][0] = 50, 700, 100
+	assert.Equal(t, 5, *reply.P)
+	assert.Equal(t, []int{7, 8}, reply.Is)
+	assert.Equal(t, map[string][]int{"k": {1}}, reply.M)
+	assert.Equal(t, net.GetTotalBytes(), net.GetTotalReplyBytes(), "the echo is as big as the request")
+}
+
+type RefsServer struct{ args Refs }
+
+func (s *RefsServer) Echo(args Refs, reply *Refs) {
+	s.args = args
+	*reply = args
+}
+
+func TestHandleCallsTheTypedFunction(t *testing.T) {
+	w, net, js, e := setup(1)
+	svc := net.servers[1000].services["JunkServer"]
+	var typed []string
+	Handle(svc, "Handler4", func(args *JunkArgs, reply *JunkReply) {
+		typed = append(typed, "4")
+		reply.X = "typed " + string(rune('0'+args.X))
+	})
+	Handle(svc, "Handler2", func(args int, reply *string) { *reply = "typed2" })
+	HandleDeferred(svc, "Slow", func(args *JunkArgs, reply *JunkReply, d *Deferred) {
+		typed = append(typed, "slow")
+		reply.X = "typed slow"
+		d.Reply()
+	})
+
+	var r JunkReply
+	require.True(t, callSync(t, w, e, "JunkServer.Handler4", &JunkArgs{X: 7}, &r))
+	assert.Equal(t, "typed 7", r.X)
+	var s string
+	require.True(t, callSync(t, w, e, "JunkServer.Handler2", 1, &s))
+	assert.Equal(t, "typed2", s)
+	require.True(t, callSync(t, w, e, "JunkServer.Slow", &JunkArgs{X: 1}, &r))
+	assert.Equal(t, "typed slow", r.X)
+	assert.Equal(t, []string{"4", "slow"}, typed)
+	assert.Empty(t, js.log2, "the methods themselves did not run")
+	assert.Empty(t, js.pending)
+
+	assert.PanicsWithValue(t, "labrpc: Handle: JunkServer has no RPC-shaped method NoSuch",
+		func() { Handle(svc, "NoSuch", func(*JunkArgs, *JunkReply) {}) })
+	assert.PanicsWithValue(t, "labrpc: Handle: JunkServer.Handler4 does not have the type of the function given for it",
+		func() { Handle(svc, "Handler4", func(JunkArgs, *JunkReply) {}) })
+	assert.PanicsWithValue(t, "labrpc: Handle: JunkServer.Handler4 does not have the type of the function given for it",
+		func() { Handle(svc, "Handler4", func(*JunkArgs, *string) {}) })
+	assert.PanicsWithValue(t, "labrpc: Handle: JunkServer.Slow does not have the type of the function given for it",
+		func() { Handle(svc, "Slow", func(*JunkArgs, *JunkReply) {}) })
+	assert.PanicsWithValue(t, "labrpc: Handle: JunkServer.Handler4 does not have the type of the function given for it",
+		func() { HandleDeferred(svc, "Handler4", func(*JunkArgs, *JunkReply, *Deferred) {}) })
+}
