@@ -23,7 +23,7 @@ const (
 	kvKeys       = 5
 	kvChaosFor   = 30 * time.Second
 	kvSettle     = 2 * time.Minute
-	checkTimeout = 20 * time.Second
+	checkTimeout = time.Minute
 )
 
 // A kvSpec is the shape of one key/value scenario.
