@@ -104,7 +104,7 @@ func (m *Monkey) apply(f fault.Fault) {
 		e.Host = m.names[f.Host]
 	}
 	m.log = append(m.log, e)
-	m.w.Fold(tagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To))
+	m.w.Fold(sim.TagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To))
 	m.w.FoldString(e.Text)
 	m.w.Tracef("chaos: %s", e.Text)
 }
@@ -188,6 +188,3 @@ func (m *Monkey) Schedule(script []Step) error {
 	}
 	return nil
 }
-
-// Trace tag for faults.
-const tagFault = 200

@@ -58,7 +58,7 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	if e.host != nil {
 		c.callerInc = e.host.Incarnation()
 	}
-	n.w.Fold(tagCall, uint64(e.id), uint64(size))
+	n.w.Fold(sim.TagCall, uint64(e.id), uint64(size))
 	n.w.FoldString(svcMeth)
 	if n.w.Tracing() {
 		n.w.Tracef("call #%d %v→%v %s %dB", c.id, e.name, e.server, svcMeth, size)
@@ -198,7 +198,7 @@ func (c *call) deliver() {
 		c.lost("server gone or unreachable on arrival", 0)
 		return
 	}
-	n.w.Fold(tagDeliver, c.id)
+	n.w.Fold(sim.TagDeliver, c.id)
 	c.srv.count++
 	if d := n.processing(c.srv.host); d > 0 {
 		n.w.Schedule(d, (*handleAct)(c))
@@ -256,7 +256,7 @@ func (c *call) respond(a *Deferred) {
 	}
 	size := n.codec.copyInto(c.frame.reply, a.wire, a.reply, true)
 	n.replyBytes += int64(size)
-	n.w.Fold(tagReply, c.id, uint64(size))
+	n.w.Fold(sim.TagReply, c.id, uint64(size))
 	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
 		c.lost("reply dropped", 0)
 		return
@@ -277,7 +277,7 @@ func (c *call) respond(a *Deferred) {
 
 // lost records why a message was lost and fails the call after delay.
 func (c *call) lost(why string, delay time.Duration) {
-	c.net.w.Fold(tagLost, c.id)
+	c.net.w.Fold(sim.TagLost, c.id)
 	if c.net.w.Tracing() {
 		c.net.w.Tracef("call #%d %s: %s", c.id, c.svcMeth, why)
 	}
@@ -304,7 +304,7 @@ func (c *call) finish(reply reflect.Value, ok bool) {
 		return
 	}
 	c.finished = true
-	c.net.w.Fold(tagDone, c.id, b2u(ok))
+	c.net.w.Fold(sim.TagDone, c.id, b2u(ok))
 	if ok {
 		c.reply.Elem().Set(reply)
 	}

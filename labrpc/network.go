@@ -74,20 +74,20 @@ func (n *Network) Params() Params { return n.p }
 // off (true) or on (false).
 func (n *Network) Reliable(yes bool) {
 	n.reliable = yes
-	n.w.Fold(tagMode, 1, b2u(yes))
+	n.w.Fold(sim.TagMode, 1, b2u(yes))
 }
 
 // LongReordering holds back most replies for a long random time when on.
 func (n *Network) LongReordering(yes bool) {
 	n.longReordering = yes
-	n.w.Fold(tagMode, 2, b2u(yes))
+	n.w.Fold(sim.TagMode, 2, b2u(yes))
 }
 
 // LongDelays makes calls that get no reply (disabled end, missing server,
 // cut link) take up to LongNoReply instead of NoReply to fail.
 func (n *Network) LongDelays(yes bool) {
 	n.longDelays = yes
-	n.w.Fold(tagMode, 3, b2u(yes))
+	n.w.Fold(sim.TagMode, 3, b2u(yes))
 }
 
 // MakeEnd returns a new client end named endname on host (nil for a client
@@ -141,7 +141,7 @@ func (n *Network) Connect(endname, servername any) {
 func (n *Network) Enable(endname any, enabled bool) {
 	e := n.end(endname)
 	e.enabled = enabled
-	n.w.Fold(tagEnable, uint64(e.id), b2u(enabled))
+	n.w.Fold(sim.TagEnable, uint64(e.id), b2u(enabled))
 }
 
 func (n *Network) end(endname any) *ClientEnd {
@@ -163,7 +163,7 @@ func (n *Network) SetLink(from, to *sim.Host, up bool) {
 	} else {
 		n.cut[k] = true
 	}
-	n.w.Fold(tagLink, uint64(from.ID()), uint64(to.ID()), b2u(up))
+	n.w.Fold(sim.TagLink, uint64(from.ID()), uint64(to.ID()), b2u(up))
 }
 
 // LinkUp reports whether the one-way link from one host to another is up.
@@ -177,7 +177,7 @@ func (n *Network) LinkUp(from, to *sim.Host) bool {
 // HealLinks brings every link back up.
 func (n *Network) HealLinks() {
 	clear(n.cut)
-	n.w.Fold(tagLink, 0, 0, 2)
+	n.w.Fold(sim.TagLink, 0, 0, 2)
 }
 
 // GetCount returns the number of requests delivered to the server named
@@ -280,18 +280,6 @@ func (n *Network) hostDied(h *sim.Host) {
 		n.dropServer(rs)
 	}
 }
-
-// Trace tags the network folds into the world's hash.
-const (
-	tagCall = 100 + iota
-	tagDeliver
-	tagReply
-	tagLost
-	tagDone
-	tagMode
-	tagEnable
-	tagLink
-)
 
 func b2u(b bool) uint64 {
 	if b {

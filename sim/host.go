@@ -113,7 +113,7 @@ func (h *Host) Kill() bool {
 	for name, ps := range h.disks {
 		h.disks[name] = ps.Copy()
 	}
-	h.w.Fold(tagKill, uint64(h.id))
+	h.w.Fold(TagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
 	for _, fn := range h.onKill {
 		fn()
@@ -134,7 +134,7 @@ func (h *Host) Restart() bool {
 		return false
 	}
 	h.alive = true
-	h.w.Fold(tagRestart, uint64(h.id))
+	h.w.Fold(TagRestart, uint64(h.id))
 	h.w.Tracef("restart %s", h.name)
 	return true
 }
@@ -158,7 +158,7 @@ func (h *Host) SetClockRate(rate float64) error {
 	h.localBase = h.Now()
 	h.realBase = h.w.now
 	h.ppm = int64(math.Round(rate * ppmOne))
-	h.w.Fold(tagDrift, uint64(h.id), uint64(h.ppm))
+	h.w.Fold(TagDrift, uint64(h.id), uint64(h.ppm))
 	return nil
 }
 
@@ -238,10 +238,3 @@ func (h *Host) ScheduleFor(incarnation uint64, d time.Duration, a Action) {
 	}
 	h.w.schedule(h.w.at(d), a, h)
 }
-
-// Trace tags folded into the hash for host happenings.
-const (
-	tagKill = iota + 1
-	tagRestart
-	tagDrift
-)

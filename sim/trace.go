@@ -11,6 +11,26 @@ const (
 	hashPrime = 0x100000001b3      // FNV-1a prime
 )
 
+// Tags begin what each layer folds into the trace hash, so that records of
+// different kinds never hash alike. They live here, in one list, so that
+// no two layers pick the same number.
+const (
+	TagKill    = 1 // a host died (sim)
+	TagRestart = 2 // a host came back (sim)
+	TagDrift   = 3 // a host's clock rate changed (sim)
+
+	TagCall    = 100 // a call was sent (labrpc)
+	TagDeliver = 101 // a request reached its server
+	TagReply   = 102 // a handler answered
+	TagLost    = 103 // a request or reply was lost
+	TagDone    = 104 // a call completed, well or not
+	TagMode    = 105 // the network's fault model changed
+	TagEnable  = 106 // an end was enabled or disabled
+	TagLink    = 107 // a one-way link went up or down
+
+	TagFault = 200 // the monkey applied a fault (chaos)
+)
+
 // Fold mixes words into the world's trace hash. The world folds in every
 // event it fires (time, sequence, owner); layers above fold in what makes an
 // event matter (a message's route and size, a fault, a client operation), so
