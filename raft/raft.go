@@ -57,7 +57,7 @@ type Raft struct {
 	lastApplied int
 
 	votes        int // votes (or pre-votes) granted in the current round
-	round        int // bumped by every (pre-)election, to ignore stale replies
+	round        int // identifies the (pre-)election under way (see endRound)
 	snapPending  bool
 	applyPending bool
 
