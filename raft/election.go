@@ -122,7 +122,7 @@ func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
 		rf.becomeFollower(args.Term)
 		reply.Term = rf.term
 	}
-	if (rf.votedFor == -1 || rf.votedFor == args.CandidateID) && upToDate && rf.role == follower {
+	if (rf.votedFor == noVote || rf.votedFor == args.CandidateID) && upToDate && rf.role == follower {
 		reply.VoteGranted = true
 		rf.votedFor = args.CandidateID
 		rf.dirty = true
