@@ -39,3 +39,15 @@ func TestPlantedBugsCaught(t *testing.T) {
 		hunt("TestPreVoteEndsWhenLeaderHeard", preVoteEndsWhenLeaderHeard),
 	}, 5)
 }
+
+func TestPlantedBugNamed(t *testing.T) {
+	for _, want := range PlantedBugs() {
+		got, ok := PlantedBugNamed(want.Name)
+		if !ok || got.Name != want.Name {
+			t.Fatalf("PlantedBugNamed(%q) = %q, %v", want.Name, got.Name, ok)
+		}
+	}
+	if b, ok := PlantedBugNamed("no such bug"); ok {
+		t.Fatalf("PlantedBugNamed found %q for a name no bug has", b.Name)
+	}
+}

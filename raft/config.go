@@ -84,18 +84,22 @@ func (c Config) LeaseDuration() time.Duration {
 
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
-	switch {
-	case c.Heartbeat <= 0:
+	if c.Heartbeat <= 0 {
 		return fmt.Errorf("raft: Heartbeat %v is not positive", c.Heartbeat)
-	case c.ElectionMin <= c.Heartbeat:
+	}
+	if c.ElectionMin <= c.Heartbeat {
 		return fmt.Errorf("raft: ElectionMin %v must exceed Heartbeat %v", c.ElectionMin, c.Heartbeat)
-	case c.ElectionMax < c.ElectionMin:
+	}
+	if c.ElectionMax < c.ElectionMin {
 		return fmt.Errorf("raft: ElectionMax %v is below ElectionMin %v", c.ElectionMax, c.ElectionMin)
-	case c.RPCTimeout < 0:
+	}
+	if c.RPCTimeout < 0 {
 		return fmt.Errorf("raft: RPCTimeout %v is negative", c.RPCTimeout)
-	case c.MaxBatch < 0:
+	}
+	if c.MaxBatch < 0 {
 		return fmt.Errorf("raft: MaxBatch %d is negative", c.MaxBatch)
-	case !(c.LeaseDrift >= 0 && c.LeaseDrift < 1):
+	}
+	if !(c.LeaseDrift >= 0 && c.LeaseDrift < 1) {
 		return fmt.Errorf("raft: LeaseDrift %v is not in [0, 1)", c.LeaseDrift)
 	}
 	return nil

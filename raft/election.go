@@ -32,7 +32,7 @@ func (rf *Raft) electionTimeout() {
 // campaign starts a pre-election (asking, in term+1, without changing
 // anything) or an election (bumping the term and voting for itself).
 func (rf *Raft) campaign(pre bool) {
-	rf.round++
+	rf.endRound()
 	round := rf.round
 	term := rf.term + 1
 	if !pre {
@@ -74,6 +74,10 @@ func (rf *Raft) campaign(pre bool) {
 		})
 	}
 }
+
+// endRound abandons the (pre-)election under way, if any: replies to it
+// will be ignored.
+func (rf *Raft) endRound() { rf.round++ }
 
 // won moves on from a won pre-election to the election, or from a won
 // election to leadership. A node that has heard from a leader since it
@@ -118,7 +122,7 @@ func (rf *Raft) RequestVote(args *RequestVoteArgs, reply *RequestVoteReply) {
 		rf.becomeFollower(args.Term)
 		reply.Term = rf.term
 	}
-	if (rf.votedFor == -1 || rf.votedFor == args.CandidateID) && upToDate && rf.role == follower {
+	if (rf.votedFor == noVote || rf.votedFor == args.CandidateID) && upToDate && rf.role == follower {
 		reply.VoteGranted = true
 		rf.votedFor = args.CandidateID
 		rf.dirty = true

@@ -94,7 +94,7 @@ func (rf *Raft) encodeState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(rf.term))
 	vote := rf.votedFor
 	if rf.cfg.bugs.forgetVote {
-		vote = -1
+		vote = noVote
 	}
 	b = binary.AppendVarint(b, int64(vote))
 	rf.trailer = binary.LittleEndian.AppendUint32(b, rf.snapSum)
@@ -123,12 +123,13 @@ func (rf *Raft) restore(state, snapshot []byte) error {
 		return fmt.Errorf("vote: %w", errShort)
 	}
 	b = b[n:]
-	switch {
-	case len(b) != 4:
+	if len(b) != 4 {
 		return fmt.Errorf("%d bytes after the vote, not a 4-byte snapshot checksum", len(b))
-	case vote < -1 || vote >= int64(len(rf.peers)):
+	}
+	if vote < noVote || vote >= int64(len(rf.peers)) {
 		return fmt.Errorf("vote %d is not a peer index in -1..%d", vote, len(rf.peers)-1)
-	case term < log.lastTerm():
+	}
+	if term < log.lastTerm() {
 		return fmt.Errorf("term %d is below the log's last term %d", term, log.lastTerm())
 	}
 	sum := binary.LittleEndian.Uint32(b)
@@ -149,10 +150,10 @@ func (rf *Raft) setSnapshot(snapshot []byte) {
 // uvarint reads an unsigned varint that must fit in an int.
 func uvarint(b []byte) (int, []byte, error) {
 	v, n := binary.Uvarint(b)
-	switch {
-	case n <= 0:
+	if n <= 0 {
 		return 0, nil, errShort
-	case v > math.MaxInt:
+	}
+	if v > math.MaxInt {
 		return 0, nil, fmt.Errorf("%d is out of range", v)
 	}
 	return int(v), b[n:], nil

@@ -24,6 +24,9 @@ type ApplyMsg struct {
 
 type role int
 
+// noVote is votedFor before a node votes in its term.
+const noVote = -1
+
 const (
 	follower role = iota
 	candidate
@@ -57,7 +60,7 @@ type Raft struct {
 	lastApplied int
 
 	votes        int // votes (or pre-votes) granted in the current round
-	round        int // bumped by every (pre-)election, to ignore stale replies
+	round        int // identifies the (pre-)election under way (see endRound)
 	snapPending  bool
 	applyPending bool
 
@@ -88,7 +91,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf := &Raft{
 		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
-		votedFor: -1, log: newLog(cfg.Codec),
+		votedFor: noVote, log: newLog(cfg.Codec),
 	}
 	if err := rf.restore(persister.ReadRaftState(), persister.ReadSnapshot()); err != nil {
 		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
@@ -155,13 +158,13 @@ func (rf *Raft) resetElectionTimer() {
 // becomeFollower moves to term (not below the current one) as a follower.
 func (rf *Raft) becomeFollower(term int) {
 	if term > rf.term {
-		rf.term, rf.votedFor = term, -1
+		rf.term, rf.votedFor = term, noVote
 		rf.dirty = true
 	}
-	if rf.role == leader && rf.cfg.bugs.noStepDown {
-		return
-	}
 	if rf.role == leader {
+		if rf.cfg.bugs.noStepDown {
+			return
+		}
 		rf.heartbeatTimer.Stop()
 		rf.resetElectionTimer()
 		rf.role = follower

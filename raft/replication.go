@@ -81,9 +81,7 @@ func (rf *Raft) sendAppend(p int) {
 		}
 		args.Entries = rf.log.slice(next, hi+1)
 		rf.nextIndex[p] = hi + 1
-		rf.sends++
-		id = rf.sends
-		rf.inflight[p] = id
+		id = rf.track(p)
 	}
 	reply := &AppendEntriesReply{}
 	rf.call(p, "Raft.AppendEntries", args, reply, func(ok bool) { rf.appendAnswered(p, id, sent, args, reply, ok) })
@@ -128,6 +126,14 @@ func (rf *Raft) matched(p, index int) {
 		rf.advanceCommit()
 	}
 	rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)
+}
+
+// track marks a message to p that carries entries or a snapshot as in
+// flight, and returns its ID.
+func (rf *Raft) track(p int) int {
+	rf.sends++
+	rf.inflight[p] = rf.sends
+	return rf.sends
 }
 
 // backtrack returns where to resend from after a follower's mismatch.
@@ -215,7 +221,7 @@ func (rf *Raft) heardFrom(term int) {
 		rf.becomeFollower(term)
 	}
 	if !rf.cfg.bugs.preVoteOutlivesLeader {
-		rf.round++
+		rf.endRound()
 	}
 	rf.heardLeader = rf.host.Now()
 	if rf.role == follower {

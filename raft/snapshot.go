@@ -31,9 +31,7 @@ func (rf *Raft) sendSnapshot(p int) {
 		return
 	}
 	args := &InstallSnapshotArgs{Term: rf.term, LeaderID: rf.me, LastIncludedIndex: rf.log.base, LastIncludedTerm: rf.log.term(rf.log.base), Data: rf.snapshot}
-	rf.sends++
-	id := rf.sends
-	rf.inflight[p] = id
+	id := rf.track(p)
 	reply := &InstallSnapshotReply{}
 	sent := rf.host.Now()
 	rf.call(p, "Raft.InstallSnapshot", args, reply, func(ok bool) {
