@@ -60,25 +60,17 @@ func (d *Decoder) Byte() byte {
 }
 
 // Uvarint reads an unsigned varint.
-func (d *Decoder) Uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *Decoder) Uvarint() uint64 { return readVarint(d, binary.Uvarint) }
 
 // Varint reads a signed varint.
-func (d *Decoder) Varint() int64 {
+func (d *Decoder) Varint() int64 { return readVarint(d, binary.Varint) }
+
+// readVarint reads one varint with parse (binary.Uvarint or binary.Varint).
+func readVarint[T uint64 | int64](d *Decoder, parse func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b)
+	v, n := parse(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0
