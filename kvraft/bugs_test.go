@@ -42,10 +42,10 @@ func hunt(name string, sc scenario) simtest.Case[kvraft.Options] {
 func TestPlantedBugsCaught(t *testing.T) {
 	simtest.HuntBugs(t, kvraft.DefaultOptions, plantedBugs, []simtest.Case[kvraft.Options]{
 		hunt("TestUnreliable", generic(5, 5, true, false, false, -1, false)),
-		hunt("TestManyPartitionsManyClients", generic(5, 5, false, false, true, -1, false)),
 		hunt("TestSnapshotKeepsDuplicateTable", snapshotKeepsDuplicateTable),
 		hunt("TestLeaseReadsWithinDriftBound", leaseReadsWithinDriftBound),
 		hunt("TestLeaseReadsPreVoteRepliesDelayed", leaseReadsPreVoteRepliesDelayed),
+		hunt("TestManyPartitionsManyClients", generic(5, 5, false, false, true, -1, false)),
 		hunt("TestPersistPartitionUnreliableLinearizable", generic(15, 7, true, true, true, -1, true)),
 	}, 3)
 }

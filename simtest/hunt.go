@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"text/tabwriter"
 )
 
 // T is what a world-driven test body needs from its test: a *testing.T, or
@@ -43,7 +44,8 @@ func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C]
 		}
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-50s %-34s %4s %5s  %s\n", "bug", "caught by", "seed", "runs", "failure")
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "bug\tcaught by\tseed\truns\tfailure\n")
 	for _, bug := range bugs {
 		cfg := base()
 		bug.Plant(&cfg)
@@ -60,11 +62,12 @@ func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C]
 		}
 		if by == "" {
 			t.Errorf("planted bug %q was not caught in %d runs", bug.Name, runs)
-			fmt.Fprintf(&table, "%-50s %-34s %4s %5d\n", bug.Name, "NOT CAUGHT", "-", runs)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t\n", bug.Name, "NOT CAUGHT", "-", runs)
 			continue
 		}
-		fmt.Fprintf(&table, "%-50s %-34s %4d %5d  %s\n", bug.Name, by, seed, runs, firstLine(msg, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", bug.Name, by, seed, runs, firstLine(msg, 70))
 	}
+	tw.Flush()
 	t.Logf("planted bugs:\n%s", table.String())
 }
 
