@@ -214,7 +214,8 @@ func (rf *Raft) flush() {
 	}
 }
 
-// applyLimit is the last index that may be applied.
+// applyLimit is the last index that may be applied; it is never past the
+// log's last entry (commitIndex <= log.last() always).
 func (rf *Raft) applyLimit() int {
 	if rf.cfg.bugs.applyUncommitted {
 		return rf.log.last()
@@ -234,7 +235,7 @@ func (rf *Raft) applyCommitted() {
 		rf.lastApplied = max(rf.lastApplied, rf.log.base)
 		rf.apply(ApplyMsg{SnapshotValid: true, Snapshot: rf.snapshot, SnapshotTerm: rf.log.term(rf.log.base), SnapshotIndex: rf.log.base})
 	}
-	for !rf.dead && !rf.snapPending && rf.lastApplied < rf.applyLimit() && rf.lastApplied < rf.log.last() {
+	for !rf.dead && !rf.snapPending && rf.lastApplied < rf.applyLimit() {
 		rf.lastApplied++
 		e := rf.log.entry(rf.lastApplied)
 		rf.apply(ApplyMsg{CommandValid: true, Command: e.Command, CommandIndex: rf.lastApplied, CommandTerm: e.Term})
