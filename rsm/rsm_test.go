@@ -136,10 +136,45 @@ func TestSubmitAppliesOnceAndAnswersRetries(t *testing.T) {
 	assert.Equal(t, int64(6), again.result)
 	w.w.Run(100 * time.Millisecond)
 	assert.Equal(t, []int{2, 2, 2}, w.applied, "each request applied once on every server")
+	for i := range 3 {
+		assert.Zero(t, w.c.Persister(0, i).SnapshotSize(), "server %d: no snapshots by default", i)
+	}
 
 	var follower outcome
 	w.server((l+1)%3).Submit(rsm.Session{Client: 8, Seq: 1}, int64(1), follower.done)
 	assert.Equal(t, outcome{called: 1}, follower, "a follower says at once that it cannot")
+}
+
+func TestDuplicateInTheLogAppliesOnce(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	sess := rsm.Session{Client: 3, Seq: 1}
+	var first, second outcome
+	// The retry reaches the leader before the first copy commits, so
+	// both copies are in the log.
+	w.server(l).Submit(sess, int64(5), first.done)
+	w.server(l).Submit(sess, int64(5), second.done)
+	w.wait(t, &second, time.Second)
+	w.w.Run(100 * time.Millisecond)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, first)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, second, "the second copy answers with the first one's result")
+	assert.Equal(t, []int{1, 1, 1}, w.applied, "and is not applied again")
+}
+
+func TestNoSnapshotBelowMaxRaftState(t *testing.T) {
+	cfg := rsm.DefaultConfig()
+	cfg.MaxRaftState = 1 << 20
+	w := newWorld(t, cfg)
+	l := w.leader(t)
+	for seq := int64(1); seq <= 20; seq++ {
+		var o outcome
+		w.server(l).Submit(rsm.Session{Client: 1, Seq: seq}, int64(1), o.done)
+		w.wait(t, &o, time.Second)
+	}
+	w.w.Run(time.Second)
+	for i := range 3 {
+		assert.Zero(t, w.c.Persister(0, i).SnapshotSize(), "server %d snapshotted far below MaxRaftState", i)
+	}
 }
 
 func TestWaitersFailWhenLeadershipIsLost(t *testing.T) {
@@ -170,12 +205,14 @@ func TestReadModes(t *testing.T) {
 			w.server(l).Submit(rsm.Session{Client: 1, Seq: 1}, int64(4), o.done)
 			w.wait(t, &o, time.Second)
 			w.w.Run(raft.LabConfig().Heartbeat) // the followers learn the commit
-			count := w.c.Net().GetTotalCount()
+			count, size := w.c.Net().GetTotalCount(), w.c.Persister(0, l).RaftStateSize()
 			var read outcome
 			w.server(l).Read(int64(0), read.done)
 			w.wait(t, &read, time.Second)
 			assert.Equal(t, outcome{result: int64(4), ok: true, called: 1}, read)
 			rpcs := w.c.Net().GetTotalCount() - count
+			grew := w.c.Persister(0, l).RaftStateSize() > size
+			assert.Equal(t, mode == rsm.ReadLog, grew, "a %v read goes through the log: %v", mode, mode == rsm.ReadLog)
 			switch mode {
 			case rsm.ReadLease:
 				assert.Zero(t, rpcs, "a lease read sends nothing")
@@ -233,7 +270,9 @@ func TestBadInput(t *testing.T) {
 	cfg = rsm.DefaultConfig()
 	cfg.MaxRaftState = -2
 	assert.EqualError(t, cfg.Validate(), "rsm: MaxRaftState -2 must be positive, or -1 for no snapshots")
-	assert.Equal(t, "ReadMode(9)", rsm.ReadMode(9).String())
+	for m, name := range map[rsm.ReadMode]string{-1: "ReadMode(-1)", rsm.ReadLog: "log", rsm.ReadIndex: "ReadIndex", rsm.ReadLease: "lease", 3: "ReadMode(3)", 9: "ReadMode(9)"} {
+		assert.Equal(t, name, m.String())
+	}
 
 	w := sim.NewWorld(1)
 	h := w.NewHost("h")
