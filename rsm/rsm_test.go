@@ -74,6 +74,36 @@ type world struct {
 	w       *sim.World
 	c       *cluster.Cluster
 	applied []int
+	calls   int // requests the servers' Counter services received
+}
+
+// Counter is the counter's RPC service, for the clerk's tests.
+type Counter struct {
+	s     *rsm.Server
+	calls *int
+}
+
+// AddArgs asks to add N, in a session.
+type AddArgs struct {
+	Session rsm.Session
+	N       int64
+}
+
+// AddReply is the new total, unless the server could not tell.
+type AddReply struct {
+	Wrong bool
+	Total int64
+}
+
+func (c Counter) Add(args *AddArgs, reply *AddReply, d *labrpc.Deferred) {
+	*c.calls++
+	c.s.Submit(args.Session, args.N, func(r any, ok bool) {
+		reply.Wrong = !ok
+		if ok {
+			reply.Total = r.(int64)
+		}
+		d.Reply()
+	})
 }
 
 func newWorld(t *testing.T, cfg rsm.Config) *world {
@@ -84,7 +114,7 @@ func newWorld(t *testing.T, cfg rsm.Config) *world {
 			if err != nil {
 				return nil, nil, err
 			}
-			return replica{s}, []*labrpc.Service{labrpc.MakeService(s.Raft())}, nil
+			return replica{s}, []*labrpc.Service{labrpc.MakeService(s.Raft()), labrpc.MakeService(Counter{s, &w.calls})}, nil
 		}}}})
 	require.NoError(t, err)
 	w.c = c
@@ -284,4 +314,76 @@ func TestBadInput(t *testing.T) {
 	h.Persister().Save(nil, []byte{1, 0, 1, 0x80})
 	_, err = rsm.MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), &counter{applied: &applied}, codec{}, rsm.DefaultConfig())
 	assert.True(t, errors.Is(err, wire.ErrTruncated), fmt.Sprint(err))
+}
+
+// add has ck add n and returns the new total once a server answered.
+func (w *world) add(t *testing.T, ck *rsm.Clerk, n int64, limit time.Duration) int64 {
+	t.Helper()
+	var total int64
+	done := 0
+	ck.Call("Counter.Add", &AddArgs{Session: ck.NextSession(), N: n}, func() any { return &AddReply{} },
+		func(r any) bool { return r.(*AddReply).Wrong },
+		func(r any) { total = r.(*AddReply).Total; done++ })
+	require.True(t, w.w.RunUntil(func() bool { return done > 0 }, limit), "no answer within %v", limit)
+	w.w.Run(2 * limit) // late answers to earlier tries must not call done again
+	require.Equal(t, 1, done, "done called once")
+	return total
+}
+
+func TestClerkFindsTheLeaderAndKeepsIt(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	client := w.c.NewClient("c")
+	ck := rsm.MakeClerk(client, w.c.Ends(client, 0, nil))
+	assert.Equal(t, int64(1), w.add(t, ck, 1, time.Second))
+	first := w.calls
+	assert.Equal(t, l+1, first, "servers 0..leader tried in turn")
+	assert.Equal(t, int64(3), w.add(t, ck, 2, time.Second))
+	assert.Equal(t, first+1, w.calls, "the second call goes straight to the leader")
+}
+
+func TestClerkMovesOnAfterTimeoutAndRetriesOnce(t *testing.T) {
+	cfg := rsm.DefaultConfig()
+	cfg.Raft.CheckQuorum = false // the cut-off leader stays leader and never answers
+	w := newWorld(t, cfg)
+	l := w.leader(t)
+	client := w.c.NewClient("c")
+	ck := rsm.MakeClerk(client, w.c.Ends(client, 0, nil))
+	assert.Equal(t, int64(1), w.add(t, ck, 1, time.Second))
+	// The leader is cut off from the other servers but not from the
+	// clerk: its answer never comes, and only the clerk's timeout moves it on.
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
+	ck.SetTimeout(50 * time.Millisecond)
+	assert.Equal(t, int64(3), w.add(t, ck, 2, 900*time.Millisecond), "done within a new election and a few 50 ms timeouts")
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Heal}))
+	w.w.Run(time.Second)
+	assert.Equal(t, []int{2, 2, 2}, w.applied, "each add applied once everywhere, though tried more than once")
+}
+
+func TestClerkPausesAfterEachRound(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	w.leader(t)
+	for h := range w.c.Hosts() {
+		require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: h}))
+	}
+	w.w.Run(time.Second) // every server steps down: each answers "wrong leader" at once
+	client := w.c.NewClient("c")
+	ck := rsm.MakeClerk(client, w.c.Ends(client, 0, nil))
+	calls := w.calls
+	ck.Call("Counter.Add", &AddArgs{Session: ck.NextSession(), N: 1}, func() any { return &AddReply{} },
+		func(r any) bool { return r.(*AddReply).Wrong }, func(any) { t.Error("no server can answer") })
+	w.w.Run(time.Second)
+	tries := w.calls - calls
+	// Each round is three tries of about a millisecond each, then a 10 ms pause.
+	assert.Greater(t, tries, 3*50, "rounds paused too long")
+	assert.Less(t, tries, 3*100, "rounds not paused")
+}
+
+func TestClerkBadInput(t *testing.T) {
+	w := sim.NewWorld(1)
+	h := w.NewHost("c")
+	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { rsm.MakeClerk(h, nil) })
+	ck := rsm.MakeClerk(h, make([]*labrpc.ClientEnd, 1))
+	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+	assert.PanicsWithValue(t, "rsm: clerk timeout -1ns is not positive", func() { ck.SetTimeout(-1) })
 }
