@@ -34,6 +34,17 @@ func TestDelayRule(t *testing.T) {
 	assert.Equal(t, Message{Method: "JunkServer.Handler2", Args: 7, IsReply: true, From: w.Hosts()[0], To: w.Hosts()[1]}, seen[3])
 	assert.Equal(t, Message{Method: "JunkServer.Handler2", Args: 7, From: w.Hosts()[1], To: w.Hosts()[0]}, seen[2])
 
+	net.SetDelayRule(func(m Message) time.Duration {
+		if !m.IsReply {
+			return 500 * time.Millisecond
+		}
+		return 0
+	})
+	start = w.Now()
+	require.True(t, callSync(t, w, e, "JunkServer.Handler2", 8, &reply))
+	assert.GreaterOrEqual(t, w.Now()-start, 500*time.Millisecond, "the rule delays the request")
+	assert.Less(t, w.Now()-start, 500*time.Millisecond+time.Millisecond)
+
 	net.SetDelayRule(func(Message) time.Duration { return -time.Second })
 	assert.PanicsWithValue(t, "labrpc: delay rule returned -1s for JunkServer.Handler2 (reply false): delays cannot be negative",
 		func() { e.Call("JunkServer.Handler2", 1, &reply, func(bool) {}) })
