@@ -27,7 +27,7 @@ func rafts(applied map[string]int) Factory {
 		if err != nil {
 			return nil, nil, err
 		}
-		return rf, []*labrpc.Service{labrpc.MakeService(rf)}, nil
+		return rf, []*labrpc.Service{rf.Service()}, nil
 	}
 }
 

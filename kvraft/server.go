@@ -21,8 +21,8 @@ type KVServer struct {
 
 // StartKVServer starts replica me of servers on host, restoring what
 // persister holds. It snapshots once Raft's persisted state reaches
-// maxraftstate bytes (-1: never). Register both KVServer and Raft() as
-// services on the host's labrpc server.
+// maxraftstate bytes (-1: never). Register its Services on the host's
+// labrpc server.
 func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persister *sim.Persister, maxraftstate int, opts Options) (*KVServer, error) {
 	opts.MaxRaftState = maxraftstate
 	rs, err := rsm.MakeServer(host, servers, me, persister, &store{data: map[string]value{}}, codec{}, opts)
@@ -40,6 +40,16 @@ func (kv *KVServer) GetState() (term int, isLeader bool) { return kv.rs.Raft().G
 
 // Kill stops the server and its Raft node.
 func (kv *KVServer) Kill() { kv.rs.Kill() }
+
+// Services returns the server's RPC services, its own ("KVServer.Get",
+// "KVServer.PutAppend") and its Raft node's, with handlers registered
+// typed: register them on the host's labrpc server.
+func (kv *KVServer) Services() []*labrpc.Service {
+	svc := labrpc.MakeService(kv)
+	labrpc.HandleDeferred(svc, "Get", kv.Get)
+	labrpc.HandleDeferred(svc, "PutAppend", kv.PutAppend)
+	return []*labrpc.Service{svc, kv.Raft().Service()}
+}
 
 // Get is the handler for Gets.
 func (kv *KVServer) Get(args *GetArgs, reply *GetReply, d *labrpc.Deferred) {

@@ -48,7 +48,7 @@ func newBenchCluster(b *testing.B, n int) *benchCluster {
 		}
 		c.rafts[i] = rf
 		srv := labrpc.MakeServer(hosts[i])
-		srv.AddService(labrpc.MakeService(rf))
+		srv.AddService(rf.Service())
 		net.AddServer(i, srv)
 	}
 	return c

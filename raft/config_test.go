@@ -121,7 +121,7 @@ func (cfg *config) start1(i int) {
 	}
 	cfg.rafts[i] = rf
 	srv := labrpc.MakeServer(cfg.hosts[i])
-	srv.AddService(labrpc.MakeService(rf))
+	srv.AddService(rf.Service())
 	cfg.net.AddServer(i, srv)
 }
 

@@ -114,7 +114,7 @@ func newWorld(t *testing.T, cfg rsm.Config) *world {
 			if err != nil {
 				return nil, nil, err
 			}
-			return replica{s}, []*labrpc.Service{labrpc.MakeService(s.Raft()), labrpc.MakeService(Counter{s, &w.calls})}, nil
+			return replica{s}, []*labrpc.Service{s.Raft().Service(), labrpc.MakeService(Counter{s, &w.calls})}, nil
 		}}}})
 	require.NoError(t, err)
 	w.c = c

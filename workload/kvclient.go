@@ -16,7 +16,7 @@ func KVServers(maxraftstate int, opts kvraft.Options) cluster.Factory {
 		if err != nil {
 			return nil, nil, err
 		}
-		return kv, []*labrpc.Service{labrpc.MakeService(kv), labrpc.MakeService(kv.Raft())}, nil
+		return kv, kv.Services(), nil
 	}
 }
 

@@ -1,0 +1,15 @@
+package raft
+
+import "github.com/replab/replab/labrpc"
+
+// Service returns rf's RPC service ("Raft.AppendEntries" and the rest),
+// with its handlers registered typed, so that the network calls them
+// without reflection. labrpc.MakeService(rf) serves the same methods,
+// more slowly.
+func (rf *Raft) Service() *labrpc.Service {
+	svc := labrpc.MakeService(rf)
+	labrpc.Handle(svc, "AppendEntries", rf.AppendEntries)
+	labrpc.Handle(svc, "RequestVote", rf.RequestVote)
+	labrpc.Handle(svc, "InstallSnapshot", rf.InstallSnapshot)
+	return svc
+}

@@ -1,0 +1,24 @@
+package sweep
+
+import "testing"
+
+// BenchmarkKVLinearizabilitySeed runs whole seeds of kv-linearizability
+// (30 virtual seconds of five servers, clients and chaos, then the
+// porcupine check), cycling over eight seeds. ops/s counts the client
+// operations the seeds complete per wall second.
+func BenchmarkKVLinearizabilitySeed(b *testing.B) {
+	sc, err := Lookup("kv-linearizability")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	ops := 0
+	for i := 0; i < b.N; i++ {
+		o := sc.Run(int64(i%8)+1, dir, nil)
+		if !o.OK() {
+			b.Fatalf("seed %d: %s", o.Seed, o.Problem)
+		}
+		ops += o.Ops
+	}
+	b.ReportMetric(float64(ops)/b.Elapsed().Seconds(), "ops/s")
+}
