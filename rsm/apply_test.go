@@ -56,13 +56,14 @@ func TestSnapshotFailsTheWaitersItCovers(t *testing.T) {
 	s, sm := newSolo(t)
 	var covered, later []bool
 	s.waiting[3] = waiter{term: 1, done: func(_ any, ok bool) { covered = append(covered, ok) }}
+	s.waiting[5] = waiter{term: 1, done: func(_ any, ok bool) { covered = append(covered, ok) }}
 	s.waiting[7] = waiter{term: 1, done: func(_ any, ok bool) { later = append(later, ok) }}
 	sm.n, s.applied = 5, 5
 	snap := s.snapshot()
 	sm.n, s.applied = 0, 0
 	s.apply(raft.ApplyMsg{SnapshotValid: true, Snapshot: snap, SnapshotIndex: 5, SnapshotTerm: 1})
 	assert.Equal(t, 5, sm.n, "the state came from the snapshot")
-	assert.Equal(t, []bool{false}, covered)
+	assert.Equal(t, []bool{false, false}, covered, "the waiters at 3 and at 5 fail")
 	assert.Empty(t, later)
 	assert.Contains(t, s.waiting, 7)
 
