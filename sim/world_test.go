@@ -447,3 +447,59 @@ func TestQueueOrderUnderChurn(t *testing.T) {
 		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "fired out of order: %v then %v", a, b)
 	}
 }
+
+// TestLargeQueueOrder checks the heap at a depth the churn test does not
+// reach: thousands of pending events, timers reset and stopped among them,
+// and a compaction half-way, must still fire in (time, insertion) order.
+func TestLargeQueueOrder(t *testing.T) {
+	for seed := range int64(20) {
+		largeQueueOrder(t, seed)
+	}
+}
+
+func largeQueueOrder(t *testing.T, seed int64) {
+	w := NewWorld(seed)
+	type firing struct {
+		at    time.Duration
+		order int
+	}
+	var fired []firing
+	order := 0
+	record := func(o int) func() {
+		return func() { fired = append(fired, firing{w.Now(), o}) }
+	}
+	dead := w.NewHost("dead")
+	timers := make([]*Timer, 200)
+	for i := range timers {
+		timers[i] = w.NewTimer(nil)
+	}
+	for range 12000 {
+		dead.After(w.RandDuration(0, 1000), func() { t.Fatal("a dead host's event fired") })
+	}
+	for step := range 20000 {
+		d := w.RandDuration(0, 1000)
+		switch k := w.Rand().IntN(10); {
+		case k < 1:
+			i := w.Rand().IntN(len(timers))
+			order++
+			timers[i] = w.NewTimer(record(order))
+			timers[i].Reset(d)
+		case k < 2:
+			timers[w.Rand().IntN(len(timers))].Stop()
+		default:
+			order++
+			w.After(d, record(order))
+		}
+		if step == 8000 {
+			n := w.q.len()
+			dead.Kill() // most of the queue is stale: it compacts
+			require.Less(t, w.q.len(), n/2)
+		}
+	}
+	w.Run(time.Second)
+	require.Greater(t, len(fired), 10000)
+	for i := 1; i < len(fired); i++ {
+		a, b := fired[i-1], fired[i]
+		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "fired out of order at %d: %v then %v", i, a, b)
+	}
+}
