@@ -50,3 +50,9 @@ func TestStoreSnapshotRoundTrip(t *testing.T) {
 		assert.Error(t, (&store{}).Restore(snap[:n]), "a prefix of %d bytes", n)
 	}
 }
+
+func TestStoreRestoresTheEmptySnapshotAsEmpty(t *testing.T) {
+	s := &store{data: map[string]value{"a": {Value: "1"}}}
+	require.NoError(t, s.Restore(nil))
+	assert.Empty(t, s.data)
+}
