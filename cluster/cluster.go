@@ -190,6 +190,12 @@ func (c *Cluster) Persister(g, i int) *sim.Persister {
 	return c.hosts[c.HostOf(g, i)].PersisterNamed(c.serverName(g, i))
 }
 
+// RPCCount returns how many requests the running incarnation of replica i
+// of group g has received (a restart starts from 0).
+func (c *Cluster) RPCCount(g, i int) int {
+	return c.net.GetCount(c.serverName(c.checkGroup(g), c.checkReplica(g, i)))
+}
+
 // Leader returns a live replica of group g that thinks it leads, if any.
 func (c *Cluster) Leader(g int) (int, bool) {
 	for i, r := range c.groups[c.checkGroup(g)].replicas {
