@@ -1,7 +1,8 @@
 package raft_test
 
-// The lab's catalogue (package rafttest), run on our nodes with the lab's
-// timing through the lab's API alone.
+// The lab's catalogue (package rafttest), run through the lab's API alone
+// on the nodes lab makes (lab_test.go). The course kit hands this file out
+// as it is.
 
 import (
 	"go/ast"
@@ -9,12 +10,8 @@ import (
 	"go/token"
 	"testing"
 
-	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rafttest"
 )
-
-// lab makes our nodes with the lab's timing.
-var lab = raft.Maker(raft.LabConfig())
 
 // 3A: leader election
 

@@ -18,6 +18,8 @@
 package rafttest
 
 import (
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/replab/replab/raftapi"
@@ -39,7 +41,9 @@ var DefaultSeeds = []int64{1, 2, 3}
 
 // Run runs the test as t, which must be the test function named
 // test.Name, over the default seeds (or -seed), with nodes made by mk. It
-// logs the test's part and points, for a grade sheet.
+// logs the test's part and points, for a grade sheet. A panic in the nodes
+// fails the run like any failure, with its seed and replay command, and
+// the catalogue goes on with the next test.
 func (test Test) Run(t *testing.T, mk raftapi.Make) {
 	t.Helper()
 	if t.Name() != test.Name {
@@ -47,6 +51,11 @@ func (test Test) Run(t *testing.T, mk raftapi.Make) {
 	}
 	t.Logf("part %s, %d points", test.Part, test.Points)
 	simtest.Run(t, DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("panic: %v\n%s", p, panicStack())
+			}
+		}()
 		return test.Body(t, seed, mk).Result()
 	})
 }
@@ -94,4 +103,21 @@ func Tests() []Test {
 		Persist1, Persist2, Persist3, Figure8, UnreliableAgree, Figure8Unreliable, ReliableChurn, UnreliableChurn,
 		SnapshotBasic, SnapshotInstall, SnapshotInstallUnreliable, SnapshotInstallCrash, SnapshotInstallUnCrash, SnapshotAllCrash, SnapshotInit,
 	}
+}
+
+// panicStack returns the stack of the goroutine that is panicking, from
+// the function that panicked, at most maxFrames frames of it.
+func panicStack() string {
+	const maxFrames = 12
+	lines := strings.Split(string(debug.Stack()), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") {
+			lines = lines[i+2:] // the call to panic and its file
+			break
+		}
+	}
+	if len(lines) > 2*maxFrames {
+		lines = append(lines[:2*maxFrames], "...")
+	}
+	return strings.Join(lines, "\n")
 }
