@@ -18,8 +18,6 @@
 package rafttest
 
 import (
-	"runtime/debug"
-	"strings"
 	"testing"
 
 	"github.com/replab/replab/raftapi"
@@ -40,22 +38,11 @@ type Test struct {
 var DefaultSeeds = []int64{1, 2, 3}
 
 // Run runs the test as t, which must be the test function named
-// test.Name, over the default seeds (or -seed), with nodes made by mk. It
-// logs the test's part and points, for a grade sheet. A panic in the nodes
-// fails the run like any failure, with its seed and replay command, and
-// the catalogue goes on with the next test.
+// test.Name, over the default seeds (or -seed), with nodes made by mk (see
+// simtest.RunGraded).
 func (test Test) Run(t *testing.T, mk raftapi.Make) {
 	t.Helper()
-	if t.Name() != test.Name {
-		t.Fatalf("rafttest: %s runs the test %s: call it from a function with its name", t.Name(), test.Name)
-	}
-	t.Logf("part %s, %d points", test.Part, test.Points)
-	simtest.Run(t, DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
-		defer func() {
-			if p := recover(); p != nil {
-				t.Fatalf("panic: %v\n%s", p, panicStack())
-			}
-		}()
+	simtest.RunGraded(t, test.Name, test.Part, test.Points, DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
 		return test.Body(t, seed, mk).Result()
 	})
 }
@@ -103,21 +90,4 @@ func Tests() []Test {
 		Persist1, Persist2, Persist3, Figure8, UnreliableAgree, Figure8Unreliable, ReliableChurn, UnreliableChurn,
 		SnapshotBasic, SnapshotInstall, SnapshotInstallUnreliable, SnapshotInstallCrash, SnapshotInstallUnCrash, SnapshotAllCrash, SnapshotInit,
 	}
-}
-
-// panicStack returns the stack of the goroutine that is panicking, from
-// the function that panicked, at most maxFrames frames of it.
-func panicStack() string {
-	const maxFrames = 12
-	lines := strings.Split(string(debug.Stack()), "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "panic(") {
-			lines = lines[i+2:] // the call to panic and its file
-			break
-		}
-	}
-	if len(lines) > 2*maxFrames {
-		lines = append(lines[:2*maxFrames], "...")
-	}
-	return strings.Join(lines, "\n")
 }
