@@ -16,6 +16,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"go/format"
 	"io/fs"
 	"maps"
 	"os"
@@ -39,14 +40,24 @@ type spec struct {
 	packages []string
 	// tests are the catalogue's test files, copied as they are.
 	tests []string
+	// templates are the directories of templates/ whose files go into
+	// the kit, at the same paths without .tmpl.
+	templates []string
 	// requires are the modules of our go.mod the kit needs.
 	requires []string
 }
 
 var specs = map[string]spec{
 	"raft": {
-		packages: []string{"sim", "labrpc", "fault", "chaos", "cluster", "simtest", "raftapi", "rafttest"},
-		tests:    []string{"raft/catalogue_test.go"},
+		packages:  []string{"sim", "labrpc", "fault", "chaos", "cluster", "simtest", "raftapi", "rafttest"},
+		tests:     []string{"raft/catalogue_test.go"},
+		templates: []string{"raft-skeleton", "raft"},
+	},
+	"kvraft": {
+		packages:  []string{"sim", "labrpc", "fault", "chaos", "cluster", "simtest", "raftapi", "linearize", "kvtest"},
+		tests:     []string{"kvraft/catalogue_test.go"},
+		templates: []string{"raft-skeleton", "kvraft"},
+		requires:  []string{"github.com/anishathalye/porcupine"},
 	},
 }
 
@@ -68,7 +79,7 @@ func Write(kind, dir, module string) error {
 	if err := checkEmpty(dir); err != nil {
 		return err
 	}
-	files, err := sp.files(kind, module)
+	files, err := sp.files(module)
 	if err != nil {
 		return err
 	}
@@ -84,9 +95,8 @@ func Write(kind, dir, module string) error {
 	return nil
 }
 
-// files returns the files of the kit called kind as a module named
-// module: each file's contents by its slash-separated path in the kit.
-func (sp spec) files(kind, module string) (map[string][]byte, error) {
+// files returns the files of the kit as a module named module: each file's contents by its slash-separated path in the kit.
+func (sp spec) files(module string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	src := replab.Sources
 	for _, pkg := range sp.packages {
@@ -103,7 +113,9 @@ func (sp spec) files(kind, module string) (map[string][]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[path.Join(pkg, name)] = rewrite(b, module)
+			if out[path.Join(pkg, name)], err = rewriteGo(b, module); err != nil {
+				return nil, fmt.Errorf("kit: %s/%s: %v", pkg, name, err)
+			}
 		}
 	}
 	for _, name := range sp.tests {
@@ -111,28 +123,38 @@ func (sp spec) files(kind, module string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[name] = rewrite(b, module)
+		if out[name], err = rewriteGo(b, module); err != nil {
+			return nil, fmt.Errorf("kit: %s: %v", name, err)
+		}
 	}
 	guide, err := fs.ReadFile(src, "docs/writing-raft.md")
 	if err != nil {
 		return nil, err
 	}
 	out["GUIDE.md"] = guide
-	root := path.Join("templates", kind)
-	err = fs.WalkDir(templates, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(templates, p)
+	for _, dir := range sp.templates {
+		root := path.Join("templates", dir)
+		err = fs.WalkDir(templates, root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(templates, p)
+			if err != nil {
+				return err
+			}
+			name := strings.TrimSuffix(strings.TrimPrefix(p, root+"/"), ".tmpl")
+			if !strings.HasSuffix(name, ".go") {
+				out[name] = rewrite(b, module)
+				return nil
+			}
+			if out[name], err = rewriteGo(b, module); err != nil {
+				return fmt.Errorf("kit: template %s: %v", p, err)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		name := strings.TrimSuffix(strings.TrimPrefix(p, root+"/"), ".tmpl")
-		out[name] = rewrite(b, module)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	gomod, gosum, err := sp.modFiles(module)
 	if err != nil {
@@ -148,6 +170,12 @@ func (sp spec) files(kind, module string) (map[string][]byte, error) {
 // rewrite points the imports of our packages at the kit's module.
 func rewrite(b []byte, module string) []byte {
 	return bytes.ReplaceAll(b, []byte(ourModule+"/"), []byte(module+"/"))
+}
+
+// rewriteGo rewrites a Go file's imports and formats it, since the new
+// paths may sort differently.
+func rewriteGo(b []byte, module string) ([]byte, error) {
+	return format.Source(rewrite(b, module))
 }
 
 // modFiles returns the kit's go.mod and go.sum: our Go version, and the

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/replab/replab/kvtest"
 	"github.com/replab/replab/rafttest"
 )
 
@@ -52,10 +53,19 @@ func writeKit(t *testing.T, kind string) string {
 	return dir
 }
 
-// copyOurs copies the non-test Go files of our package pkg, and the test
-// files named, into the kit in dir, rewritten to the kit's module.
+// copyOurs puts our package pkg in place of the kit's in dir: it removes
+// the kit's non-test Go files there, and copies ours and the test files
+// named, rewritten to the kit's module.
 func copyOurs(t *testing.T, dir, pkg string, tests ...string) {
 	t.Helper()
+	kitFiles, err := filepath.Glob(filepath.Join(dir, pkg, "*.go"))
+	require.NoError(t, err)
+	for _, f := range kitFiles {
+		if !strings.HasSuffix(f, "_test.go") {
+			require.NoError(t, os.Remove(f))
+		}
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, pkg), 0o755))
 	src := filepath.Join("..", pkg)
 	entries, err := os.ReadDir(src)
 	require.NoError(t, err)
@@ -75,12 +85,38 @@ func copyOurs(t *testing.T, dir, pkg string, tests ...string) {
 	}
 }
 
-// TestRaftKitFiles checks what the raft kit holds: every Go file gofmt'd
-// and importing the kit's packages only, no test file of ours but the
-// catalogue's, a go.mod with our Go version, the guide, and a README that
-// lists every test of the catalogue under its part, with the part's points.
-func TestRaftKitFiles(t *testing.T) {
-	dir := writeKit(t, "raft")
+// A graded test, as either catalogue lists it.
+type graded struct {
+	name, part string
+	points     int
+}
+
+// catalogues returns each kit's tests.
+func catalogues() map[string][]graded {
+	out := map[string][]graded{}
+	for _, test := range rafttest.Tests() {
+		out["raft"] = append(out["raft"], graded{test.Name, test.Part, test.Points})
+	}
+	for _, test := range kvtest.Tests() {
+		out["kvraft"] = append(out["kvraft"], graded{test.Name, test.Part, test.Points})
+	}
+	return out
+}
+
+// TestKitFiles checks what each kit holds: every Go file gofmt'd and
+// importing the kit's packages only, no test file of ours but the
+// catalogue's, a go.mod with our Go version (and a go.sum for what it
+// requires), the guide, and a README that lists every test of the
+// catalogue under its part, with the part's points.
+func TestKitFiles(t *testing.T) {
+	assert.Equal(t, []string{"kvraft", "raft"}, Kinds())
+	for kind, tests := range catalogues() {
+		t.Run(kind, func(t *testing.T) { checkKitFiles(t, kind, tests) })
+	}
+}
+
+func checkKitFiles(t *testing.T, kind string, tests []graded) {
+	dir := writeKit(t, kind)
 	var goFiles []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
@@ -98,17 +134,22 @@ func TestRaftKitFiles(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Contains(t, goFiles, "raft/raft.go")
-	assert.Contains(t, goFiles, "rafttest/harness.go")
 	for _, f := range goFiles {
 		if strings.HasSuffix(f, "_test.go") {
-			assert.Contains(t, []string{"raft/catalogue_test.go", "raft/lab_test.go"}, f)
+			assert.Contains(t, []string{kind + "/catalogue_test.go", kind + "/lab_test.go"}, f)
 		}
 	}
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	require.NoError(t, err)
 	assert.Regexp(t, `^module example.edu/course/lab\n\ngo 1\.\d+`, string(gomod))
-	_, err = os.Stat(filepath.Join(dir, "go.sum"))
-	assert.ErrorIs(t, err, fs.ErrNotExist, "the raft kit needs no other module")
+	gosum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if kind == "raft" {
+		assert.ErrorIs(t, err, fs.ErrNotExist, "the raft kit needs no other module")
+	} else {
+		require.NoError(t, err)
+		assert.Contains(t, string(gomod), "\nrequire github.com/anishathalye/porcupine v")
+		assert.Equal(t, 2, strings.Count(string(gosum), "github.com/anishathalye/porcupine v"), "the module's and its go.mod's sums")
+	}
 	guide, err := os.ReadFile(filepath.Join(dir, "GUIDE.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(guide), "# Writing Raft for a deterministic world")
@@ -117,15 +158,16 @@ func TestRaftKitFiles(t *testing.T) {
 	require.NoError(t, err)
 	rows := map[string]string{}
 	for _, line := range strings.Split(string(readme), "\n") {
-		if f := strings.Split(line, "|"); len(f) == 6 && strings.HasPrefix(f[1], " 3") {
+		if f := strings.Split(line, "|"); len(f) == 6 && len(f[1]) == 4 && f[1][1] >= '0' && f[1][1] <= '9' {
 			rows[strings.TrimSpace(f[1])] = line
 		}
 	}
 	points := map[string]int{}
-	for _, test := range rafttest.Tests() {
-		assert.Contains(t, rows[test.Part], " "+test.Name+" ", "README's row for part %s", test.Part)
-		points[test.Part] += test.Points
+	for _, test := range tests {
+		assert.Contains(t, rows[test.part], " "+test.name+" ", "README's row for part %s", test.part)
+		points[test.part] += test.points
 	}
+	assert.Len(t, rows, len(points), "README's parts")
 	for part, p := range points {
 		assert.True(t, strings.HasSuffix(rows[part], " | "+strconv.Itoa(p)+" |"), "README's points for part %s: want %d in %q", part, p, rows[part])
 	}
@@ -146,5 +188,29 @@ func TestRaftKit(t *testing.T) {
 	require.True(t, ok, "our Raft fails the kit's catalogue:\n%s", out)
 	for _, test := range rafttest.Tests() {
 		assert.Contains(t, out, "--- PASS: "+test.Name+" ", test.Name)
+	}
+}
+
+// TestKVRaftKit writes the kvraft kit, shows that its skeleton fails the
+// catalogue saying what is not implemented, then drops our Raft, service
+// core and key/value service in and runs the quick half of the catalogue
+// (both parts) on them.
+func TestKVRaftKit(t *testing.T) {
+	dir := writeKit(t, "kvraft")
+	out, ok := goTest(t, dir, "./kvraft", "-run", "^TestBasic$")
+	assert.False(t, ok, "the skeleton passes:\n%s", out)
+	assert.Contains(t, out, "panic: not implemented: kvraft.StartKVServer (kvraft/)")
+	assert.Contains(t, out, "go test ./kvraft -run '^TestBasic$' -seed 1 -v", "the replay command")
+
+	for _, pkg := range []string{"raft", "wire", "rsm"} {
+		copyOurs(t, dir, pkg)
+	}
+	copyOurs(t, dir, "kvraft", "lab_test.go")
+	quick := []string{"TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
+		"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}
+	out, ok = goTest(t, dir, "./kvraft", "-v", "-run", "^("+strings.Join(quick, "|")+")$")
+	require.True(t, ok, "our service fails the kit's catalogue:\n%s", out)
+	for _, name := range quick {
+		assert.Contains(t, out, "--- PASS: "+name+" ", name)
 	}
 }

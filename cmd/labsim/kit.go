@@ -21,19 +21,20 @@ var kitCmd = &command{
 	argHint: "(" + strings.Join(kit.Kinds(), " or ") + ")",
 	long: `
 Kit writes a standalone Go module that a course can hand out for a lab
-(KIT is one of ` + strings.Join(kit.Kinds(), ", ") + `): a skeleton of the package the student
+(KIT is ` + strings.Join(kit.Kinds(), " or ") + `): a skeleton of the package the student
 writes, whose every function says "not implemented" until it is written;
 the lab's test catalogue as that package's tests, numbered by part with
-points; the simulator packages they run on, with their imports rewritten to
-the kit's module path; a go.mod, a README for the student and GUIDE.md, on
-writing Raft for a deterministic world. 'go test ./raft' in the kit fails
-until the student's code passes. DIR must be empty or new.`,
+points; the simulator packages they run on, with their imports rewritten
+to the kit's module path; a go.mod, a README for the student, and
+GUIDE.md, on writing Raft for a deterministic world. 'go test ./raft' (or
+./kvraft) in the kit fails until the student's code passes. DIR must be
+empty or new.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "", "write the kit into `DIR` (default: KIT-kit)")
 		module := fs.String("module", "lab", "the kit's module `PATH`")
 		return func(e *env, name string) error {
 			if !slices.Contains(kit.Kinds(), name) {
-				return usagef("unknown kit %q%s (there are %s)", name, suggest(name, kit.Kinds()), strings.Join(kit.Kinds(), ", "))
+				return usagef("unknown kit %q%s (%s)", name, suggest(name, kit.Kinds()), strings.Join(kit.Kinds(), " or "))
 			}
 			if err := kit.CheckModulePath(*module); err != nil {
 				return usagef("-module %q: %v", *module, strings.TrimPrefix(err.Error(), "kit: "))

@@ -164,8 +164,8 @@ func TestBadValues(t *testing.T) {
 		{[]string{"demo", "-hosts"}, "flag needs an argument: -hosts"},
 		{[]string{"demo", "-trace", "/no/such/dir/trace"}, "-trace /no/such/dir/trace: open /no/such/dir/trace"},
 
-		{[]string{"kit"}, "which kit? (raft)"},
-		{[]string{"kit", "raf"}, `unknown kit "raf"; did you mean raft? (there are raft)`},
+		{[]string{"kit"}, "which kit? (kvraft or raft)"},
+		{[]string{"kit", "raf"}, `unknown kit "raf"; did you mean raft? (kvraft or raft)`},
 		{[]string{"kit", "raft", "-module", "a b"}, `-module "a b": module path "a b" has the character ' '`},
 		{[]string{"kit", "raft", "-module", "a//b"}, `-module "a//b": module path "a//b" has an empty, . or .. element`},
 		{[]string{"kit", "raft", "-out", file}, "-out " + file + ": " + file + " is not a directory"},
