@@ -10,7 +10,10 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// A Server is one replica of the key/value service under test.
+// A Server is one replica of the key/value service under test. Its RPC
+// handlers and its Raft's are registered by reflection, unless it has a
+// method Services() []*labrpc.Service that returns them (registered typed,
+// see labrpc.Handle).
 type Server interface {
 	// Raft returns the server's Raft node, whose RPC handlers are
 	// registered beside the server's own.
@@ -45,8 +48,18 @@ func (s Service) factory(maxraftstate int) cluster.Factory {
 		if err != nil {
 			return nil, nil, err
 		}
-		return replica{srv}, []*labrpc.Service{labrpc.MakeService(srv), labrpc.MakeService(srv.Raft())}, nil
+		if s, ok := srv.(servicer); ok {
+			return replica{srv}, s.Services(), nil
+		}
+		return replica{srv}, []*labrpc.Service{labrpc.MakeService(srv), raftapi.ServiceOf(srv.Raft())}, nil
 	}
+}
+
+// A servicer is a server that registers its RPC handlers and its Raft's
+// itself, typed (see labrpc.Handle), so that the network calls them
+// without reflection.
+type servicer interface {
+	Services() []*labrpc.Service
 }
 
 // replica is a server as the cluster sees it.
