@@ -141,3 +141,14 @@ func TestRPCCount(t *testing.T) {
 	assert.Zero(t, c.RPCCount(0, f))
 	assert.PanicsWithValue(t, `cluster: group "a" has no replica 3 (it has 0..2)`, func() { c.RPCCount(0, 3) })
 }
+
+// TestSizes checks that Sizes reports the largest persisted state and
+// snapshot of a group's replicas.
+func TestSizes(t *testing.T) {
+	c, err := New(sim.NewWorld(1), Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	c.Persister(0, 1).Save(make([]byte, 7), make([]byte, 2))
+	c.Persister(0, 2).Save(make([]byte, 3), make([]byte, 5))
+	state, snapshot := c.Sizes(0)
+	assert.Equal(t, [2]int{7, 5}, [2]int{state, snapshot})
+}

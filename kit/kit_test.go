@@ -173,44 +173,52 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 	}
 }
 
-// TestRaftKit writes the raft kit, shows that its skeleton fails the
-// catalogue saying what is not implemented, then drops our Raft in and
-// runs the whole catalogue on it.
-func TestRaftKit(t *testing.T) {
-	dir := writeKit(t, "raft")
-	out, ok := goTest(t, dir, "./raft", "-run", "^TestInitialElection$")
-	assert.False(t, ok, "the skeleton passes:\n%s", out)
-	assert.Contains(t, out, "panic: not implemented: raft.Make (raft/raft.go)")
-	assert.Contains(t, out, "go test ./raft -run '^TestInitialElection$' -seed 1 -v", "the replay command")
+// A kitRun is what a kit test does with a kit: check that the skeleton
+// fails first with missing, then drop our packages in and run tests.
+type kitRun struct {
+	kind    string   // the kit, and the package its catalogue tests
+	missing string   // what the skeleton says is not implemented first
+	ours    []string // our packages, dropped in before the kit's package
+	run     []string // the catalogue's tests to run on ours
+}
 
-	copyOurs(t, dir, "raft", "lab_test.go")
-	out, ok = goTest(t, dir, "./raft", "-v")
-	require.True(t, ok, "our Raft fails the kit's catalogue:\n%s", out)
-	for _, test := range rafttest.Tests() {
-		assert.Contains(t, out, "--- PASS: "+test.Name+" ", test.Name)
+// check writes the kit, shows that its skeleton fails the catalogue's
+// first test saying what is not implemented (with the replay command),
+// then drops our packages and our lab_test.go in and runs k.run.
+func (k kitRun) check(t *testing.T) {
+	dir := writeKit(t, k.kind)
+	pkg := "./" + k.kind
+	out, ok := goTest(t, dir, pkg, "-run", "^"+k.run[0]+"$")
+	assert.False(t, ok, "the skeleton passes:\n%s", out)
+	assert.Contains(t, out, "panic: not implemented: "+k.missing)
+	assert.Contains(t, out, "go test "+pkg+" -run '^"+k.run[0]+"$' -seed 1 -v", "the replay command")
+
+	for _, p := range k.ours {
+		copyOurs(t, dir, p)
+	}
+	copyOurs(t, dir, k.kind, "lab_test.go")
+	out, ok = goTest(t, dir, pkg, "-v", "-run", "^("+strings.Join(k.run, "|")+")$")
+	require.True(t, ok, "our code fails the kit's catalogue:\n%s", out)
+	for _, name := range k.run {
+		assert.Contains(t, out, "--- PASS: "+name+" ", name)
 	}
 }
 
-// TestKVRaftKit writes the kvraft kit, shows that its skeleton fails the
-// catalogue saying what is not implemented, then drops our Raft, service
-// core and key/value service in and runs the quick half of the catalogue
-// (both parts) on them.
-func TestKVRaftKit(t *testing.T) {
-	dir := writeKit(t, "kvraft")
-	out, ok := goTest(t, dir, "./kvraft", "-run", "^TestBasic$")
-	assert.False(t, ok, "the skeleton passes:\n%s", out)
-	assert.Contains(t, out, "panic: not implemented: kvraft.StartKVServer (kvraft/)")
-	assert.Contains(t, out, "go test ./kvraft -run '^TestBasic$' -seed 1 -v", "the replay command")
+// TestRaftKit checks the raft kit's skeleton, and runs the whole catalogue
+// on our Raft in the kit.
+func TestRaftKit(t *testing.T) {
+	var all []string
+	for _, test := range rafttest.Tests() {
+		all = append(all, test.Name)
+	}
+	kitRun{kind: "raft", missing: "raft.Make (raft/raft.go)", run: all}.check(t)
+}
 
-	for _, pkg := range []string{"raft", "wire", "rsm"} {
-		copyOurs(t, dir, pkg)
-	}
-	copyOurs(t, dir, "kvraft", "lab_test.go")
-	quick := []string{"TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
-		"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}
-	out, ok = goTest(t, dir, "./kvraft", "-v", "-run", "^("+strings.Join(quick, "|")+")$")
-	require.True(t, ok, "our service fails the kit's catalogue:\n%s", out)
-	for _, name := range quick {
-		assert.Contains(t, out, "--- PASS: "+name+" ", name)
-	}
+// TestKVRaftKit checks the kvraft kit's skeleton, and runs the quicker half
+// of the catalogue (both parts) on our Raft, service core and key/value
+// service in the kit.
+func TestKVRaftKit(t *testing.T) {
+	kitRun{kind: "kvraft", missing: "kvraft.StartKVServer (kvraft/)", ours: []string{"raft", "wire", "rsm"},
+		run: []string{"TestBasic", "TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
+			"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}}.check(t)
 }

@@ -5,12 +5,10 @@ package kvraft_test
 // hands this file out as it is.
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"testing"
 
 	"github.com/replab/replab/kvtest"
+	"github.com/replab/replab/simtest"
 )
 
 // 4A: without snapshots
@@ -51,19 +49,9 @@ func TestSnapshotUnreliableRecoverConcurrentPartitionLinearizable(t *testing.T) 
 // TestCatalogueComplete checks that this file runs every test of the
 // catalogue.
 func TestCatalogueComplete(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "catalogue_test.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	here := map[string]bool{}
-	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok {
-			here[fn.Name.Name] = true
-		}
-	}
+	var names []string
 	for _, test := range kvtest.Tests() {
-		if !here[test.Name] {
-			t.Errorf("the catalogue's %s is not run here", test.Name)
-		}
+		names = append(names, test.Name)
 	}
+	simtest.CheckDeclared(t, "catalogue_test.go", names)
 }

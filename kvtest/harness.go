@@ -152,19 +152,13 @@ func (h *Harness) Clients() []*Client { return h.clients }
 
 // LogSize returns the largest persisted Raft state of any server.
 func (h *Harness) LogSize() int {
-	size := 0
-	for i := range h.n {
-		size = max(size, h.c.Persister(0, i).RaftStateSize())
-	}
+	size, _ := h.c.Sizes(0)
 	return size
 }
 
 // SnapshotSize returns the largest persisted snapshot of any server.
 func (h *Harness) SnapshotSize() int {
-	size := 0
-	for i := range h.n {
-		size = max(size, h.c.Persister(0, i).SnapshotSize())
-	}
+	_, size := h.c.Sizes(0)
 	return size
 }
 

@@ -579,10 +579,7 @@ func (h *Harness) Result() simtest.Result {
 
 // LogSize returns the largest persisted Raft state of any server.
 func (h *Harness) LogSize() int {
-	size := 0
-	for i := range h.n {
-		size = max(size, h.c.Persister(0, i).RaftStateSize())
-	}
+	size, _ := h.c.Sizes(0)
 	return size
 }
 

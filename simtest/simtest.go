@@ -13,6 +13,9 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -112,6 +115,29 @@ func RunGraded(t *testing.T, name, part string, points int, defaults []int64, bo
 		}()
 		return body(t, seed)
 	})
+}
+
+// CheckDeclared fails t for each name that the Go file at path (relative
+// to the package's directory) declares no function of: a catalogue's test
+// file checks with it that it runs every test of the catalogue.
+func CheckDeclared(t T, path string, names []string) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("simtest: %v", err)
+		return
+	}
+	declared := map[string]bool{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			declared[fn.Name.Name] = true
+		}
+	}
+	for _, name := range names {
+		if !declared[name] {
+			t.Errorf("%s declares no %s", path, name)
+		}
+	}
 }
 
 // panicStack returns the stack of the goroutine that is panicking, from
