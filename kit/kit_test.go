@@ -32,12 +32,14 @@ func goTool(t *testing.T) string {
 
 // goTest runs go test with args in the kit in dir, and returns its output
 // and whether it passed. -trimpath keeps the kit's compiled packages in the
-// build cache from one temporary directory to the next.
+// build cache from one temporary directory to the next. It runs offline:
+// the modules a kit needs (porcupine) are in the module cache already,
+// since this test's own build needed them.
 func goTest(t *testing.T, dir string, args ...string) (string, bool) {
 	t.Helper()
 	cmd := exec.Command(goTool(t), append([]string{"test", "-trimpath"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "SIM_SEED=", "SIM_TRACE=")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off", "SIM_SEED=", "SIM_TRACE=")
 	out, err := cmd.CombinedOutput()
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatalf("go test: %v", err)
