@@ -190,6 +190,22 @@ func (c *Cluster) Persister(g, i int) *sim.Persister {
 	return c.hosts[c.HostOf(g, i)].PersisterNamed(c.serverName(g, i))
 }
 
+// Sizes returns the largest persisted Raft state and the largest snapshot
+// of group g's replicas, in bytes.
+func (c *Cluster) Sizes(g int) (state, snapshot int) {
+	for i := range c.Replicas(c.checkGroup(g)) {
+		ps := c.Persister(g, i)
+		state, snapshot = max(state, ps.RaftStateSize()), max(snapshot, ps.SnapshotSize())
+	}
+	return state, snapshot
+}
+
+// RPCCount returns how many requests the running incarnation of replica i
+// of group g has received (a restart starts from 0).
+func (c *Cluster) RPCCount(g, i int) int {
+	return c.net.GetCount(c.serverName(c.checkGroup(g), c.checkReplica(g, i)))
+}
+
 // Leader returns a live replica of group g that thinks it leads, if any.
 func (c *Cluster) Leader(g int) (int, bool) {
 	for i, r := range c.groups[c.checkGroup(g)].replicas {

@@ -121,3 +121,34 @@ func TestBadInput(t *testing.T) {
 	c.Ends(cl, 0, nil)
 	assert.PanicsWithValue(t, `cluster: group "a" has no replica 9 (it has 0..2)`, func() { c.Connect(cl, 0, []int{9}) })
 }
+
+// TestRPCCount checks that a replica's count grows with the requests it
+// receives, and starts again from 0 when it restarts.
+func TestRPCCount(t *testing.T) {
+	w := sim.NewWorld(1)
+	c, err := New(w, Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	for i := range 3 {
+		assert.Zero(t, c.RPCCount(0, i))
+	}
+	require.True(t, w.RunUntil(func() bool { _, ok := c.Leader(0); return ok }, 5*time.Second))
+	c.Sleep(time.Second)
+	l, _ := c.Leader(0)
+	f := (l + 1) % 3
+	assert.Greater(t, c.RPCCount(0, f), 5, "a follower hears a heartbeat every 100 ms")
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: c.HostOf(0, f)}))
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Restart, Host: c.HostOf(0, f)}))
+	assert.Zero(t, c.RPCCount(0, f))
+	assert.PanicsWithValue(t, `cluster: group "a" has no replica 3 (it has 0..2)`, func() { c.RPCCount(0, 3) })
+}
+
+// TestSizes checks that Sizes reports the largest persisted state and
+// snapshot of a group's replicas.
+func TestSizes(t *testing.T) {
+	c, err := New(sim.NewWorld(1), Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	c.Persister(0, 1).Save(make([]byte, 7), make([]byte, 2))
+	c.Persister(0, 2).Save(make([]byte, 3), make([]byte, 5))
+	state, snapshot := c.Sizes(0)
+	assert.Equal(t, [2]int{7, 5}, [2]int{state, snapshot})
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvtest"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
@@ -41,11 +42,11 @@ func hunt(name string, sc scenario) simtest.Case[kvraft.Options] {
 // caught. With -v it prints which test and seed caught each one.
 func TestPlantedBugsCaught(t *testing.T) {
 	simtest.HuntBugs(t, kvraft.DefaultOptions, plantedBugs, []simtest.Case[kvraft.Options]{
-		hunt("TestUnreliable", generic(5, 5, true, false, false, -1, false)),
+		hunt("TestUnreliable", catalogue(kvtest.Unreliable)),
 		hunt("TestSnapshotKeepsDuplicateTable", snapshotKeepsDuplicateTable),
 		hunt("TestLeaseReadsWithinDriftBound", leaseReadsWithinDriftBound),
 		hunt("TestLeaseReadsPreVoteRepliesDelayed", leaseReadsPreVoteRepliesDelayed),
-		hunt("TestManyPartitionsManyClients", generic(5, 5, false, false, true, -1, false)),
-		hunt("TestPersistPartitionUnreliableLinearizable", generic(15, 7, true, true, true, -1, true)),
+		hunt("TestManyPartitionsManyClients", catalogue(kvtest.ManyPartitionsManyClients)),
+		hunt("TestPersistPartitionUnreliableLinearizable", catalogue(kvtest.PersistPartitionUnreliableLinearizable)),
 	}, 3)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvtest"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/simtest"
 	"github.com/replab/replab/workload"
@@ -18,12 +19,12 @@ func TestConditionalPut(t *testing.T) { runScenario(t, conditionalPut) }
 // conditionalPut has five clerks each add one to a counter ten times with
 // read-modify-write loops (Get, then CPut on the version read) over an
 // unreliable network: no increment may be lost or doubled.
-func conditionalPut(t simtest.T, seed int64, opts kvraft.Options) *config {
+func conditionalPut(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 	const clients, increments = 5, 10
 	cfg := makeConfig(t, seed, 5, true, -1, opts)
 	done := 0
 	for range clients {
-		ck := cfg.makeClient(cfg.All())
+		ck := cfg.MakeClient(cfg.All())
 		left := increments
 		var incr func()
 		incr = func() {
@@ -31,10 +32,10 @@ func conditionalPut(t simtest.T, seed int64, opts kvraft.Options) *config {
 				done++
 				return
 			}
-			ck.getAsync("counter", func(v string) {
+			ck.GetAsync("counter", func(v string) {
 				n, _ := strconv.Atoi(v)
-				_, version := ck.lastRead()
-				ck.CPut("counter", strconv.Itoa(n+1), version, func(ok bool) {
+				_, version := ck.LastRead()
+				ck.CPutAsync("counter", strconv.Itoa(n+1), version, func(ok bool) {
 					if ok {
 						left--
 					}
@@ -44,13 +45,13 @@ func conditionalPut(t simtest.T, seed int64, opts kvraft.Options) *config {
 		}
 		incr()
 	}
-	if !cfg.w.RunUntil(func() bool { return done == clients }, opLimit) {
+	if !cfg.World().RunUntil(func() bool { return done == clients }, kvtest.OpLimit) {
 		t.Fatalf("the clerks did not finish")
 	}
-	if v := cfg.makeClient(cfg.All()).get("counter"); v != strconv.Itoa(clients*increments) {
+	if v := cfg.MakeClient(cfg.All()).Get("counter"); v != strconv.Itoa(clients*increments) {
 		t.Fatalf("counter is %q after %d increments", v, clients*increments)
 	}
-	cfg.checkLinearizable()
+	cfg.CheckLinearizable()
 	return cfg
 }
 
@@ -71,11 +72,11 @@ func TestBadInput(t *testing.T) {
 	}
 
 	cfg := makeConfig(t, 1, 1, false, -1, kvraft.DefaultOptions())
-	ck := cfg.makeClient(cfg.All())
-	ck.Put("a", "b", func() {})
+	ck := cfg.MakeClient(cfg.All())
+	ck.PutAsync("a", "b", func() {})
 	assert.PanicsWithValue(t,
-		"rsm: clerk "+strconv.FormatInt(ck.ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one call at a time",
-		func() { ck.Get("a", func(string, int64) {}) })
+		"rsm: clerk "+strconv.FormatInt(clerk(ck).ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one call at a time",
+		func() { ck.GetAsync("a", func(string) {}) })
 	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { kvraft.MakeClerk(ck.Host(), nil) })
-	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { clerk(ck).SetTimeout(0) })
 }

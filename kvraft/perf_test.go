@@ -8,22 +8,23 @@ import (
 	"time"
 
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvtest"
 	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/simtest"
 )
 
 // rtt is the network's mean round trip.
-func (cfg *config) rtt() time.Duration {
-	p := cfg.net.Params()
+func rtt(cfg *kvtest.Harness) time.Duration {
+	p := cfg.Net().Params()
 	return 2 * (p.Latency + p.Jitter/2)
 }
 
 // latencies returns the virtual latencies of the completed operations of
 // the given kind, from the history, sorted.
-func (cfg *config) latencies(kind linearize.KVKind, since int) []time.Duration {
+func latencies(cfg *kvtest.Harness, kind linearize.KVKind, since int) []time.Duration {
 	var ds []time.Duration
-	for _, op := range cfg.history.Operations()[since:] {
+	for _, op := range cfg.History().Operations()[since:] {
 		if op.Input.(linearize.KVInput).Kind == kind && op.Output != nil {
 			ds = append(ds, time.Duration(op.Return-op.Call))
 		}
@@ -47,19 +48,19 @@ func TestLatency(t *testing.T) {
 	}{{"log", rsm.ReadLog, 2.5}, {"rsm.ReadIndex", rsm.ReadIndex, 2.5}, {"lease", rsm.ReadLease, 1.5}}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
+			simtest.Run(t, kvtest.DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
 				opts := kvraft.DefaultOptions()
 				opts.Reads = m.mode
 				cfg := makeConfig(t, seed, 3, false, -1, opts)
-				ck := cfg.makeClient(cfg.All())
-				ck.put("warm", "up")
-				since := cfg.history.Len()
+				ck := cfg.MakeClient(cfg.All())
+				ck.Put("warm", "up")
+				since := cfg.History().Len()
 				for i := range 200 {
-					ck.put("k"+strconv.Itoa(i%10), strconv.Itoa(i))
-					ck.get("k" + strconv.Itoa(i%10))
+					ck.Put("k"+strconv.Itoa(i%10), strconv.Itoa(i))
+					ck.Get("k" + strconv.Itoa(i%10))
 				}
-				rtt := cfg.rtt()
-				puts, gets := cfg.latencies(linearize.Put, since), cfg.latencies(linearize.Get, since)
+				rtt := rtt(cfg)
+				puts, gets := latencies(cfg, linearize.Put, since), latencies(cfg, linearize.Get, since)
 				inRTT := func(d time.Duration) float64 { return float64(d) / float64(rtt) }
 				t.Logf("reads=%s RTT=%v: Put median %.2f p99 %.2f RTTs; Get median %.2f p99 %.2f RTTs", m.name, rtt,
 					inRTT(percentile(puts, 0.5)), inRTT(percentile(puts, 0.99)), inRTT(percentile(gets, 0.5)), inRTT(percentile(gets, 0.99)))
@@ -69,8 +70,8 @@ func TestLatency(t *testing.T) {
 				if r := inRTT(percentile(gets, 0.5)); r > m.maxGets {
 					t.Errorf("median Get takes %.2f RTTs; want at most %v", r, m.maxGets)
 				}
-				cfg.checkLinearizable()
-				return cfg.result()
+				cfg.CheckLinearizable()
+				return cfg.Result()
 			})
 		})
 	}
@@ -84,34 +85,34 @@ func TestThroughput(t *testing.T) {
 	tput := map[int]float64{}
 	for _, n := range []int{1, 10, 100} {
 		t.Run(fmt.Sprintf("clients=%d", n), func(t *testing.T) {
-			simtest.Run(t, defaultSeeds[:1], func(t *testing.T, seed int64) simtest.Result {
+			simtest.Run(t, kvtest.DefaultSeeds[:1], func(t *testing.T, seed int64) simtest.Result {
 				cfg := makeConfig(t, seed, 3, false, -1, kvraft.DefaultOptions())
-				cfg.makeClient(cfg.All()).put("warm", "up")
+				cfg.MakeClient(cfg.All()).Put("warm", "up")
 				stop, done := false, 0
 				for c := range n {
-					ck := cfg.makeClient(cfg.All())
+					ck := cfg.MakeClient(cfg.All())
 					var step func()
 					step = func() {
 						if stop {
 							return
 						}
-						key := strconv.Itoa(cfg.randInt(100))
-						if cfg.randInt(2) == 0 {
-							ck.Put(key, strconv.Itoa(c), func() { done++; step() })
+						key := strconv.Itoa(cfg.RandInt(100))
+						if cfg.RandInt(2) == 0 {
+							ck.PutAsync(key, strconv.Itoa(c), func() { done++; step() })
 						} else {
-							ck.getAsync(key, func(string) { done++; step() })
+							ck.GetAsync(key, func(string) { done++; step() })
 						}
 					}
 					step()
 				}
 				const measure = 500 * time.Millisecond
-				cfg.sleep(measure)
+				cfg.Sleep(measure)
 				stop = true
 				tput[n] = float64(done) / measure.Seconds()
 				t.Logf("%d clients: %.0f ops per virtual second", n, tput[n])
-				cfg.sleep(time.Second)
-				cfg.checkLinearizable()
-				return cfg.result()
+				cfg.Sleep(time.Second)
+				cfg.CheckLinearizable()
+				return cfg.Result()
 			})
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/fault"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvtest"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -20,27 +21,27 @@ import (
 
 // withReads returns sc run with the given read mode.
 func withReads(mode rsm.ReadMode, sc scenario) scenario {
-	return func(t simtest.T, seed int64, opts kvraft.Options) *config {
+	return func(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 		opts.Reads = mode
 		return sc(t, seed, opts)
 	}
 }
 
 func TestReadIndexPartitions(t *testing.T) {
-	runScenario(t, withReads(rsm.ReadIndex, generic(5, 5, true, true, true, -1, false)))
+	runScenario(t, withReads(rsm.ReadIndex, catalogue(kvtest.PersistPartitionUnreliable)))
 }
 
 func TestLeaseReadPartitions(t *testing.T) {
-	runScenario(t, withReads(rsm.ReadLease, generic(5, 5, true, true, true, -1, false)))
+	runScenario(t, withReads(rsm.ReadLease, catalogue(kvtest.PersistPartitionUnreliable)))
 }
 
 func TestLeaseReadsWithinDriftBound(t *testing.T) { runScenario(t, leaseReadsWithinDriftBound) }
 
 // leaseReadsWithinDriftBound checks lease reads with clocks drifting as
 // much as the leases allow for.
-func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts kvraft.Options) *config {
+func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 	cfg := leaseDrift(t, seed, opts, opts.Raft.LeaseDrift)
-	cfg.checkLinearizable()
+	cfg.CheckLinearizable()
 	return cfg
 }
 
@@ -48,12 +49,12 @@ func leaseReadsWithinDriftBound(t simtest.T, seed int64, opts kvraft.Options) *c
 // with clocks drifting 30% where leases assume 5%, a deposed leader serves
 // stale reads, and the checker must say so.
 func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
-	runScenario(t, func(t simtest.T, seed int64, opts kvraft.Options) *config {
+	runScenario(t, func(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 		cfg := leaseDrift(t, seed, opts, 0.30)
 		if tb, ok := t.(testing.TB); ok {
-			cfg.htmlDir = tb.TempDir() // the violation is expected: draw it, then throw it away
+			cfg.SetHTMLDir(tb.TempDir()) // the violation is expected: draw it, then throw it away
 		}
-		if r := cfg.linearizability(); r.Verdict != porcupine.Illegal {
+		if r := cfg.Linearizability(); r.Verdict != porcupine.Illegal {
 			t.Fatalf("with 30%% drift and leases sized for %v%%, the history was %v; want a stale read caught", opts.Raft.LeaseDrift*100, r.Verdict)
 		}
 		return cfg
@@ -65,18 +66,18 @@ func TestLeaseReadsBeyondDriftBoundFail(t *testing.T) {
 // reading from it, while another clerk writes through the majority. If
 // the leader's lease outlasts the majority's promise not to elect another
 // leader, it serves stale reads.
-func leaseDrift(t simtest.T, seed int64, opts kvraft.Options, drift float64) *config {
+func leaseDrift(t simtest.T, seed int64, opts kvraft.Options, drift float64) *kvtest.Harness {
 	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
-	ck := cfg.makeClient(cfg.All())
+	ck := cfg.MakeClient(cfg.All())
 	for round := range 10 {
 		for i := range servers {
-			cfg.apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: 1})
+			cfg.Apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: 1})
 		}
 		cfg.ConnectAll()
-		ck.connect(cfg.All())
-		ck.put("k", "round "+strconv.Itoa(round))
+		ck.Connect(cfg.All())
+		ck.Put("k", "round "+strconv.Itoa(round))
 		leader, ok := cfg.Leader()
 		if !ok {
 			t.Fatalf("no leader")
@@ -86,9 +87,9 @@ func leaseDrift(t simtest.T, seed int64, opts kvraft.Options, drift float64) *co
 			if i == leader {
 				rate = 1 - drift
 			}
-			cfg.apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: rate})
+			cfg.Apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: rate})
 		}
-		ck.put("k", "before "+strconv.Itoa(round)) // a heartbeat round on the drifting clocks
+		ck.Put("k", "before "+strconv.Itoa(round)) // a heartbeat round on the drifting clocks
 		var rest []int
 		for i := range servers {
 			if i != leader {
@@ -96,24 +97,24 @@ func leaseDrift(t simtest.T, seed int64, opts kvraft.Options, drift float64) *co
 			}
 		}
 		cfg.Partition([]int{leader}, rest)
-		reader, writer := cfg.makeClient([]int{leader}), cfg.makeClient(rest)
+		reader, writer := cfg.MakeClient([]int{leader}), cfg.MakeClient(rest)
 		stop := false
 		var read func()
 		read = func() {
 			if !stop {
-				reader.getAsync("k", func(string) { cfg.w.After(time.Millisecond, read) })
+				reader.GetAsync("k", func(string) { cfg.World().After(time.Millisecond, read) })
 			}
 		}
 		read()
-		writer.Put("k", "after "+strconv.Itoa(round), func() {})
-		cfg.sleep(time.Second)
+		writer.PutAsync("k", "after "+strconv.Itoa(round), func() {})
+		cfg.Sleep(time.Second)
 		stop = true
 	}
 	cfg.ConnectAll()
-	for _, ckk := range cfg.clerks {
-		ckk.connect(cfg.All())
+	for _, ckk := range cfg.Clients() {
+		ckk.Connect(cfg.All())
 	}
-	cfg.sleep(3 * time.Second) // let the last operations finish
+	cfg.Sleep(3 * time.Second) // let the last operations finish
 	return cfg
 }
 
@@ -122,37 +123,37 @@ func TestSnapshotKeepsDuplicateTable(t *testing.T) { runScenario(t, snapshotKeep
 // snapshotKeepsDuplicateTable loses the replies to an append until after
 // every server has snapshotted past it and restarted: the clerk's retry
 // must then be recognised from the de-duplication table in the snapshot.
-func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts kvraft.Options) *config {
+func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 	const maxraftstate = 500
 	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
-	ck1, ck2 := cfg.makeClient(cfg.All()), cfg.makeClient(cfg.All())
-	ck1.put("k", "")
+	ck1, ck2 := cfg.MakeClient(cfg.All()), cfg.MakeClient(cfg.All())
+	ck1.Put("k", "")
 
 	// Every server's answers to ck1 are lost; its append applies, and it
 	// keeps retrying.
-	for _, h := range cfg.hosts() {
-		cfg.net.SetLink(h, ck1.Host(), false)
+	for _, h := range cfg.Hosts() {
+		cfg.Net().SetLink(h, ck1.Host(), false)
 	}
-	cfg.fault("replies to clerk %d lost", ck1.ID())
+	cfg.Note("replies to clerk %d lost", clerk(ck1).ID())
 	done := false
-	ck1.Append("k", "x", func() { done = true })
+	ck1.AppendAsync("k", "x", func() { done = true })
 	// Enough other writes for every server to snapshot past the append.
 	for i := range 40 {
-		ck2.put(strconv.Itoa(i), strconv.Itoa(i))
+		ck2.Put(strconv.Itoa(i), strconv.Itoa(i))
 	}
-	for i := range cfg.n {
+	for i := range cfg.N() {
 		cfg.Shutdown(i)
 	}
-	for i := range cfg.n {
+	for i := range cfg.N() {
 		cfg.StartServer(i)
 	}
-	cfg.net.HealLinks()
-	cfg.fault("replies to clerk %d flow again", ck1.ID())
-	if !cfg.w.RunUntil(func() bool { return done }, opLimit) {
+	cfg.Net().HealLinks()
+	cfg.Note("replies to clerk %d flow again", clerk(ck1).ID())
+	if !cfg.World().RunUntil(func() bool { return done }, kvtest.OpLimit) {
 		t.Fatalf("the append never completed")
 	}
-	ck2.check("k", "x")
-	cfg.checkLinearizable()
+	ck2.Check("k", "x")
+	cfg.CheckLinearizable()
 	return cfg
 }
 
@@ -167,15 +168,15 @@ func TestLeaseReadsPreVoteRepliesDelayed(t *testing.T) {
 // again. When its pre-votes arrive it must not run an election: the nodes
 // that granted them would elect it while the old leader still serves lease
 // reads to a clerk that can reach only it.
-func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Options) *config {
+func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 	opts.Reads = rsm.ReadLease
 	const servers = 5
 	cfg := makeConfig(t, seed, servers, false, -1, opts)
-	m := cfg.c.Monkey()
+	m := cfg.Cluster().Monkey()
 	hb := opts.Raft.Heartbeat
 	var asked = -1 // the first server to ask for pre-votes while cut off
 	var near, far []int
-	cfg.net.SetDelayRule(func(msg labrpc.Message) time.Duration {
+	cfg.Net().SetDelayRule(func(msg labrpc.Message) time.Duration {
 		args, ok := msg.Args.(*raft.RequestVoteArgs)
 		if !ok || !args.PreVote {
 			return 0
@@ -199,9 +200,9 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 		}
 		return 0
 	})
-	ck := cfg.makeClient(cfg.All())
+	ck := cfg.MakeClient(cfg.All())
 	for round := range 5 {
-		ck.put("k", "round "+strconv.Itoa(round))
+		ck.Put("k", "round "+strconv.Itoa(round))
 		leader, ok := cfg.Leader()
 		if !ok {
 			t.Fatalf("no leader")
@@ -210,7 +211,7 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 		for i := 2; i < servers; i++ {
 			far = append(far, (leader+i)%servers)
 		}
-		reader, writer := cfg.makeClient([]int{leader}), cfg.makeClient(far)
+		reader, writer := cfg.MakeClient([]int{leader}), cfg.MakeClient(far)
 		if err := m.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{near, far}}); err != nil {
 			t.Fatalf("%v", err)
 		}
@@ -218,27 +219,27 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 		var read, write func()
 		read = func() {
 			if !stop {
-				reader.getAsync("k", func(string) { cfg.w.After(time.Millisecond, read) })
+				reader.GetAsync("k", func(string) { cfg.World().After(time.Millisecond, read) })
 			}
 		}
 		j := 0
 		write = func() {
 			if !stop {
 				j++
-				writer.Put("k", fmt.Sprintf("after %d.%d", round, j), func() { cfg.w.After(time.Millisecond, write) })
+				writer.PutAsync("k", fmt.Sprintf("after %d.%d", round, j), func() { cfg.World().After(time.Millisecond, write) })
 			}
 		}
 		read()
 		write()
-		cfg.sleep(3 * time.Second)
+		cfg.Sleep(3 * time.Second)
 		stop = true
 		if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 			t.Fatalf("%v", err)
 		}
-		reader.connect(cfg.All())
-		writer.connect(cfg.All())
-		cfg.sleep(time.Second)
+		reader.Connect(cfg.All())
+		writer.Connect(cfg.All())
+		cfg.Sleep(time.Second)
 	}
-	cfg.checkLinearizable()
+	cfg.CheckLinearizable()
 	return cfg
 }

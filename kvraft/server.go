@@ -2,7 +2,7 @@ package kvraft
 
 import (
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raftapi"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
@@ -33,7 +33,7 @@ func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persiste
 }
 
 // Raft returns the server's Raft node.
-func (kv *KVServer) Raft() *raft.Raft { return kv.rs.Raft() }
+func (kv *KVServer) Raft() raftapi.Raft { return kv.rs.Raft() }
 
 // GetState returns the server's Raft term and whether it leads.
 func (kv *KVServer) GetState() (term int, isLeader bool) { return kv.rs.Raft().GetState() }
@@ -48,7 +48,7 @@ func (kv *KVServer) Services() []*labrpc.Service {
 	svc := labrpc.MakeService(kv)
 	labrpc.HandleDeferred(svc, "Get", kv.Get)
 	labrpc.HandleDeferred(svc, "PutAppend", kv.PutAppend)
-	return []*labrpc.Service{svc, kv.Raft().Service()}
+	return []*labrpc.Service{svc, raftapi.ServiceOf(kv.Raft())}
 }
 
 // Get is the handler for Gets.

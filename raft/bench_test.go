@@ -1,10 +1,10 @@
 package raft
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
@@ -20,36 +20,25 @@ type benchCluster struct {
 
 func newBenchCluster(b *testing.B, n int) *benchCluster {
 	w := sim.NewWorld(1)
-	net := labrpc.MakeNetwork(w)
-	hosts, err := w.NewHosts(n, "raft")
-	if err != nil {
-		b.Fatal(err)
-	}
 	c := &benchCluster{w: w, rafts: make([]*Raft, n)}
-	for i := range n {
-		ends := make([]*labrpc.ClientEnd, n)
-		for j := range n {
-			name := fmt.Sprintf("%d->%d", i, j)
-			ends[j] = net.MakeEnd(name, hosts[i])
-			net.Connect(name, j)
-			net.Enable(name, true)
-		}
+	factory := func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
 		apply := func(m ApplyMsg) {
-			if i == 0 {
+			if me == 0 {
 				c.applied++
 			}
 			if m.CommandValid && m.CommandIndex%1000 == 0 {
-				c.rafts[i].Snapshot(m.CommandIndex, []byte("snapshot"))
+				c.rafts[me].Snapshot(m.CommandIndex, []byte("snapshot"))
 			}
 		}
-		rf, err := Make(hosts[i], ends, i, hosts[i].Persister(), apply, LabConfig())
+		rf, err := Make(host, peers, me, ps, apply, LabConfig())
 		if err != nil {
-			b.Fatal(err)
+			return nil, nil, err
 		}
-		c.rafts[i] = rf
-		srv := labrpc.MakeServer(hosts[i])
-		srv.AddService(rf.Service())
-		net.AddServer(i, srv)
+		c.rafts[me] = rf
+		return rf, []*labrpc.Service{rf.Service()}, nil
+	}
+	if _, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "raft", Replicas: n, Factory: factory}}}); err != nil {
+		b.Fatal(err)
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package raft
 import (
 	"testing"
 
+	"github.com/replab/replab/rafttest"
 	"github.com/replab/replab/simtest"
 )
 
@@ -15,9 +16,14 @@ func plantedBugs() []simtest.Bug[Config] {
 	return out
 }
 
-// hunt makes a scenario a case of the bug hunt.
+// hunt makes a white-box scenario a case of the bug hunt.
 func hunt(name string, sc scenario) simtest.Case[Config] {
 	return simtest.Case[Config]{Name: name, Run: func(t simtest.T, seed int64, rc Config) { sc(t, seed, rc) }}
+}
+
+// huntCatalogue makes a test of the catalogue a case of the bug hunt.
+func huntCatalogue(test rafttest.Test) simtest.Case[Config] {
+	return simtest.Case[Config]{Name: test.Name, Run: func(t simtest.T, seed int64, rc Config) { test.Body(t, seed, Maker(rc)) }}
 }
 
 // TestPlantedBugsCaught plants each bug in turn and runs these scenarios,
@@ -27,14 +33,14 @@ func TestPlantedBugsCaught(t *testing.T) {
 	simtest.HuntBugs(t, LabConfig, plantedBugs(), []simtest.Case[Config]{
 		hunt("TestFigure8Scripted", figure8Scripted),
 		hunt("TestVoteSurvivesCrash", voteSurvivesCrash),
-		hunt("TestFigure8", figure8),
-		hunt("TestFigure8Unreliable", figure8Unreliable),
-		hunt("TestUnreliableChurn", unreliableChurn),
-		hunt("TestBackup", backup),
-		hunt("TestPersist2", persist2),
-		hunt("TestRejoin", rejoin),
-		hunt("TestReElection", reElection),
-		hunt("TestSnapshotInstallUnCrash", snapshotInstallUnCrash),
+		huntCatalogue(rafttest.Figure8),
+		huntCatalogue(rafttest.Figure8Unreliable),
+		huntCatalogue(rafttest.UnreliableChurn),
+		huntCatalogue(rafttest.Backup),
+		huntCatalogue(rafttest.Persist2),
+		huntCatalogue(rafttest.Rejoin),
+		huntCatalogue(rafttest.ReElection),
+		huntCatalogue(rafttest.SnapshotInstallUnCrash),
 		hunt("TestPartitionMajority/n=5", partitionMajority(5)),
 		hunt("TestPreVoteEndsWhenLeaderHeard", preVoteEndsWhenLeaderHeard),
 	}, 5)

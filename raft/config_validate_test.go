@@ -38,9 +38,7 @@ func TestConfigValidate(t *testing.T) {
 func TestMakeRejectsBadInput(t *testing.T) {
 	w := sim.NewWorld(1)
 	h := w.NewHost("h")
-	net := labrpc.MakeNetwork(w)
-	peers := []*labrpc.ClientEnd{net.MakeEnd("a", h), net.MakeEnd("b", h)}
-	_, err := Make(h, peers, 2, h.Persister(), func(ApplyMsg) {}, LabConfig())
+	_, err := Make(h, make([]*labrpc.ClientEnd, 2), 2, h.Persister(), func(ApplyMsg) {}, LabConfig())
 	assert.EqualError(t, err, "raft: me = 2 is not a peer index in 0..1")
 
 }

@@ -43,17 +43,16 @@ func (pairCodec) DecodeCommand(b []byte) (any, error) {
 }
 
 // load starts server 0 of a 3-server cluster on a fresh host whose
-// persister holds state and snapshot.
+// persister holds state and snapshot. Its peers' ends are nil: the world
+// never runs, so it never sends.
 func load(t *testing.T, state, snapshot []byte) (*Raft, error) {
 	t.Helper()
 	w := sim.NewWorld(1)
 	h := w.NewHost("h")
-	net := labrpc.MakeNetwork(w)
-	peers := []*labrpc.ClientEnd{net.MakeEnd("a", h), net.MakeEnd("b", h), net.MakeEnd("c", h)}
 	h.Persister().Save(state, snapshot)
 	rc := LabConfig()
 	rc.Codec = pairCodec{}
-	return Make(h, peers, 0, h.Persister(), func(ApplyMsg) {}, rc)
+	return Make(h, make([]*labrpc.ClientEnd, 3), 0, h.Persister(), func(ApplyMsg) {}, rc)
 }
 
 // savedState returns what a node with a snapshot up to index 2 and entries

@@ -17,7 +17,7 @@ import (
 // any other.
 func isolated(t *testing.T) *config {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
-	cfg.only()
+	cfg.Only()
 	return cfg
 }
 
@@ -25,28 +25,28 @@ func isolated(t *testing.T) *config {
 // server i.
 func (cfg *config) heartbeat(i, leader, term, prev, prevTerm int) *AppendEntriesReply {
 	reply := &AppendEntriesReply{}
-	cfg.rafts[i].AppendEntries(&AppendEntriesArgs{Term: term, LeaderID: leader, PrevLogIndex: prev, PrevLogTerm: prevTerm}, reply)
+	cfg.raft(i).AppendEntries(&AppendEntriesArgs{Term: term, LeaderID: leader, PrevLogIndex: prev, PrevLogTerm: prevTerm}, reply)
 	return reply
 }
 
 // appendEntries delivers entries after prev from leader to server i.
 func (cfg *config) appendEntries(i, leader, term, prev, prevTerm, commit int, es ...Entry) *AppendEntriesReply {
 	reply := &AppendEntriesReply{}
-	cfg.rafts[i].AppendEntries(&AppendEntriesArgs{Term: term, LeaderID: leader, PrevLogIndex: prev, PrevLogTerm: prevTerm, Entries: es, LeaderCommit: commit}, reply)
+	cfg.raft(i).AppendEntries(&AppendEntriesArgs{Term: term, LeaderID: leader, PrevLogIndex: prev, PrevLogTerm: prevTerm, Entries: es, LeaderCommit: commit}, reply)
 	return reply
 }
 
 // requestVote delivers a vote request from candidate to server i.
 func (cfg *config) requestVote(i, candidate, term, lastIndex, lastTerm int, pre bool) *RequestVoteReply {
 	reply := &RequestVoteReply{}
-	cfg.rafts[i].RequestVote(&RequestVoteArgs{Term: term, CandidateID: candidate, LastLogIndex: lastIndex, LastLogTerm: lastTerm, PreVote: pre}, reply)
+	cfg.raft(i).RequestVote(&RequestVoteArgs{Term: term, CandidateID: candidate, LastLogIndex: lastIndex, LastLogTerm: lastTerm, PreVote: pre}, reply)
 	return reply
 }
 
 // restart crashes server i and starts it again from its disk.
 func (cfg *config) restart(i int) *Raft {
-	cfg.start1(i)
-	return cfg.rafts[i]
+	cfg.Start1(i)
+	return cfg.raft(i)
 }
 
 func TestVoteIsDurable(t *testing.T) {
@@ -75,7 +75,7 @@ func TestHigherTermFromALeaderAdoptedAndDurable(t *testing.T) {
 	reply := cfg.appendEntries(2, 0, 3, 0, 0, 0, Entry{3, "a"})
 	require.True(t, reply.Success)
 	assert.Equal(t, 3, reply.Term, "the reply carries the term the follower adopted")
-	term, _ := cfg.rafts[2].GetState()
+	term, _ := cfg.raft(2).GetState()
 	assert.Equal(t, 3, term, "a follower took entries of term 3 and stayed in term 1")
 	term, _ = cfg.restart(2).GetState()
 	assert.Equal(t, 3, term)
@@ -98,8 +98,8 @@ func TestAppendedEntriesAreDurable(t *testing.T) {
 func TestStartedEntryIsDurable(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
-	cfg.only()
-	index, term, ok := cfg.rafts[0].Start("x")
+	cfg.Only()
+	index, term, ok := cfg.raft(0).Start("x")
 	require.True(t, ok)
 	rf := cfg.restart(0)
 	assert.Equal(t, Entry{term, "x"}, rf.log.entry(index))
@@ -107,8 +107,8 @@ func TestStartedEntryIsDurable(t *testing.T) {
 
 func TestCandidacyIsDurable(t *testing.T) {
 	cfg := isolated(t)
-	cfg.rafts[1].campaign(false)
-	cfg.rafts[1].flush()
+	cfg.raft(1).campaign(false)
+	cfg.raft(1).flush()
 	term, _ := cfg.restart(1).GetState()
 	assert.Equal(t, 1, term)
 	assert.False(t, cfg.requestVote(1, 2, 1, 0, 0, false).VoteGranted, "a candidate that restarted voted again in its term")
@@ -118,10 +118,10 @@ func TestSnapshotIsDurable(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
 	for i := 1; i <= 3; i++ {
-		cfg.one(i, 3, false)
+		cfg.One(i, 3, false)
 	}
-	cfg.only()
-	cfg.rafts[1].Snapshot(2, []byte("state at 2"))
+	cfg.Only()
+	cfg.raft(1).Snapshot(2, []byte("state at 2"))
 	rf := cfg.restart(1)
 	assert.Equal(t, []byte("state at 2"), rf.snapshot)
 	assert.Equal(t, 2, rf.log.base)
@@ -131,7 +131,7 @@ func TestSnapshotIsDurable(t *testing.T) {
 func TestInstalledSnapshotIsDurable(t *testing.T) {
 	cfg := isolated(t)
 	cfg.heartbeat(2, 0, 1, 0, 0)
-	cfg.rafts[2].InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 5, LastIncludedTerm: 1, Data: []byte("state at 5")}, &InstallSnapshotReply{})
+	cfg.raft(2).InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 5, LastIncludedTerm: 1, Data: []byte("state at 5")}, &InstallSnapshotReply{})
 	rf := cfg.restart(2)
 	assert.Equal(t, []byte("state at 5"), rf.snapshot)
 	assert.Equal(t, 5, rf.log.last())

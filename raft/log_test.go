@@ -91,49 +91,49 @@ func TestRejectionSaysWhereLogsDiverge(t *testing.T) {
 
 func TestAppendReachingIntoTheSnapshot(t *testing.T) {
 	cfg := isolated(t)
-	cfg.rafts[2].InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 5, LastIncludedTerm: 1}, &InstallSnapshotReply{})
+	cfg.raft(2).InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 5, LastIncludedTerm: 1}, &InstallSnapshotReply{})
 	// A late AppendEntries from before the snapshot: entries 4..7.
 	reply := cfg.appendEntries(2, 0, 1, 3, 1, 0, Entry{1, 4}, Entry{1, 5}, Entry{1, 6}, Entry{1, 7})
 	assert.True(t, reply.Success)
-	assert.Equal(t, []Entry{{Term: 1}, {1, 6}, {1, 7}}, cfg.rafts[2].log.entries)
+	assert.Equal(t, []Entry{{Term: 1}, {1, 6}, {1, 7}}, cfg.raft(2).log.entries)
 	// One that ends inside it changes nothing.
 	assert.True(t, cfg.appendEntries(2, 0, 1, 1, 1, 0, Entry{1, 2}).Success)
-	assert.Equal(t, []Entry{{Term: 1}, {1, 6}, {1, 7}}, cfg.rafts[2].log.entries)
+	assert.Equal(t, []Entry{{Term: 1}, {1, 6}, {1, 7}}, cfg.raft(2).log.entries)
 }
 
 func TestCommitIndexFromTheLeader(t *testing.T) {
 	cfg := isolated(t)
 	cfg.appendEntries(2, 0, 1, 0, 0, 1, Entry{1, 1}, Entry{1, 2}, Entry{1, 3})
-	assert.Equal(t, 1, cfg.rafts[2].commitIndex)
+	assert.Equal(t, 1, cfg.raft(2).commitIndex)
 	// The leader has committed more than it sent: the follower commits
 	// only what it knows matches.
 	cfg.appendEntries(2, 0, 1, 0, 0, 9, Entry{1, 1}, Entry{1, 2})
-	assert.Equal(t, 2, cfg.rafts[2].commitIndex)
+	assert.Equal(t, 2, cfg.raft(2).commitIndex)
 }
 
 func TestStaleRejectionIgnored(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
 	for i := range 5 {
-		cfg.one(i, 3, false)
+		cfg.One(i, 3, false)
 	}
-	rf := cfg.rafts[0]
+	rf := cfg.raft(0)
 	term, _ := rf.GetState()
 	require.Equal(t, 5, rf.matchIndex[1])
 	// A rejection of a message sent before 1 caught up, arriving late.
-	rpcs := cfg.rpcTotal()
+	rpcs := cfg.RPCTotal()
 	rf.appendAnswered(1, 0, rf.host.Now(), &AppendEntriesArgs{Term: term, PrevLogIndex: 3}, &AppendEntriesReply{Term: term, XTerm: -1, XLen: 2}, true)
 	assert.Equal(t, 6, rf.nextIndex[1], "a stale rejection moved nextIndex below the match")
-	assert.Equal(t, rpcs, cfg.rpcTotal(), "a stale rejection made the leader resend entries 1 has")
+	assert.Equal(t, rpcs, cfg.RPCTotal(), "a stale rejection made the leader resend entries 1 has")
 }
 
 func TestSnapshotAtOrBelowTheLastIgnored(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
 	for i := range 3 {
-		cfg.one(i, 3, false)
+		cfg.One(i, 3, false)
 	}
-	rf := cfg.rafts[1]
+	rf := cfg.raft(1)
 	rf.Snapshot(2, []byte("at 2"))
 	rf.Snapshot(2, []byte("at 2 again"))
 	rf.Snapshot(1, []byte("at 1"))
@@ -145,16 +145,16 @@ func TestSnapshotAtOrBelowTheLastIgnored(t *testing.T) {
 func TestInstallSnapshotOfCommittedEntriesIgnored(t *testing.T) {
 	cfg := isolated(t)
 	cfg.appendEntries(2, 0, 1, 0, 0, 3, Entry{1, 1}, Entry{1, 2}, Entry{1, 3})
-	cfg.rafts[2].InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 3, LastIncludedTerm: 1, Data: []byte("at 3")}, &InstallSnapshotReply{})
-	assert.Empty(t, cfg.rafts[2].persister.ReadSnapshot(), "a snapshot of what the follower had committed replaced its log")
-	cfg.sleep(time.Millisecond)
-	assert.Equal(t, 3, cfg.lastApplied[2], "the follower applies its entries, no snapshot")
+	cfg.raft(2).InstallSnapshot(&InstallSnapshotArgs{Term: 1, LeaderID: 0, LastIncludedIndex: 3, LastIncludedTerm: 1, Data: []byte("at 3")}, &InstallSnapshotReply{})
+	assert.Empty(t, cfg.raft(2).persister.ReadSnapshot(), "a snapshot of what the follower had committed replaced its log")
+	cfg.Sleep(time.Millisecond)
+	assert.Equal(t, 3, cfg.LastApplied(2), "the follower applies its entries, no snapshot")
 }
 
 func TestStartOnAFollower(t *testing.T) {
 	cfg := isolated(t)
 	cfg.heartbeat(2, 0, 4, 0, 0)
-	index, term, ok := cfg.rafts[2].Start("x")
+	index, term, ok := cfg.raft(2).Start("x")
 	assert.Equal(t, []any{-1, 4, false}, []any{index, term, ok})
-	assert.Equal(t, 0, cfg.rafts[2].log.last())
+	assert.Equal(t, 0, cfg.raft(2).log.last())
 }

@@ -5,22 +5,13 @@ import (
 	"time"
 
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raftapi"
 	"github.com/replab/replab/sim"
 )
 
 // ApplyMsg is what a node hands its service, in order: a committed command
 // (CommandValid) or a snapshot received from the leader (SnapshotValid).
-type ApplyMsg struct {
-	CommandValid bool
-	Command      any
-	CommandIndex int
-	CommandTerm  int
-
-	SnapshotValid bool
-	Snapshot      []byte
-	SnapshotTerm  int
-	SnapshotIndex int
-}
+type ApplyMsg = raftapi.ApplyMsg
 
 type role int
 
@@ -102,6 +93,18 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
 	rf.resetElectionTimer()
 	return rf, nil
+}
+
+// Maker returns Make with cfg as a raftapi.Make, for what builds nodes
+// through the lab's API (the test catalogue, the cluster harness).
+func Maker(cfg Config) raftapi.Make {
+	return func(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, apply func(ApplyMsg)) (raftapi.Raft, error) {
+		rf, err := Make(host, peers, me, persister, apply, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return rf, nil
+	}
 }
 
 // GetState returns the node's term and whether it believes it is the leader.

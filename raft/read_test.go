@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/rafttest"
 	"github.com/replab/replab/simtest"
 )
 
@@ -15,16 +17,16 @@ func TestReadIndex(t *testing.T) { runScenario(t, readIndex) }
 func readIndex(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
-	cfg.begin("Test: ReadIndex")
-	leader := cfg.checkOneLeader()
-	if cfg.rafts[(leader+1)%servers].ReadIndex(func(int, bool) {}) {
+	cfg.Begin("Test: ReadIndex")
+	leader := cfg.CheckOneLeader()
+	if cfg.raft((leader + 1) % servers).ReadIndex(func(int, bool) {}) {
 		t.Fatalf("a follower accepted a ReadIndex")
 	}
-	index := cfg.one(101, servers, true)
-	leader = cfg.checkOneLeader()
+	index := cfg.One(101, servers, true)
+	leader = cfg.CheckOneLeader()
 
 	confirmed, gotIndex := 0, -1
-	if !cfg.rafts[leader].ReadIndex(func(i int, ok bool) {
+	if !cfg.raft(leader).ReadIndex(func(i int, ok bool) {
 		if ok {
 			confirmed++
 			gotIndex = i
@@ -32,16 +34,16 @@ func readIndex(t simtest.T, seed int64, rc Config) *config {
 	}) {
 		t.Fatalf("the leader refused a ReadIndex after committing in its term")
 	}
-	cfg.sleep(10 * time.Millisecond) // one round trip, not a heartbeat
+	cfg.Sleep(10 * time.Millisecond) // one round trip, not a heartbeat
 	if confirmed != 1 || gotIndex != index {
 		t.Fatalf("ReadIndex confirmed %d times at index %d; want once at %d", confirmed, gotIndex, index)
 	}
 
 	// Cut the leader off: its read is never confirmed, and fails when it
 	// steps down.
-	cfg.disconnect(leader)
+	cfg.Disconnect(leader)
 	failed := false
-	if !cfg.rafts[leader].ReadIndex(func(_ int, ok bool) {
+	if !cfg.raft(leader).ReadIndex(func(_ int, ok bool) {
 		if ok {
 			t.Fatalf("a partitioned leader confirmed a read")
 		}
@@ -49,7 +51,7 @@ func readIndex(t simtest.T, seed int64, rc Config) *config {
 	}) {
 		t.Fatalf("the leader refused a ReadIndex")
 	}
-	cfg.sleep(2 * RaftElectionTimeout)
+	cfg.Sleep(2 * rafttest.ElectionTimeout)
 	if !failed {
 		t.Fatalf("the partitioned leader's read was neither confirmed nor failed")
 	}
@@ -63,18 +65,18 @@ func TestLeaseRead(t *testing.T) { runScenario(t, leaseRead) }
 func leaseRead(t simtest.T, seed int64, rc Config) *config {
 	servers := 3
 	cfg := makeConfig(t, seed, servers, false, false, rc)
-	cfg.begin("Test: LeaseRead")
-	cfg.one(101, servers, true)
-	leader := cfg.checkOneLeader()
-	if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+	cfg.Begin("Test: LeaseRead")
+	cfg.One(101, servers, true)
+	leader := cfg.CheckOneLeader()
+	if _, ok := cfg.raft(leader).LeaseRead(); !ok {
 		t.Fatalf("a healthy leader has no lease")
 	}
-	if _, ok := cfg.rafts[(leader+1)%servers].LeaseRead(); ok {
+	if _, ok := cfg.raft((leader + 1) % servers).LeaseRead(); ok {
 		t.Fatalf("a follower has a lease")
 	}
-	cfg.disconnect(leader)
-	cfg.sleep(rc.LeaseDuration())
-	if _, ok := cfg.rafts[leader].LeaseRead(); ok {
+	cfg.Disconnect(leader)
+	cfg.Sleep(rc.LeaseDuration())
+	if _, ok := cfg.raft(leader).LeaseRead(); ok {
 		t.Fatalf("a leader cut off for LeaseDuration still has a lease")
 	}
 	return cfg
@@ -88,31 +90,31 @@ func TestLeaseSurvivesFollowerRestart(t *testing.T) { runScenario(t, leaseSurviv
 // its lease, the restarted follower must not help elect anyone.
 func leaseSurvivesFollowerRestart(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 3, false, false, rc)
-	cfg.begin("Test: a lease survives a follower's restart")
-	cfg.one(101, 3, true)
-	leader := cfg.checkOneLeader()
+	cfg.Begin("Test: a lease survives a follower's restart")
+	cfg.One(101, 3, true)
+	leader := cfg.CheckOneLeader()
 	a, b := (leader+1)%3, (leader+2)%3
-	cfg.sleep(rc.Heartbeat)
-	if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+	cfg.Sleep(rc.Heartbeat)
+	if _, ok := cfg.raft(leader).LeaseRead(); !ok {
 		t.Fatalf("a healthy leader has no lease")
 	}
-	cfg.start1(a)
-	cfg.connect(a)
-	cfg.disconnect(leader)
-	cfg.rafts[b].campaign(true)
-	cfg.rafts[b].flush()
+	cfg.Start1(a)
+	cfg.Connect(a)
+	cfg.Disconnect(leader)
+	cfg.raft(b).campaign(true)
+	cfg.raft(b).flush()
 	for {
-		if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+		if _, ok := cfg.raft(leader).LeaseRead(); !ok {
 			break
 		}
 		for _, i := range []int{a, b} {
-			if _, isLeader := cfg.rafts[i].GetState(); isLeader {
+			if _, isLeader := cfg.raft(i).GetState(); isLeader {
 				t.Fatalf("server %d leads while the old leader %d still holds its lease", i, leader)
 			}
 		}
-		cfg.sleep(time.Millisecond)
+		cfg.Sleep(time.Millisecond)
 	}
-	cfg.checkOneLeader()
+	cfg.CheckOneLeader()
 	return cfg
 }
 
@@ -122,14 +124,16 @@ func leaseSurvivesFollowerRestart(t simtest.T, seed int64, rc Config) *config {
 func (cfg *config) watchLeases() {
 	var check func()
 	check = func() {
-		for i, rf := range cfg.rafts {
+		for i := range cfg.N() {
+			rf := cfg.raft(i)
 			if rf == nil {
 				continue
 			}
 			if _, ok := rf.LeaseRead(); !ok {
 				continue
 			}
-			for j, other := range cfg.rafts {
+			for j := range cfg.N() {
+				other := cfg.raft(j)
 				if other == nil {
 					continue
 				}
@@ -138,14 +142,14 @@ func (cfg *config) watchLeases() {
 				}
 			}
 		}
-		cfg.w.After(time.Millisecond, check)
+		cfg.World().After(time.Millisecond, check)
 	}
 	check()
 }
 
 // delayPreVoteReplies holds every pre-vote reply back by d.
 func (cfg *config) delayPreVoteReplies(d time.Duration) {
-	cfg.net.SetDelayRule(func(m labrpc.Message) time.Duration {
+	cfg.Net().SetDelayRule(func(m labrpc.Message) time.Duration {
 		if args, ok := m.Args.(*RequestVoteArgs); ok && m.IsReply && args.PreVote {
 			return d
 		}
@@ -163,29 +167,28 @@ func TestPreVoteEndsWhenLeaderHeard(t *testing.T) { runScenario(t, preVoteEndsWh
 // old leader still serves reads from its lease.
 func preVoteEndsWhenLeaderHeard(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 3, false, false, rc)
-	cfg.begin("Test: a pre-election ends when the leader is heard")
-	cfg.one(101, 3, true)
-	leader := cfg.checkOneLeader()
+	cfg.Begin("Test: a pre-election ends when the leader is heard")
+	cfg.One(101, 3, true)
+	leader := cfg.CheckOneLeader()
 	f, g := (leader+1)%3, (leader+2)%3
 	cfg.watchLeases()
 	cfg.delayPreVoteReplies(rc.Heartbeat * 3 / 2)
 	// g stops hearing the leader, and so is free to grant f a pre-vote
 	// and a vote.
-	cfg.net.SetLink(cfg.hosts[leader], cfg.hosts[g], false)
-	cfg.net.SetLink(cfg.hosts[g], cfg.hosts[leader], false)
-	cfg.sleep(rc.ElectionMin)
+	cfg.Apply(fault.Fault{Kind: fault.Cut, Host: leader, To: g})
+	cfg.Apply(fault.Fault{Kind: fault.Cut, Host: g, To: leader})
+	cfg.Sleep(rc.ElectionMin)
 	// f's election timer fires, as if just before a heartbeat arrives.
-	cfg.rafts[f].campaign(true)
-	cfg.rafts[f].flush()
-	cfg.sleep(rc.Heartbeat * 6 / 5) // f answers a heartbeat: the leader's lease is renewed
-	if _, ok := cfg.rafts[leader].LeaseRead(); !ok {
+	cfg.raft(f).campaign(true)
+	cfg.raft(f).flush()
+	cfg.Sleep(rc.Heartbeat * 6 / 5) // f answers a heartbeat: the leader's lease is renewed
+	if _, ok := cfg.raft(leader).LeaseRead(); !ok {
 		t.Fatalf("the leader %d holds no lease although %d answers it", leader, f)
 	}
-	cfg.disconnect(leader)
-	cfg.sleep(2 * RaftElectionTimeout)
-	cfg.net.HealLinks()
-	cfg.connect(leader)
-	cfg.checkOneLeader()
-	cfg.one(102, 3, true)
+	cfg.Disconnect(leader)
+	cfg.Sleep(2 * rafttest.ElectionTimeout)
+	cfg.Connect(leader) // heals the cuts too
+	cfg.CheckOneLeader()
+	cfg.One(102, 3, true)
 	return cfg
 }

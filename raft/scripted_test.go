@@ -25,24 +25,14 @@ func scripted(rc Config) Config {
 func (cfg *config) elect(i int) {
 	cfg.t.Helper()
 	for range 3 {
-		cfg.rafts[i].campaign(false)
-		cfg.rafts[i].flush()
-		cfg.sleep(50 * time.Millisecond)
-		if _, isLeader := cfg.rafts[i].GetState(); isLeader {
+		cfg.raft(i).campaign(false)
+		cfg.raft(i).flush()
+		cfg.Sleep(50 * time.Millisecond)
+		if _, isLeader := cfg.raft(i).GetState(); isLeader {
 			return
 		}
 	}
 	cfg.t.Fatalf("server %d did not win an election", i)
-}
-
-// only connects exactly the given servers to each other.
-func (cfg *config) only(servers ...int) {
-	for i := range cfg.n {
-		cfg.disconnect(i)
-	}
-	for _, i := range servers {
-		cfg.connect(i)
-	}
 }
 
 func TestFigure8Scripted(t *testing.T) { runScenario(t, figure8Scripted) }
@@ -53,29 +43,29 @@ func TestFigure8Scripted(t *testing.T) { runScenario(t, figure8Scripted) }
 // index can still win an election and overwrite it.
 func figure8Scripted(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 5, false, false, scripted(rc))
-	cfg.begin("Test (3C): Figure 8, scripted")
+	cfg.Begin("Test (3C): Figure 8, scripted")
 	// (a) S0 leads and gets x onto S1 only.
 	cfg.elect(0)
-	cfg.only(0, 1)
-	cfg.rafts[0].Start("x")
-	cfg.sleep(50 * time.Millisecond)
+	cfg.Only(0, 1)
+	cfg.raft(0).Start("x")
+	cfg.Sleep(50 * time.Millisecond)
 	// (b) S4 leads a later term with S2 and S3, and takes y at the same
 	// index, alone.
-	cfg.only(2, 3, 4)
+	cfg.Only(2, 3, 4)
 	cfg.elect(4)
-	cfg.only()
-	cfg.rafts[4].Start("y")
+	cfg.Only()
+	cfg.raft(4).Start("y")
 	// (c) S0 leads again with S1 and S2 and copies x to S2: x is now on a
 	// majority, but it is from an earlier term, so it must not commit.
-	cfg.only(0, 1, 2)
+	cfg.Only(0, 1, 2)
 	cfg.elect(0)
-	cfg.sleep(100 * time.Millisecond)
+	cfg.Sleep(100 * time.Millisecond)
 	// (d) S0 is gone; S4 can win with S2 and S3 (its last term is later
 	// than x's) and overwrite x with y everywhere it can.
-	cfg.only(2, 3, 4)
+	cfg.Only(2, 3, 4)
 	cfg.elect(4)
-	cfg.one("z", 3, false) // commits y before z; fails if x committed
-	if n, cmd := cfg.nCommitted(1); cmd != "y" {
+	cfg.One("z", 3, false) // commits y before z; fails if x committed
+	if n, cmd := cfg.NCommitted(1); cmd != "y" {
 		t.Fatalf("index 1 holds %v on %d servers; want y", cmd, n)
 	}
 	return cfg
@@ -87,21 +77,21 @@ func TestVoteSurvivesCrash(t *testing.T) { runScenario(t, voteSurvivesCrash) }
 // remembers its vote: otherwise two leaders win one term.
 func voteSurvivesCrash(t simtest.T, seed int64, rc Config) *config {
 	cfg := makeConfig(t, seed, 3, false, false, scripted(rc))
-	cfg.begin("Test (3C): a vote survives a crash, scripted")
+	cfg.Begin("Test (3C): a vote survives a crash, scripted")
 	// S0 wins term 1 with S2's vote.
-	cfg.only(0, 2)
+	cfg.Only(0, 2)
 	cfg.elect(0)
-	term0, _ := cfg.rafts[0].GetState()
+	term0, _ := cfg.raft(0).GetState()
 	// S2 crashes and restarts; S1, still in an earlier term, asks it for
 	// a vote in the same term.
-	cfg.only()
-	cfg.start1(2)
-	cfg.only(1, 2)
-	cfg.rafts[1].campaign(false)
-	cfg.rafts[1].flush()
-	cfg.sleep(50 * time.Millisecond)
-	term1, lead1 := cfg.rafts[1].GetState()
-	if _, lead0 := cfg.rafts[0].GetState(); lead0 && lead1 && term0 == term1 {
+	cfg.Only()
+	cfg.Start1(2)
+	cfg.Only(1, 2)
+	cfg.raft(1).campaign(false)
+	cfg.raft(1).flush()
+	cfg.Sleep(50 * time.Millisecond)
+	term1, lead1 := cfg.raft(1).GetState()
+	if _, lead0 := cfg.raft(0).GetState(); lead0 && lead1 && term0 == term1 {
 		t.Fatalf("term %d has 2 leaders: servers 0 and 1", term0)
 	}
 	return cfg

@@ -33,45 +33,45 @@ func TestLeaseDuration(t *testing.T) {
 // send time of the last message a majority answered.
 func cutOffLeader(t *testing.T) (*config, *Raft, time.Duration) {
 	cfg, l := settled(t, 3, LabConfig())
-	rf := cfg.rafts[l]
-	cfg.sleep(time.Second)
+	rf := cfg.raft(l)
+	cfg.Sleep(time.Second)
 	q := rf.quorumSince()
-	require.True(t, cfg.w.RunUntil(func() bool { return rf.quorumSince() > q }, time.Second))
-	cfg.disconnect(l)
+	require.True(t, cfg.World().RunUntil(func() bool { return rf.quorumSince() > q }, time.Second))
+	cfg.Disconnect(l)
 	return cfg, rf, rf.quorumSince()
 }
 
 func TestCheckQuorumStepsDownAfterElectionMax(t *testing.T) {
 	cfg, rf, since := cutOffLeader(t)
-	cfg.sleep(since + LabConfig().ElectionMax - 1 - cfg.w.Now())
+	cfg.Sleep(since + LabConfig().ElectionMax - 1 - cfg.World().Now())
 	_, isLeader := rf.GetState()
 	require.True(t, isLeader, "stepped down before ElectionMax without a quorum")
-	cfg.sleep(1)
+	cfg.Sleep(1)
 	_, isLeader = rf.GetState()
 	assert.False(t, isLeader, "still leads ElectionMax after the last message a quorum answered")
 }
 
 func TestCheckQuorumGivesANewLeaderElectionMax(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, LabConfig())
-	leader := func() bool { return len(cfg.leadersAmong(allServers(3))) == 1 }
-	require.True(t, cfg.w.RunUntil(leader, 10*time.Second))
-	l := cfg.leadersAmong(allServers(3))[0]
-	cfg.disconnect(l) // before anyone answers it
-	rf, since := cfg.rafts[l], cfg.w.Now()
-	cfg.sleep(LabConfig().ElectionMax - 1)
+	leader := func() bool { return len(cfg.LeadersAmong(cfg.All())) == 1 }
+	require.True(t, cfg.World().RunUntil(leader, 10*time.Second))
+	l := cfg.LeadersAmong(cfg.All())[0]
+	cfg.Disconnect(l) // before anyone answers it
+	rf, since := cfg.raft(l), cfg.World().Now()
+	cfg.Sleep(LabConfig().ElectionMax - 1)
 	_, isLeader := rf.GetState()
 	require.True(t, isLeader, "a new leader stepped down before ElectionMax")
-	cfg.sleep(since + LabConfig().ElectionMax - cfg.w.Now())
+	cfg.Sleep(since + LabConfig().ElectionMax - cfg.World().Now())
 	_, isLeader = rf.GetState()
 	assert.False(t, isLeader, "a new leader no one answered still leads after ElectionMax")
 }
 
 func TestLeaseEndsAfterLeaseDuration(t *testing.T) {
 	cfg, rf, since := cutOffLeader(t)
-	cfg.sleep(since + LabConfig().LeaseDuration() - 1 - cfg.w.Now())
+	cfg.Sleep(since + LabConfig().LeaseDuration() - 1 - cfg.World().Now())
 	_, ok := rf.LeaseRead()
 	require.True(t, ok, "the lease ended early")
-	cfg.sleep(1)
+	cfg.Sleep(1)
 	_, ok = rf.LeaseRead()
 	assert.False(t, ok, "the lease outlived LeaseDuration")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/rafttest"
 	"github.com/replab/replab/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,7 +16,7 @@ import (
 
 func TestCandidateThatStepsDownKeepsItsVote(t *testing.T) {
 	cfg := isolated(t)
-	cfg.rafts[1].campaign(false) // term 1, voted for itself
+	cfg.raft(1).campaign(false)  // term 1, voted for itself
 	cfg.heartbeat(1, 0, 1, 0, 0) // the leader of term 1 is heard
 	assert.False(t, cfg.requestVote(1, 2, 1, 0, 0, false).VoteGranted, "a second vote in term 1")
 }
@@ -23,11 +24,11 @@ func TestCandidateThatStepsDownKeepsItsVote(t *testing.T) {
 func TestLeaderIgnoresVoteRequestOfItsTerm(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
-	term, _ := cfg.rafts[0].GetState()
+	term, _ := cfg.raft(0).GetState()
 	reply := cfg.requestVote(0, 2, term, 5, term, false)
 	assert.False(t, reply.VoteGranted)
 	assert.Equal(t, term, reply.Term)
-	_, isLeader := cfg.rafts[0].GetState()
+	_, isLeader := cfg.raft(0).GetState()
 	assert.True(t, isLeader, "a leader stepped down for a candidate of its own term")
 }
 
@@ -41,55 +42,55 @@ func TestSimultaneousCandidates(t *testing.T) { runScenario(t, simultaneousCandi
 func simultaneousCandidates(t simtest.T, seed int64, rc Config) *config {
 	rc.PreVote, rc.CheckQuorum = false, false
 	cfg := makeConfig(t, seed, 3, false, false, rc)
-	cfg.begin("Test: two candidates in one term")
-	cfg.rafts[0].campaign(false)
-	cfg.rafts[1].campaign(false)
-	cfg.rafts[0].flush()
-	cfg.rafts[1].flush()
-	cfg.sleep(10 * time.Millisecond)
-	leaders := cfg.leadersAmong(allServers(3))
+	cfg.Begin("Test: two candidates in one term")
+	cfg.raft(0).campaign(false)
+	cfg.raft(1).campaign(false)
+	cfg.raft(0).flush()
+	cfg.raft(1).flush()
+	cfg.Sleep(10 * time.Millisecond)
+	leaders := cfg.LeadersAmong(cfg.All())
 	if len(leaders) != 1 {
 		t.Fatalf("leaders after a split vote in term 1: %v; want one", leaders)
 	}
 	for range 10 {
-		cfg.sleep(RaftElectionTimeout)
+		cfg.Sleep(rafttest.ElectionTimeout)
 		for i := range 3 {
-			if term, _ := cfg.rafts[i].GetState(); term != 1 {
+			if term, _ := cfg.raft(i).GetState(); term != 1 {
 				t.Fatalf("server %d is in term %d; the leader of term 1 never lost touch", i, term)
 			}
 		}
 	}
-	cfg.one(101, 3, false)
+	cfg.One(101, 3, false)
 	return cfg
 }
 
 func TestHigherTermInAVoteReply(t *testing.T) {
 	for _, pre := range []bool{false, true} {
 		cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
-		cfg.only()
+		cfg.Only()
 		for range 5 {
-			cfg.rafts[1].campaign(false) // alone, up to term 5
+			cfg.raft(1).campaign(false) // alone, up to term 5
 		}
-		cfg.only(0, 1)
-		cfg.rafts[0].campaign(pre)
-		cfg.rafts[0].flush()
-		cfg.sleep(10 * time.Millisecond)
-		term, _ := cfg.rafts[0].GetState()
+		cfg.Only(0, 1)
+		cfg.raft(0).campaign(pre)
+		cfg.raft(0).flush()
+		cfg.Sleep(10 * time.Millisecond)
+		term, _ := cfg.raft(0).GetState()
 		assert.Equal(t, 5, term, "pre-vote %v: a candidate refused by a server in term 5", pre)
-		assert.Equal(t, follower, cfg.rafts[0].role)
+		assert.Equal(t, follower, cfg.raft(0).role)
 	}
 }
 
 func TestHigherTermInAnAppendReply(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, false, scripted(LabConfig()))
 	cfg.elect(0)
-	cfg.only(1, 2)
+	cfg.Only(1, 2)
 	cfg.elect(1)
 	cfg.elect(1) // term 3 at least
-	term1, _ := cfg.rafts[1].GetState()
-	cfg.only(0, 2) // the old leader of term 1 hears 2, now in a later term
-	cfg.sleep(LabConfig().Heartbeat + 10*time.Millisecond)
-	term0, isLeader := cfg.rafts[0].GetState()
+	term1, _ := cfg.raft(1).GetState()
+	cfg.Only(0, 2) // the old leader of term 1 hears 2, now in a later term
+	cfg.Sleep(LabConfig().Heartbeat + 10*time.Millisecond)
+	term0, isLeader := cfg.raft(0).GetState()
 	assert.False(t, isLeader)
 	assert.Equal(t, term1, term0)
 }
@@ -97,18 +98,18 @@ func TestHigherTermInAnAppendReply(t *testing.T) {
 func TestHigherTermInASnapshotReply(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, true, scripted(LabConfig()))
 	cfg.elect(0)
-	cfg.only(0, 1)
-	for i := 1; i <= SnapShotInterval+1; i++ {
-		cfg.one(i, 2, false)
+	cfg.Only(0, 1)
+	for i := 1; i <= rafttest.SnapshotInterval+1; i++ {
+		cfg.One(i, 2, false)
 	}
-	cfg.only()
+	cfg.Only()
 	for range 5 {
-		cfg.rafts[2].campaign(false)
+		cfg.raft(2).campaign(false)
 	}
-	term2, _ := cfg.rafts[2].GetState()
-	cfg.only(0, 1, 2) // 0 must send 2 a snapshot, and hears of 2's term
-	cfg.sleep(LabConfig().Heartbeat + 10*time.Millisecond)
-	term, isLeader := cfg.rafts[0].GetState()
+	term2, _ := cfg.raft(2).GetState()
+	cfg.Only(0, 1, 2) // 0 must send 2 a snapshot, and hears of 2's term
+	cfg.Sleep(LabConfig().Heartbeat + 10*time.Millisecond)
+	term, isLeader := cfg.raft(0).GetState()
 	assert.False(t, isLeader)
 	assert.Equal(t, term2, term)
 }
@@ -116,15 +117,15 @@ func TestHigherTermInASnapshotReply(t *testing.T) {
 func TestLeaderStaysAfterInstallingASnapshot(t *testing.T) {
 	cfg := makeConfig(t, 1, 3, false, true, scripted(LabConfig()))
 	cfg.elect(0)
-	term, _ := cfg.rafts[0].GetState()
-	cfg.only(0, 1)
-	for i := 1; i <= SnapShotInterval+1; i++ {
-		cfg.one(i, 2, false)
+	term, _ := cfg.raft(0).GetState()
+	cfg.Only(0, 1)
+	for i := 1; i <= rafttest.SnapshotInterval+1; i++ {
+		cfg.One(i, 2, false)
 	}
-	cfg.only(0, 1, 2)
-	cfg.sleep(LabConfig().Heartbeat + 10*time.Millisecond)
-	require.Equal(t, SnapShotInterval, cfg.rafts[2].log.base, "server 2 got no snapshot")
-	term0, isLeader := cfg.rafts[0].GetState()
+	cfg.Only(0, 1, 2)
+	cfg.Sleep(LabConfig().Heartbeat + 10*time.Millisecond)
+	require.Equal(t, rafttest.SnapshotInterval, cfg.raft(2).log.base, "server 2 got no snapshot")
+	term0, isLeader := cfg.raft(0).GetState()
 	assert.True(t, isLeader, "the leader stepped down after a snapshot was installed in its term")
 	assert.Equal(t, term, term0)
 }
@@ -134,7 +135,7 @@ func TestPreVoteOnlyForAHigherTerm(t *testing.T) {
 	cfg.heartbeat(2, 0, 3, 0, 0)
 	assert.False(t, cfg.requestVote(2, 1, 3, 0, 0, true).VoteGranted, "a pre-vote for the voter's own term")
 	assert.True(t, cfg.requestVote(2, 1, 4, 0, 0, true).VoteGranted)
-	term, _ := cfg.rafts[2].GetState()
+	term, _ := cfg.raft(2).GetState()
 	assert.Equal(t, 3, term, "a pre-vote changed the term")
 }
 
@@ -145,7 +146,7 @@ func leased(t *testing.T) (*config, Config) {
 	rc.CheckQuorum = true
 	rc.ElectionMax = 2 * rc.ElectionMin
 	cfg := makeConfig(t, 1, 3, false, false, rc)
-	cfg.only()
+	cfg.Only()
 	return cfg, rc
 }
 
@@ -159,8 +160,8 @@ func TestLeaseRefusesOnlyHigherTerms(t *testing.T) {
 func TestLeaseLastsElectionMin(t *testing.T) {
 	cfg, rc := leased(t)
 	cfg.heartbeat(2, 0, 3, 0, 0)
-	cfg.sleep(rc.ElectionMin - 1)
+	cfg.Sleep(rc.ElectionMin - 1)
 	assert.False(t, cfg.requestVote(2, 1, 4, 0, 0, true).VoteGranted, "the lease ended before ElectionMin")
-	cfg.sleep(1)
+	cfg.Sleep(1)
 	assert.True(t, cfg.requestVote(2, 1, 4, 0, 0, true).VoteGranted, "the lease outlasted ElectionMin")
 }

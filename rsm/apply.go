@@ -3,11 +3,11 @@ package rsm
 import (
 	"fmt"
 
-	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raftapi"
 )
 
 // apply takes what Raft commits, in order.
-func (s *Server) apply(m raft.ApplyMsg) {
+func (s *Server) apply(m raftapi.ApplyMsg) {
 	if m.SnapshotValid {
 		if m.SnapshotIndex <= s.applied {
 			return

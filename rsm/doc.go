@@ -17,7 +17,7 @@
 //   - serves read-only commands through the log, by ReadIndex, or under the
 //     leader's lease (Config.Reads), once the state has caught up.
 //
-// Raft tells the Server when it loses leadership (raft.Raft.OnLeadership),
+// Raft tells the Server when it loses leadership (raftapi.LeadershipWatcher),
 // so waiting requests are answered at once instead of at the next poll.
 //
 // A Clerk is the client side: it remembers which server led last, moves on

@@ -14,6 +14,7 @@ import (
 	"github.com/replab/replab/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raftapi"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/wire"
@@ -114,7 +115,7 @@ func newWorld(t *testing.T, cfg rsm.Config) *world {
 			if err != nil {
 				return nil, nil, err
 			}
-			return replica{s}, []*labrpc.Service{s.Raft().Service(), labrpc.MakeService(Counter{s, &w.calls})}, nil
+			return replica{s}, []*labrpc.Service{raftapi.ServiceOf(s.Raft()), labrpc.MakeService(Counter{s, &w.calls})}, nil
 		}}}})
 	require.NoError(t, err)
 	w.c = c

@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raftapi"
 	"github.com/replab/replab/sim"
 )
 
@@ -48,10 +49,18 @@ type Session struct {
 // client should retry elsewhere with the same session.
 type Done func(result any, ok bool)
 
+// A node is the Raft a Server needs: the lab's API, news of leadership and
+// confirmed reads.
+type node interface {
+	raftapi.Raft
+	raftapi.LeadershipWatcher
+	raftapi.Reader
+}
+
 // A Server runs a StateMachine on a Raft node.
 type Server struct {
 	host  *sim.Host
-	rf    *raft.Raft
+	rf    node
 	ps    *sim.Persister
 	sm    StateMachine
 	codec Codec
@@ -106,7 +115,7 @@ func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 }
 
 // Raft returns the server's Raft node.
-func (s *Server) Raft() *raft.Raft { return s.rf }
+func (s *Server) Raft() raftapi.Raft { return s.rf }
 
 // Kill stops the server and its Raft node.
 func (s *Server) Kill() { s.rf.Kill() }

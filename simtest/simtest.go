@@ -13,9 +13,13 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +93,68 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 			t.Fatal(err)
 		}
 	})
+}
+
+// RunGraded runs body as Run does, as a test of a graded catalogue
+// (package rafttest, say): it checks that t is the test function called
+// name, and logs the test's part and points in the form a grade sheet
+// reads ("part 3A, 5 points"). A run that panics fails like any failing
+// run, with its seed and replay command, and the catalogue goes on with
+// the next test: a student's panicking node costs one test, not all.
+func RunGraded(t *testing.T, name, part string, points int, defaults []int64, body func(t *testing.T, seed int64) Result) {
+	t.Helper()
+	if t.Name() != name {
+		t.Fatalf("simtest: %s runs the test %s: call it from a function with its name", t.Name(), name)
+	}
+	t.Logf("part %s, %d points", part, points)
+	Run(t, defaults, func(t *testing.T, seed int64) Result {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("panic: %v\n%s", p, panicStack())
+			}
+		}()
+		return body(t, seed)
+	})
+}
+
+// CheckDeclared fails t for each name that the Go file at path (relative
+// to the package's directory) declares no function of: a catalogue's test
+// file checks with it that it runs every test of the catalogue.
+func CheckDeclared(t T, path string, names []string) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatalf("simtest: %v", err)
+		return
+	}
+	declared := map[string]bool{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			declared[fn.Name.Name] = true
+		}
+	}
+	for _, name := range names {
+		if !declared[name] {
+			t.Errorf("%s declares no %s", path, name)
+		}
+	}
+}
+
+// panicStack returns the stack of the goroutine that is panicking, from
+// the function that panicked, at most maxFrames frames of it.
+func panicStack() string {
+	const maxFrames = 12
+	lines := strings.Split(string(debug.Stack()), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") {
+			lines = lines[i+2:] // the call to panic and its file
+			break
+		}
+	}
+	if len(lines) > 2*maxFrames {
+		lines = append(lines[:2*maxFrames], "...")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // sameRun returns an error unless a replay ended as the first run did.

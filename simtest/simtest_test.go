@@ -1,6 +1,7 @@
 package simtest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -41,4 +42,29 @@ func TestRunChecksDeterminism(t *testing.T) {
 		return Result{World: w}
 	})
 	assert.Equal(t, 3, runs, "two seeds, then the first one again")
+}
+
+// recorder is a T that records failures instead of stopping.
+type recorder struct{ errors []string }
+
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) FailNow()            { r.errors = append(r.errors, "FailNow") }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func TestCheckDeclared(t *testing.T) {
+	var r recorder
+	CheckDeclared(&r, "simtest_test.go", []string{"TestSeeds", "TestCheckDeclared"})
+	assert.Empty(t, r.errors)
+	CheckDeclared(&r, "simtest_test.go", []string{"TestSeeds", "TestNoSuchThing"})
+	assert.Equal(t, []string{"simtest_test.go declares no TestNoSuchThing"}, r.errors)
+	r.errors = nil
+	CheckDeclared(&r, "no_such_file.go", nil)
+	require.Len(t, r.errors, 1)
+	assert.Contains(t, r.errors[0], "simtest: open no_such_file.go: no such file or directory")
 }

@@ -86,7 +86,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		host := c.NewClient(fmt.Sprintf("clerk%d", i))
 		ck := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
 		ck.SetTimeout(sp.clerkTimeout)
-		clients[i] = workload.NewKVClient(ck, &h, i)
+		clients[i] = linearize.Record(ck, &h, i, w.Now)
 	}
 	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: 10 * time.Millisecond})
 	w.Run(kvChaosFor)

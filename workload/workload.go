@@ -11,16 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/sim"
 )
 
 // A KV is a key/value client as the workload drives it: *kvraft.Clerk and
-// *KVClient are both.
-type KV interface {
-	Get(key string, done func(value string, version int64))
-	Put(key, value string, done func())
-	Append(key, value string, done func())
-}
+// *linearize.RecordedKV are both.
+type KV = linearize.KV
 
 // A Kind names an operation.
 type Kind int

@@ -15,8 +15,9 @@ type command struct {
 	short string // one line for the list of commands
 	long  string // the text of 'labsim help NAME', between usage and flags
 	// arg names the one argument the command takes ("experiment",
-	// "scenario"), or is "" if it takes none.
-	arg string
+	// "scenario"), or is "" if it takes none; argHint says where to find
+	// its values (default: 'labsim list').
+	arg, argHint string
 	// flags defines the command's flags on fs and returns the function
 	// that runs it with them.
 	flags func(fs *flag.FlagSet) action
@@ -27,7 +28,7 @@ type action func(e *env, arg string) error
 
 // commands returns labsim's commands, in the order help lists them.
 func commands() []*command {
-	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, demoCmd}
+	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, demoCmd, kitCmd, gradeCmd}
 }
 
 // flagSet returns c's flags, with an action that runs c with them.
@@ -98,6 +99,8 @@ func (c *command) parse(fs *flag.FlagSet, args []string) (string, error) {
 		return "", usagef("unexpected argument %q: %s takes none", words[0], c.name)
 	case c.arg == "":
 		return "", nil
+	case len(words) == 0 && c.argHint != "":
+		return "", usagef("which %s? %s", c.arg, c.argHint)
 	case len(words) == 0:
 		return "", usagef("which %s? ('labsim list' shows them)", c.arg)
 	case len(words) > 1:

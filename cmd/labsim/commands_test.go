@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,4 +103,56 @@ func TestSweepAndReplay(t *testing.T) {
 	info, err := os.Stat(trace)
 	require.NoError(t, err)
 	assert.Positive(t, info.Size())
+}
+
+func TestKit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "kit")
+	r := labsim(nil, "kit", "raft", "-out", dir, "-module", "example.edu/lab")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, "wrote the raft kit (module example.edu/lab) into "+dir+"\n"+
+		"its README says how to start; 'go test ./...' there fails with \"not implemented\" until the skeleton is written\n", r.stdout)
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err)
+	assert.Contains(t, string(gomod), "module example.edu/lab\n")
+	skeleton, err := os.ReadFile(filepath.Join(dir, "raft", "raft.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(skeleton), `"example.edu/lab/raftapi"`)
+
+	again := labsim(nil, "kit", "raft", "-out", dir)
+	assert.Equal(t, exitUsage, again.code, "a kit never overwrites one")
+	assertOneError(t, again, "-out "+dir+": not empty")
+
+	t.Chdir(t.TempDir())
+	r = labsim(nil, "kit", "raft")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "(module lab) into raft-kit\n", "the defaults")
+}
+
+func TestGrade(t *testing.T) {
+	in := filepath.Join("..", "..", "kit", "testdata", "raft-planted-bug.json")
+	sheet := filepath.Join(t.TempDir(), "sheet.json")
+	r := labsim(nil, "grade", "-in", in, "-json", sheet)
+	assert.Equal(t, exitFailed, r.code)
+	assert.Equal(t, "labsim grade: 11 of 15 points: not every test passed\n", r.stderr)
+	assert.Contains(t, r.stdout, "TestFigure8Unreliable  3C       0/4  fail (seed 1)\n"+
+		"    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v\n")
+	assert.Contains(t, r.stdout, "total     11/15\n")
+	b, err := os.ReadFile(sheet)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"replay": "go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"`)
+
+	e := fakeEnv()
+	e.stdin = strings.NewReader(`{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"    x_test.go:1: part 3A, 5 points\n"}
+{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.5}
+{"Action":"pass","Package":"p","Elapsed":0.6}
+`)
+	ok := labsim(e, "grade")
+	assert.Equal(t, exitOK, ok.code, ok.stderr)
+	assert.Contains(t, ok.stdout, "TestA  3A       5/5  pass\n")
+
+	e.stdin = strings.NewReader("PASS\n")
+	none := labsim(e, "grade")
+	assert.Equal(t, exitFailed, none.code)
+	assert.Equal(t, "labsim grade: no go test -json events in the input (run go test -json)\n", none.stderr)
 }

@@ -12,7 +12,8 @@ import (
 func usage() string {
 	var b strings.Builder
 	b.WriteString(`labsim runs the lab's simulations: the experiments that regenerate the
-papers' figures, chaos sweeps over many seeds, and a small demo.
+papers' figures, chaos sweeps over many seeds, and a small demo; and it
+writes course kits and grades what students hand in.
 
 usage: labsim COMMAND [ARGUMENT] [flags]
 

@@ -8,6 +8,8 @@
 //	labsim sweep SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]
 //	labsim sweep SCENARIO -seed N [-trace FILE] [-out DIR]
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
+//	labsim kit KIT [-out DIR] [-module PATH]
+//	labsim grade [-in FILE] [-json FILE]
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
 //
 // list shows the experiments and the sweep scenarios (-v: the paper
@@ -17,7 +19,9 @@
 // scenario over many seeds and prints every failing seed with the command
 // that replays it, or replays one seed. demo is a ping counter (not Raft)
 // under random faults, run twice to show that a seed replays to the same
-// trace hash.
+// trace hash. kit writes a course kit (a skeleton to fill in, the lab's
+// test catalogue, the simulator) as a standalone module; grade turns a
+// 'go test -json' run of a kit's tests into a grade sheet.
 //
 // Flags may come before or after a command's argument. Progress goes to
 // standard error: one line redrawn in place on a terminal, plain lines
@@ -46,6 +50,7 @@ const (
 // env is what a command runs with: where its output goes, how progress is
 // shown, and the catalogues it looks names up in (tests bring their own).
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	// tty says that stderr is a terminal, where progress is one line
 	// redrawn in place; elsewhere it is plain lines.
@@ -58,6 +63,7 @@ type env struct {
 
 func main() {
 	e := &env{
+		stdin:       os.Stdin,
 		stdout:      os.Stdout,
 		stderr:      os.Stderr,
 		tty:         isTerminal(os.Stderr),

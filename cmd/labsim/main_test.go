@@ -85,7 +85,7 @@ func TestEveryCommand(t *testing.T) {
 
 			var name []string // the argument the command needs
 			if c.arg != "" {
-				name = []string{map[string]string{"experiment": "tiny", "scenario": "steady"}[c.arg]}
+				name = []string{map[string]string{"experiment": "tiny", "scenario": "steady", "kit": "raft"}[c.arg]}
 			}
 			bad := labsim(nil, append([]string{c.name, "-nope"}, name...)...)
 			assert.Equal(t, exitUsage, bad.code)
@@ -163,6 +163,16 @@ func TestBadValues(t *testing.T) {
 		{[]string{"demo", "-seed", "x"}, `invalid value "x" for flag -seed`},
 		{[]string{"demo", "-hosts"}, "flag needs an argument: -hosts"},
 		{[]string{"demo", "-trace", "/no/such/dir/trace"}, "-trace /no/such/dir/trace: open /no/such/dir/trace"},
+
+		{[]string{"kit"}, "which kit? (kvraft or raft)"},
+		{[]string{"kit", "raf"}, `unknown kit "raf"; did you mean raft? (kvraft or raft)`},
+		{[]string{"kit", "raft", "-module", "a b"}, `-module "a b": module path "a b" has the character ' '`},
+		{[]string{"kit", "raft", "-module", "a//b"}, `-module "a//b": module path "a//b" has an empty, . or .. element`},
+		{[]string{"kit", "raft", "-out", file}, "-out " + file + ": " + file + " is not a directory"},
+		{[]string{"kit", "raft", "-out", filepath.Dir(file)}, "-out " + filepath.Dir(file) + ": not empty"},
+
+		{[]string{"grade", "-in", "/no/such/file"}, "-in /no/such/file: no such file or directory"},
+		{[]string{"grade", "-json", "/no/such/dir/sheet.json"}, "-json /no/such/dir/sheet.json: /no/such/dir is not a directory"},
 	} {
 		r := labsim(nil, tc.args...)
 		assert.Equal(t, exitUsage, r.code, "%v: %s", tc.args, r.stderr)

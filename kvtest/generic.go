@@ -1,41 +1,25 @@
-package kvraft_test
+package kvtest
 
 import (
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
-	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/simtest"
 )
-
-// A scenario is one test of the catalogue: it builds a service with the
-// given options on a world for seed, runs, and checks through t.
-type scenario func(t simtest.T, seed int64, opts kvraft.Options) *config
-
-// defaultSeeds are the seeds every test runs by default.
-var defaultSeeds = []int64{1, 2}
-
-// runScenario runs sc as a test over the default seeds (or -seed).
-func runScenario(t *testing.T, sc scenario) {
-	simtest.Run(t, defaultSeeds, func(t *testing.T, seed int64) simtest.Result {
-		return sc(t, seed, kvraft.DefaultOptions()).result()
-	})
-}
 
 // thinkTime is how long one of nclients workload clients pauses between
 // operations: 5 ms on average per five clients, so that all of them
 // together offer about a thousand operations a second whatever their
 // number, and histories stay small enough for porcupine to check quickly.
-func (cfg *config) thinkTime(nclients int) time.Duration {
+func (cfg *Harness) thinkTime(nclients int) time.Duration {
 	mean := 5 * time.Millisecond * time.Duration((nclients+4)/5)
-	return cfg.w.RandDuration(0, 2*mean)
+	return cfg.World().RandDuration(0, 2*mean)
 }
 
 // A process is a client process of the generic test.
 type process struct {
-	ck       *clerk
+	ck       *Client
 	j        int    // appends and puts done
 	last     string // the value of its own key, when keys are not random
 	finished bool
@@ -43,10 +27,10 @@ type process struct {
 
 // startClient starts client cli doing random appends, puts and gets until
 // *stop, either on its own key (checking every Get) or on random keys.
-func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *process {
-	p := &process{ck: cfg.makeClient(cfg.All())}
+func (cfg *Harness) startClient(cli, nclients int, randomkeys bool, stop *bool) *process {
+	p := &process{ck: cfg.MakeClient(cfg.All())}
 	var step func()
-	next := func() { cfg.w.After(cfg.thinkTime(nclients), step) }
+	next := func() { cfg.World().After(cfg.thinkTime(nclients), step) }
 	step = func() {
 		if *stop {
 			p.finished = true
@@ -54,59 +38,59 @@ func (cfg *config) startClient(cli, nclients int, randomkeys bool, stop *bool) *
 		}
 		key := strconv.Itoa(cli)
 		if randomkeys {
-			key = strconv.Itoa(cfg.randInt(nclients))
+			key = strconv.Itoa(cfg.RandInt(nclients))
 		}
 		nv := "x " + strconv.Itoa(cli) + " " + strconv.Itoa(p.j) + " y"
 		switch {
-		case cfg.randInt(1000) < 500:
-			p.ck.Append(key, nv, func() {
+		case cfg.RandInt(1000) < 500:
+			p.ck.AppendAsync(key, nv, func() {
 				if !randomkeys {
 					p.last += nv
 				}
 				p.j++
 				next()
 			})
-		case randomkeys && cfg.randInt(1000) < 100:
+		case randomkeys && cfg.RandInt(1000) < 100:
 			// Only with random keys: a put would break the check of
 			// a client's own key.
-			p.ck.Put(key, nv, func() {
+			p.ck.PutAsync(key, nv, func() {
 				p.j++
 				next()
 			})
 		default:
-			p.ck.getAsync(key, func(v string) {
+			p.ck.GetAsync(key, func(v string) {
 				if !randomkeys && v != p.last {
-					cfg.t.Fatalf("get wrong value, key %v, wanted:\n%v\n, got\n%v", key, p.last, v)
+					cfg.t.Fatalf("get wrong value, key %v, wanted:\n%s\n, got\n%s", key, short(p.last), short(v))
 				}
 				next()
 			})
 		}
 	}
 	if randomkeys {
-		cfg.w.After(0, step)
+		cfg.World().After(0, step)
 	} else {
-		p.ck.Put(strconv.Itoa(cli), "", step)
+		p.ck.PutAsync(strconv.Itoa(cli), "", step)
 	}
 	return p
 }
 
 // startPartitioner repartitions the servers at random every election
 // timeout or so until *stop.
-func (cfg *config) startPartitioner(stop *bool) {
+func (cfg *Harness) startPartitioner(stop *bool) {
 	var part func()
 	part = func() {
 		if *stop {
 			return
 		}
 		var groups [2][]int
-		for i := range cfg.n {
-			g := cfg.randInt(2)
+		for i := range cfg.N() {
+			g := cfg.RandInt(2)
 			groups[g] = append(groups[g], i)
 		}
 		cfg.Partition(groups[0], groups[1])
-		cfg.w.After(electionTimeout+time.Duration(cfg.randInt(200))*time.Millisecond, part)
+		cfg.World().After(ElectionTimeout+time.Duration(cfg.RandInt(200))*time.Millisecond, part)
 	}
-	cfg.w.After(time.Second, part)
+	cfg.World().After(time.Second, part)
 }
 
 // checkClntAppends checks that v holds client clnt's count appends, each
@@ -143,9 +127,9 @@ func checkConcurrentAppends(t simtest.T, v string, counts []int) {
 // operations for three rounds of five seconds, with optional unreliable
 // network, crashes of every server between rounds, random partitions and
 // snapshots; then the history is checked with porcupine.
-func genericTest(t simtest.T, seed int64, opts kvraft.Options, nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) *config {
-	cfg := makeConfig(t, seed, nservers, unreliable, maxraftstate, opts)
-	ck := cfg.makeClient(cfg.All())
+func genericTest(t simtest.T, seed int64, svc Service, nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) *Harness {
+	cfg := New(t, seed, nservers, unreliable, maxraftstate, svc)
+	ck := cfg.MakeClient(cfg.All())
 	for range 3 {
 		stop := false
 		clients := make([]*process, nclients)
@@ -155,17 +139,17 @@ func genericTest(t simtest.T, seed int64, opts kvraft.Options, nclients, nserver
 		if partitions {
 			cfg.startPartitioner(&stop)
 		}
-		cfg.sleep(5 * time.Second)
+		cfg.Sleep(5 * time.Second)
 		stop = true // tell the clients and the partitioner to quit
 		if partitions {
 			cfg.ConnectAll()
-			cfg.sleep(electionTimeout)
+			cfg.Sleep(ElectionTimeout)
 		}
 		if crash {
 			for i := range nservers {
 				cfg.Shutdown(i)
 			}
-			cfg.sleep(electionTimeout)
+			cfg.Sleep(ElectionTimeout)
 			for i := range nservers {
 				cfg.StartServer(i)
 			}
@@ -179,11 +163,11 @@ func genericTest(t simtest.T, seed int64, opts kvraft.Options, nclients, nserver
 			}
 			return true
 		}
-		if !cfg.w.RunUntil(finished, opLimit) {
-			t.Fatalf("clients did not finish their last operations in %v", opLimit)
+		if !cfg.World().RunUntil(finished, OpLimit) {
+			t.Fatalf("clients did not finish their last operations in %v", OpLimit)
 		}
 		for i, c := range clients {
-			v := ck.get(strconv.Itoa(i))
+			v := ck.Get(strconv.Itoa(i))
 			if !randomkeys {
 				checkClntAppends(t, i, v, c.j)
 			}
@@ -201,37 +185,41 @@ func genericTest(t simtest.T, seed int64, opts kvraft.Options, nclients, nserver
 			}
 		}
 	}
-	cfg.checkLinearizable()
+	cfg.CheckLinearizable()
 	return cfg
 }
 
-// generic returns the scenario of genericTest with the given parameters.
-func generic(nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) scenario {
-	return func(t simtest.T, seed int64, opts kvraft.Options) *config {
-		return genericTest(t, seed, opts, nclients, nservers, unreliable, crash, partitions, maxraftstate, randomkeys)
+// generic returns the body of genericTest with the given parameters.
+func generic(nclients, nservers int, unreliable, crash, partitions bool, maxraftstate int, randomkeys bool) Body {
+	return func(t simtest.T, seed int64, svc Service) *Harness {
+		return genericTest(t, seed, svc, nclients, nservers, unreliable, crash, partitions, maxraftstate, randomkeys)
 	}
 }
 
+// speed returns the body of speedTest with the given maxraftstate.
+func speed(maxraftstate int) Body {
+	return func(t simtest.T, seed int64, svc Service) *Harness { return speedTest(t, seed, svc, maxraftstate) }
+}
+
 // speedTest submits numOps appends one after another from one clerk and
-// checks that they complete at least 30 per heartbeat.
-func speedTest(t simtest.T, seed int64, opts kvraft.Options, maxraftstate int) *config {
+// checks that they complete at least svc.OpsPerHeartbeat per heartbeat.
+func speedTest(t simtest.T, seed int64, svc Service, maxraftstate int) *Harness {
 	const numOps = 1000
-	cfg := makeConfig(t, seed, 3, false, maxraftstate, opts)
-	ck := cfg.makeClient(cfg.All())
-	ck.put("x", "") // wait for a leader
-	start := cfg.w.Now()
+	cfg := New(t, seed, 3, false, maxraftstate, svc)
+	ck := cfg.MakeClient(cfg.All())
+	ck.Put("x", "") // wait for a leader
+	start := cfg.World().Now()
 	for i := range numOps {
-		ck.append("x", "x 0 "+strconv.Itoa(i)+" y")
+		ck.Append("x", "x 0 "+strconv.Itoa(i)+" y")
 	}
-	dur := cfg.w.Now() - start
-	checkClntAppends(t, 0, ck.get("x"), numOps)
-	heartbeat := opts.Raft.Heartbeat
-	perHeartbeat := float64(numOps) * float64(heartbeat) / float64(dur)
+	dur := cfg.World().Now() - start
+	checkClntAppends(t, 0, ck.Get("x"), numOps)
+	perHeartbeat := float64(numOps) * float64(svc.Heartbeat) / float64(dur)
 	t.Logf("%d sequential appends in %v of virtual time: %.1f per %v heartbeat, %v per operation",
-		numOps, dur, perHeartbeat, heartbeat, dur/numOps)
-	if perHeartbeat < 30 {
-		t.Fatalf("operations completed too slowly: %.1f per heartbeat, want at least 30", perHeartbeat)
+		numOps, dur, perHeartbeat, svc.Heartbeat, dur/numOps)
+	if perHeartbeat < svc.OpsPerHeartbeat {
+		t.Fatalf("operations completed too slowly: %.1f per heartbeat, want at least %v", perHeartbeat, svc.OpsPerHeartbeat)
 	}
-	cfg.checkLinearizable()
+	cfg.CheckLinearizable()
 	return cfg
 }

@@ -1,0 +1,13 @@
+package replab
+
+import "embed"
+
+// Sources holds what a course kit (labsim kit, package kit) copies out of
+// this module: the packages the test catalogues run on, the catalogues'
+// test files, go.mod and go.sum (for the versions of dependencies), and
+// the guide to writing Raft for a deterministic world.
+//
+//go:embed go.mod go.sum docs/writing-raft.md
+//go:embed sim labrpc fault chaos cluster simtest raftapi rafttest linearize kvtest
+//go:embed raft/catalogue_test.go kvraft/catalogue_test.go
+var Sources embed.FS
