@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
@@ -103,6 +104,13 @@ func (p *Pinger) Ping(args *PingArgs, reply *PingReply) {
 	reply.Count = p.got
 }
 
+// pinger is a node as the cluster harness sees it: it never leads, and
+// its loops end with its host.
+type pinger struct{}
+
+func (pinger) GetState() (int, bool) { return 0, false }
+func (pinger) Kill()                 {}
+
 // demoResult is what one demo run produced.
 type demoResult struct {
 	summary      sim.Summary
@@ -121,61 +129,36 @@ func runDemo(seed int64, n int, d time.Duration, steps int, trace io.Writer, ste
 	start := time.Now()
 	w := sim.NewWorld(seed)
 	w.SetTraceWriter(trace)
-	hosts, err := w.NewHosts(n, "h")
-	if err != nil {
-		return demoResult{}, err
-	}
-	net := labrpc.MakeNetwork(w)
-	net.Reliable(false)
 	var res demoResult
-	ends := make([][]*labrpc.ClientEnd, n)
-	for i := range n {
-		ends[i] = make([]*labrpc.ClientEnd, n)
-		for j := range n {
-			name := fmt.Sprintf("%d->%d", i, j)
-			ends[i][j] = net.MakeEnd(name, hosts[i])
-			net.Connect(name, j)
-			net.Enable(name, true)
-		}
-	}
-	// startNode starts host i's node: a Pinger server, and a loop per other
-	// host that pings it every 20-80 ms until the host dies.
-	startNode := func(i int) {
-		srv := labrpc.MakeServer(hosts[i])
-		srv.AddService(labrpc.MakeService(&Pinger{}))
-		net.AddServer(i, srv)
-		for j := range n {
-			if j == i {
+	// A node is a Pinger server, and a loop per other host that pings it
+	// every 20-80 ms until the host dies.
+	node := func(host *sim.Host, peers []*labrpc.ClientEnd, me int, _ *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+		for j, end := range peers {
+			if j == me {
 				continue
 			}
 			var ping func()
 			ping = func() {
 				var reply PingReply
-				ends[i][j].Call("Pinger.Ping", &PingArgs{From: i, Data: make([]byte, 64)}, &reply, func(ok bool) {
+				end.Call("Pinger.Ping", &PingArgs{From: me, Data: make([]byte, 64)}, &reply, func(ok bool) {
 					if ok {
 						res.ok++
 					} else {
 						res.failed++
 					}
 				})
-				hosts[i].After(w.RandDuration(20*time.Millisecond, 80*time.Millisecond), ping)
+				host.After(w.RandDuration(20*time.Millisecond, 80*time.Millisecond), ping)
 			}
-			hosts[i].After(0, ping)
+			host.After(0, ping)
 		}
+		return pinger{}, []*labrpc.Service{labrpc.MakeService(&Pinger{})}, nil
 	}
-	for i := range n {
-		startNode(i)
-	}
-	monkey, err := chaos.New(net, hosts, chaos.Hooks{
-		Kill: func(i int) { hosts[i].Kill(); net.DeleteServer(i) },
-		Restart: func(i int) {
-			hosts[i].Restart()
-			startNode(i)
-		},
-	})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "h", Replicas: n, Factory: node}}})
 	if err != nil {
 		return demoResult{}, err
 	}
+	net, monkey := c.Net(), c.Monkey()
+	net.Reliable(false)
 	if _, err := monkey.StartNemesis(chaos.NemesisConfig{Interval: time.Second, Weights: chaos.DefaultWeights()}); err != nil {
 		return demoResult{}, err
 	}
