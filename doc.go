@@ -1,15 +1,24 @@
 // Package replab is a deterministic simulation lab for replicated systems.
 //
 // Everything runs inside one process, on virtual time, and a run is a
-// function of its seed:
+// function of its seed. The module's layers, bottom up:
 //
 //   - sim: the world (virtual clock, event queue, seeded randomness, hosts
 //     that die and restart with their persisted state, a trace hash);
-//   - labrpc: a simulated RPC network with loss, delay, reordering,
-//     bandwidth and partitions, in the shape of the 6.5840 labrpc;
-//   - chaos: a ChaosMonkey that partitions, isolates, kills and restarts
-//     hosts, on a script or at random;
-//   - simtest: seeds, summaries and replay commands for world-driven tests.
+//     labrpc: a simulated RPC network in the shape of the 6.5840 labrpc;
+//     fault: the fault vocabulary; chaos: the ChaosMonkey; wire: the
+//     binary encoding of log entries and snapshots;
+//   - raftapi: the lab's Raft API; raft: Raft as a sans-IO node;
+//   - rsm: the service core on Raft (commands awaited by index and term,
+//     sessions, snapshots, confirmed reads, the clerk core);
+//   - kvraft: the linearizable key/value service, a state machine on rsm;
+//   - cluster, workload: the harness (Raft groups, clients and faults on
+//     one world) and client processes; linearize, txncheck, bank: the
+//     checks; simtest, rafttest, kvtest: seeds and replay for tests, and
+//     the lab's catalogues over raftapi and a KV service;
+//   - plots, experiments, sweep, kit, cmd/labsim: figures, seeded
+//     experiments, chaos sweeps, course kits, and the command line.
 //
-// See README.md for the layout of the module and how to run it.
+// This package itself only holds Sources, the files a course kit copies.
+// See README.md for the layout and docs/DESIGN.md for the reasons.
 package replab
