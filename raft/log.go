@@ -99,7 +99,11 @@ func (l *raftLog) compact(index, term int) {
 	k := index - l.base + 1
 	keep := index < l.last() && l.term(index) == term
 	entries, enc, marks := l.entries, l.enc, l.marks
-	l.base, l.entries, l.enc, l.marks, l.sum = index, []Entry{{Term: term}}, nil, []mark{{}}, 0
+	// Fresh buffers, as large as the old: the persister may still hold
+	// the old encoding, and a log that grows to a size once will again,
+	// so it should not pay to grow step by step each time.
+	l.base, l.entries, l.enc, l.marks, l.sum = index, make([]Entry, 1, cap(entries)), make([]byte, 0, cap(enc)), make([]mark, 1, cap(marks)), 0
+	l.entries[0].Term = term
 	if !keep {
 		return
 	}
