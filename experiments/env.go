@@ -26,6 +26,12 @@ const serviceTime = 20 * time.Microsecond
 // timerNoise is how late the servers' timers may fire in the experiments.
 const timerNoise = time.Millisecond
 
+// snapshotAt is the Raft state, in bytes, at which the experiments'
+// servers snapshot: it bounds each server's log, which otherwise grows by
+// every Put of a run (a gigabyte of memory for the 31-server runs of
+// concurrency, and a fifth more CPU time).
+const snapshotAt = 1 << 20
+
 // network returns the experiments' network: the lab's LAN latency, a
 // 1 Gbit/s uplink per host so that large values cost time, and 20 µs of
 // CPU per message so that a busy leader saturates.
@@ -46,12 +52,18 @@ type env struct {
 	clerks int
 }
 
-// newEnv builds n servers with Raft config rc on network p, without
-// snapshots, their timers firing up to timerNoise late.
+// newEnv builds n servers with Raft config rc on network p, snapshotting
+// at snapshotAt bytes, their timers firing up to timerNoise late.
 func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
+	return newEnvSnapshot(seed, n, rc, p, snapshotAt)
+}
+
+// newEnvSnapshot is newEnv with servers that snapshot at maxraftstate
+// bytes of Raft state (-1: never).
+func newEnvSnapshot(seed int64, n int, rc raft.Config, p labrpc.Params, maxraftstate int) (*env, error) {
 	w := sim.NewWorld(seed)
 	opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: workload.KVServers(-1, opts)}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: workload.KVServers(maxraftstate, opts)}}})
 	if err != nil {
 		return nil, err
 	}
@@ -90,22 +102,34 @@ func (e *env) settle(ck *kvraft.Clerk) error {
 	return nil
 }
 
-// leader returns the server that leads, once a majority follows it.
+// leader returns a server that leads with a majority behind it: more
+// than half of all servers, counting itself, are in its term and connected
+// to it both ways. A server cut off from the rest may still believe it
+// leads; it is passed over.
 func (e *env) leader() (int, bool) {
-	l, ok := e.c.Leader(0)
-	if !ok {
-		return 0, false
-	}
-	term, _ := e.c.Replica(0, l).GetState()
-	agree := 0
-	for i := range e.c.Replicas(0) {
-		if kv := e.c.Replica(0, i); kv != nil && e.m.Connected(i, l) {
-			if t, _ := kv.GetState(); t == term {
-				agree++
+	n := e.c.Replicas(0)
+	for l := range n {
+		kv := e.c.Replica(0, l)
+		if kv == nil {
+			continue
+		}
+		term, leads := kv.GetState()
+		if !leads {
+			continue
+		}
+		agree := 0
+		for i := range n {
+			if r := e.c.Replica(0, i); r != nil && (i == l || e.m.Connected(l, i) && e.m.Connected(i, l)) {
+				if t, _ := r.GetState(); t == term {
+					agree++
+				}
 			}
 		}
+		if agree > n/2 {
+			return l, true
+		}
 	}
-	return l, agree > e.c.Replicas(0)/2
+	return 0, false
 }
 
 // putters are clerks that each keep one Put outstanding on a key of

@@ -20,7 +20,16 @@ type Experiment struct {
 	Reproduces  string // the paper figure or table it regenerates
 	Description string // one line
 	Seed        int64  // the pinned seed `labsim figures` uses
-	Run         func(seed int64) (*Result, error)
+	Run         func(p Params) (*Result, error)
+}
+
+// Params are what one run of an experiment is given.
+type Params struct {
+	Seed int64
+	// Full runs the paper's whole scale where an experiment's default
+	// run is cut down to keep `labsim figures` short (the caption says
+	// which); experiments without a cut ignore it.
+	Full bool
 }
 
 // A Result is what an experiment produced.

@@ -31,7 +31,7 @@ func TestSameSeedSameFiles(t *testing.T) {
 	require.NoError(t, err)
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for _, dir := range dirs {
-		r, err := e.Run(e.Seed)
+		r, err := e.Run(Params{Seed: e.Seed})
 		require.NoError(t, err)
 		paths, err := r.Write(dir, e.Name)
 		require.NoError(t, err)
@@ -48,7 +48,7 @@ func TestSameSeedSameFiles(t *testing.T) {
 		assert.True(t, bytes.Equal(a, b), "%s differs between two runs of one seed", f.Name())
 	}
 
-	other, err := e.Run(e.Seed + 1)
+	other, err := e.Run(Params{Seed: e.Seed + 1})
 	require.NoError(t, err)
 	var b bytes.Buffer
 	require.NoError(t, other.Table.WriteCSV(&b))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/fault"
+	"gonum.org/v1/plot"
 )
 
 func TestTableCSV(t *testing.T) {
@@ -31,17 +32,17 @@ func TestSummarize(t *testing.T) {
 
 // figures draws one figure of each kind.
 func figures(t *testing.T) []Figure {
-	lines, err := Lines("lines", "x", "y", Band{Name: "a", X: []float64{1, 2, 3}, Mid: []float64{1, 2, 3}, Low: []float64{0.5, 1.5, 2.5}, High: []float64{2, 3, 4}})
+	lines, err := Lines(Axes{Title: "lines", X: "x", Y: "y"}, Band{Name: "a", X: []float64{1, 2, 3}, Mid: []float64{1, 2, 3}, Low: []float64{0.5, 1.5, 2.5}, High: []float64{2, 3, 4}})
 	require.NoError(t, err)
-	cdf, err := CDF("cdf", "s", Samples{Name: "a", Values: []float64{3, 1, 2}}, Samples{Name: "b", Values: []float64{2, 2, 5}})
+	cdf, err := CDF(Axes{Title: "cdf", X: "s", Y: "fraction"}, Samples{Name: "a", Values: []float64{3, 1, 2}}, Samples{Name: "b", Values: []float64{2, 2, 5}})
 	require.NoError(t, err)
-	bars, err := Bars("bars", "ops/s", []string{"g1", "g2"}, Samples{Name: "a", Values: []float64{1, 2}}, Samples{Name: "b", Values: []float64{3, 4}})
+	bars, err := Bars(Axes{Title: "bars", Y: "ops/s", LogY: true}, []string{"g1", "g2"}, Samples{Name: "a", Values: []float64{1, 2}}, Samples{Name: "b", Values: []float64{3, 400}})
 	require.NoError(t, err)
-	boxes, err := Boxes("boxes", "n", "s", Samples{Name: "5", Values: []float64{1, 2, 3, 10}}, Samples{Name: "7", Values: []float64{2, 3}})
+	boxes, err := Boxes(Axes{Title: "boxes", X: "n", Y: "s"}, Samples{Name: "5", Values: []float64{1, 2, 3, 10}}, Samples{Name: "7", Values: []float64{2, 3}})
 	require.NoError(t, err)
-	ts, err := TimeSeries("ts", "s", "ops/s", []fault.Interval{{Start: time.Second, End: 2 * time.Second, Label: "partition"}}, Series{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{5, 0, 1, 5}})
+	ts, err := TimeSeries(Axes{Title: "ts", X: "s", Y: "ops/s"}, []fault.Interval{{Start: time.Second, End: 2 * time.Second, Label: "partition"}}, Series{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{5, 0, 1, 5}})
 	require.NoError(t, err)
-	return []Figure{{Name: "lines", Plot: lines}, {Name: "cdf", Plot: cdf}, {Name: "bars", Plot: bars}, {Name: "boxes", Plot: boxes}, {Name: "ts", Plot: ts}}
+	return []Figure{{Name: "lines", Charts: []*Chart{lines}}, {Name: "cdf", Charts: []*Chart{cdf}}, {Name: "bars", Charts: []*Chart{bars}}, {Name: "boxes", Charts: []*Chart{boxes}}, {Name: "ts", Charts: []*Chart{ts, lines}}}
 }
 
 func TestFiguresAreByteIdentical(t *testing.T) {
@@ -67,10 +68,55 @@ func TestFiguresAreByteIdentical(t *testing.T) {
 }
 
 func TestBadFigureInput(t *testing.T) {
-	_, err := Bars("bars", "y", []string{"g1", "g2"}, Samples{Name: "a", Values: []float64{1}})
+	_, err := Bars(Axes{Title: "bars"}, []string{"g1", "g2"}, Samples{Name: "a", Values: []float64{1}})
 	assert.EqualError(t, err, `plots: bar series "a" has 1 values for 2 groups`)
-	_, err = Boxes("boxes", "x", "y", Samples{Name: "empty"})
+	_, err = Bars(Axes{Title: "bars", LogY: true}, []string{"g1"}, Samples{Name: "a", Values: []float64{0}})
+	assert.EqualError(t, err, `plots: bar series "a" has the value 0, which a logarithmic axis cannot show`)
+	_, err = Boxes(Axes{Title: "boxes"}, Samples{Name: "empty"})
 	assert.ErrorContains(t, err, `plots: box "empty"`)
+	_, err = Figure{Name: "empty"}.Save(t.TempDir())
+	assert.EqualError(t, err, `plots: figure "empty" has no charts`)
+}
+
+// labels returns the labelled ticks' labels.
+func labels(ticks []plot.Tick) []string {
+	var out []string
+	for _, t := range ticks {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+func TestTicksLabelEnoughValues(t *testing.T) {
+	assert.Equal(t, []string{"0", "5000", "10000", "15000", "20000", "25000"}, labels(linearTicks{}.Ticks(0, 27000)))
+	assert.Equal(t, []string{"0", "2", "4", "6", "8", "10"}, labels(linearTicks{}.Ticks(0, 10)))
+	assert.Equal(t, []string{"0.2", "0.4", "0.6", "0.8", "1"}, labels(linearTicks{}.Ticks(0.1, 1.1)))
+	assert.Equal(t, []string{"16", "18", "20", "22", "24", "26", "28", "30"}, labels(linearTicks{}.Ticks(16, 30)))
+	assert.Equal(t, []string{"3"}, labels(linearTicks{}.Ticks(3, 3)))
+	assert.Equal(t, []string{"1", "2", "5", "10", "20", "50", "100"}, labels(logTicks{}.Ticks(1, 100)))
+	assert.Equal(t, []string{"0.01", "0.1", "1", "10", "100", "1000"}, labels(logTicks{}.Ticks(0.01, 1000)))
+}
+
+func TestValuesAreWrittenWithThreeDigits(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 1234.4: "1234", 312.4: "312", 31.24: "31.2", 3.124: "3.12", 3: "3", 2.5: "2.5", 0.3124: "0.312"} {
+		assert.Equal(t, want, formatValue(v))
+	}
+}
+
+// TestLegendIsBelowTheData checks that a legend takes a strip of its own,
+// wrapped into rows that fit the width, and that a chart without one
+// takes none.
+func TestLegendIsBelowTheData(t *testing.T) {
+	ch := newChart(Axes{Title: "t"})
+	assert.Zero(t, ch.legendHeight(width))
+	for _, name := range []string{"a long name for the first entry", "a long name for the second", "a third"} {
+		ch.addLegend(name)
+	}
+	assert.Len(t, ch.legendRows(width), 1)
+	assert.Len(t, ch.legendRows(width/3), 3)
+	assert.Greater(t, ch.legendHeight(width/3), ch.legendHeight(width))
 }
 
 // TestConcurrentRenderingIsIdentical renders the figures from two

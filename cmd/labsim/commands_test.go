@@ -73,8 +73,9 @@ func TestRunWritesAnExperiment(t *testing.T) {
 	seeded := labsim(nil, "run", "-seed", "9", "tiny", "-out", dir)
 	require.Equal(t, exitOK, seeded.code, seeded.stderr)
 	assert.Contains(t, seeded.stdout, "tiny (seed 9, ")
-	assert.Contains(t, seeded.stdout, "  ran seed 9\n")
-	assert.Contains(t, labsim(nil, "run", "tiny", "-out", dir).stdout, "  ran seed 3\n", "the pinned seed")
+	assert.Contains(t, seeded.stdout, "  ran seed 9, full false\n")
+	assert.Contains(t, labsim(nil, "run", "tiny", "-out", dir).stdout, "  ran seed 3, full false\n", "the pinned seed")
+	assert.Contains(t, labsim(nil, "run", "tiny", "-full", "-out", dir).stdout, "  ran seed 3, full true\n")
 }
 
 func TestFigures(t *testing.T) {
@@ -88,6 +89,14 @@ func TestFigures(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(index), "## tiny\n\nA fake that writes a table. Reproduces: nothing.")
 	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -out DIR`")
+
+	r = labsim(e, "figures", "-out", dir, "-full")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	index, err = os.ReadFile(filepath.Join(dir, "index.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), "Regenerate them all with `go run ./cmd/labsim figures -full`.")
+	assert.Contains(t, string(index), "- ran seed 3, full true\n")
+	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -full -out DIR`")
 }
 
 func TestSweepAndReplay(t *testing.T) {

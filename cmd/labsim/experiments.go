@@ -15,17 +15,20 @@ import (
 
 var runCmd = &command{
 	name:  "run",
-	args:  "EXPERIMENT [-seed N] [-out DIR]",
+	args:  "EXPERIMENT [-seed N] [-full] [-out DIR]",
 	short: "run one experiment and write its data and figures",
 	arg:   "experiment",
 	long: `
 Run runs one experiment from its pinned seed, or from -seed N, and writes
 its data as DIR/EXPERIMENT.csv and each of its figures as PNG and SVG. The
 same seed gives byte-identical files. 'labsim list' shows the experiments;
-the biggest take a minute or two, with progress on stderr. It exits with
-status 1 if the experiment fails.`,
+the biggest take several seconds, with progress on stderr. -full runs
+the paper's whole scale where the default run is cut down (concurrency:
+5 s per point instead of 1 s; minutes). It exits with status 1 if the
+experiment fails.`,
 	flags: func(fs *flag.FlagSet) action {
 		seed := seedFlag(fs, 0, "start from seed `N` (default: the experiment's pinned seed)")
+		full := fullFlag(fs)
 		dir := fs.String("out", "out", "write the files into `DIR`")
 		return func(e *env, name string) error {
 			if name == "all" {
@@ -38,19 +41,19 @@ status 1 if the experiment fails.`,
 			if err := checkOut(*dir); err != nil {
 				return err
 			}
-			s := x.Seed
+			ps := experiments.Params{Seed: x.Seed, Full: *full}
 			if isSet(fs, "seed") {
-				s = *seed
+				ps.Seed = *seed
 			}
 			p := newProgress(e, "run", "experiments", 1, false)
 			p.begin(x.Name)
-			o := runExperiment(x, s, *dir)
+			o := runExperiment(x, ps, *dir)
 			p.end(x.Name, o.err != nil)
 			p.finish()
 			if o.err != nil {
 				return o.err
 			}
-			fmt.Fprintf(e.stdout, "%s (seed %d, %.1fs): %s\n", x.Name, s, o.took.Seconds(), x.Reproduces)
+			fmt.Fprintf(e.stdout, "%s (seed %d, %.1fs): %s\n", x.Name, ps.Seed, o.took.Seconds(), x.Reproduces)
 			for _, n := range o.result.Notes {
 				fmt.Fprintf(e.stdout, "  %s\n", n)
 			}
@@ -64,29 +67,38 @@ status 1 if the experiment fails.`,
 
 var figuresCmd = &command{
 	name:  "figures",
-	args:  "[-out DIR] [-parallel P]",
+	args:  "[-out DIR] [-parallel P] [-full]",
 	short: "run every experiment from its pinned seed and write an index",
 	long: `
 Figures runs every experiment from its pinned seed, P at a time, writes
 each one's CSV, PNG and SVG files into DIR, and an index.md that shows
 every figure with its caption and the command that regenerates it. The
-same seeds give byte-identical files. It takes a few minutes on two cores,
-with progress on stderr. If an experiment fails, figures runs the others,
-writes no index and exits with status 1.`,
+same seeds give byte-identical files. It takes about half a minute on two
+cores, with progress on stderr; -full runs the papers' whole scale where
+the default cuts it down (see 'labsim help run'), and takes minutes. If an
+experiment fails, figures runs the others, writes no index and exits with
+status 1.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "figures", "write the files and index.md into `DIR`")
 		par := parallelFlag(fs, "experiments")
+		full := fullFlag(fs)
 		return func(e *env, _ string) error {
 			if err := checkOut(*dir); err != nil {
 				return err
 			}
-			return figures(e, *dir, int(*par))
+			return figures(e, *dir, int(*par), *full)
 		}
 	},
 }
 
-// figures runs every experiment, par at a time, into dir.
-func figures(e *env, dir string, par int) error {
+// fullFlag defines -full.
+func fullFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("full", false, "run the papers' whole scale where the default cuts it down (minutes)")
+}
+
+// figures runs every experiment, par at a time, into dir, at the papers'
+// whole scale if full.
+func figures(e *env, dir string, par int, full bool) error {
 	start := time.Now()
 	all := e.experiments
 	outcomes := make([]outcome, len(all))
@@ -100,7 +112,7 @@ func figures(e *env, dir string, par int) error {
 			defer wg.Done()
 			defer func() { <-sem }()
 			p.begin(x.Name)
-			outcomes[i] = runExperiment(x, x.Seed, dir)
+			outcomes[i] = runExperiment(x, experiments.Params{Seed: x.Seed, Full: full}, dir)
 			p.end(x.Name, outcomes[i].err != nil)
 		}()
 	}
@@ -124,7 +136,7 @@ func figures(e *env, dir string, par int) error {
 		results[i] = outcomes[i].result
 	}
 	index := filepath.Join(dir, "index.md")
-	if err := os.WriteFile(index, []byte(indexMarkdown(all, results)), 0o644); err != nil {
+	if err := os.WriteFile(index, []byte(indexMarkdown(all, results, full)), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%d experiments in %.1fs; see %s\n", len(all), time.Since(start).Seconds(), index)
@@ -139,21 +151,21 @@ type outcome struct {
 	err    error
 }
 
-// runExperiment runs x from seed and writes its files into dir. A panic
+// runExperiment runs x with p and writes its files into dir. A panic
 // inside the experiment becomes its error, with the stack, so that the
 // other experiments of a figures run go on.
-func runExperiment(x experiments.Experiment, seed int64, dir string) (o outcome) {
+func runExperiment(x experiments.Experiment, p experiments.Params, dir string) (o outcome) {
 	start := time.Now()
 	defer func() {
 		if v := recover(); v != nil {
 			o.err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
 		}
 		if o.err != nil {
-			o.err = fmt.Errorf("%s (seed %d): %w", x.Name, seed, o.err)
+			o.err = fmt.Errorf("%s (seed %d): %w", x.Name, p.Seed, o.err)
 		}
 		o.took = time.Since(start)
 	}()
-	o.result, o.err = x.Run(seed)
+	o.result, o.err = x.Run(p)
 	if o.err == nil {
 		o.paths, o.err = o.result.Write(dir, x.Name)
 	}
@@ -161,10 +173,15 @@ func runExperiment(x experiments.Experiment, seed int64, dir string) (o outcome)
 }
 
 // indexMarkdown lists every figure with its caption, the paper figure it
-// reproduces, its data and the command that regenerates it.
-func indexMarkdown(all []experiments.Experiment, results []*experiments.Result) string {
+// reproduces, its data and the command that regenerates it (with -full if
+// full).
+func indexMarkdown(all []experiments.Experiment, results []*experiments.Result, full bool) string {
+	flag := ""
+	if full {
+		flag = " -full"
+	}
 	var b strings.Builder
-	b.WriteString("# Figures\n\nRegenerate them all with `go run ./cmd/labsim figures`.\n")
+	fmt.Fprintf(&b, "# Figures\n\nRegenerate them all with `go run ./cmd/labsim figures%s`.\n", flag)
 	for i, e := range all {
 		fmt.Fprintf(&b, "\n## %s\n\n%s. Reproduces: %s.\n\n", e.Name, capitalize(e.Description), e.Reproduces)
 		for _, f := range results[i].Figures {
@@ -173,7 +190,7 @@ func indexMarkdown(all []experiments.Experiment, results []*experiments.Result) 
 		for _, n := range results[i].Notes {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
-		fmt.Fprintf(&b, "\nData: [%s.csv](%s.csv). Regenerate: `go run ./cmd/labsim run %s -seed %d -out DIR`\n", e.Name, e.Name, e.Name, e.Seed)
+		fmt.Fprintf(&b, "\nData: [%s.csv](%s.csv). Regenerate: `go run ./cmd/labsim run %s -seed %d%s -out DIR`\n", e.Name, e.Name, e.Name, e.Seed, flag)
 	}
 	return b.String()
 }

@@ -49,11 +49,11 @@ func fakeEnv() *env {
 	return &env{
 		experiments: []experiments.Experiment{
 			{Name: "tiny", Reproduces: "nothing", Description: "a fake that writes a table", Seed: 3,
-				Run: func(seed int64) (*experiments.Result, error) {
-					return &experiments.Result{Table: table, Notes: []string{fmt.Sprintf("ran seed %d", seed)}}, nil
+				Run: func(p experiments.Params) (*experiments.Result, error) {
+					return &experiments.Result{Table: table, Notes: []string{fmt.Sprintf("ran seed %d, full %t", p.Seed, p.Full)}}, nil
 				}},
 			{Name: "broken", Reproduces: "nothing", Description: "a fake that fails", Seed: 1,
-				Run: func(int64) (*experiments.Result, error) { return nil, errors.New("broken on purpose") }},
+				Run: func(experiments.Params) (*experiments.Result, error) { return nil, errors.New("broken on purpose") }},
 		},
 		scenarios: []sweep.Scenario{
 			{Name: "steady", Description: "a fake that passes", Run: func(seed int64, _ string, _ io.Writer) sweep.Outcome {

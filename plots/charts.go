@@ -1,0 +1,267 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/replab/replab/fault"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// A Band is a line through Mid with the area between Low and High shaded:
+// a mean with its p5-p95 range, say. Low and High may be nil.
+type Band struct {
+	Name              string
+	X, Mid, Low, High []float64
+}
+
+// Lines plots bands, one color each.
+func Lines(a Axes, bands ...Band) (*Chart, error) {
+	ch := newChart(a)
+	for i, b := range bands {
+		c := plotutil.Color(i)
+		if b.Low != nil && b.High != nil {
+			ring := make(plotter.XYs, 0, 2*len(b.X))
+			for k := range b.X {
+				ring = append(ring, plotter.XY{X: b.X[k], Y: b.High[k]})
+			}
+			for k := len(b.X) - 1; k >= 0; k-- {
+				ring = append(ring, plotter.XY{X: b.X[k], Y: b.Low[k]})
+			}
+			poly, err := plotter.NewPolygon(ring)
+			if err != nil {
+				return nil, err
+			}
+			poly.Color = faded(c)
+			poly.LineStyle.Width = 0
+			ch.Plot.Add(poly)
+		}
+		line, points, err := plotter.NewLinePoints(xys(b.X, b.Mid))
+		if err != nil {
+			return nil, err
+		}
+		line.Color, points.Color = c, c
+		line.Dashes = plotutil.Dashes(i)
+		points.Shape, points.Radius = plotutil.Shape(i), vg.Points(3)
+		ch.Plot.Add(line, points)
+		ch.addLegend(b.Name, line, points)
+	}
+	ch.fromZero(0.05)
+	return ch, nil
+}
+
+// Samples is a named sample of values.
+type Samples struct {
+	Name   string
+	Values []float64
+}
+
+// CDF plots each sample's cumulative distribution, on axes from zero.
+func CDF(a Axes, samples ...Samples) (*Chart, error) {
+	ch := newChart(a)
+	for i, s := range samples {
+		v := slices.Clone(s.Values)
+		slices.Sort(v)
+		pts := make(plotter.XYs, 0, len(v)+1)
+		if len(v) > 0 {
+			pts = append(pts, plotter.XY{X: v[0], Y: 0})
+		}
+		for k, x := range v {
+			pts = append(pts, plotter.XY{X: x, Y: float64(k+1) / float64(len(v))})
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.StepStyle = plotter.PostStep
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		ch.Plot.Add(line)
+		ch.addLegend(s.Name, line)
+	}
+	ch.Plot.X.Min, ch.Plot.Y.Min, ch.Plot.Y.Max = 0, 0, 1
+	return ch, nil
+}
+
+// Bars plots grouped bars, each labelled with its value: bar series k has
+// its value for group i in series[k].Values[i]. On a logarithmic value
+// axis the bars rise from the bottom of the axis.
+func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
+	ch := newChart(a)
+	w := vg.Points(120 / float64(max(1, len(series))))
+	lowest := math.Inf(1)
+	for k, s := range series {
+		if len(s.Values) != len(groups) {
+			return nil, fmt.Errorf("plots: bar series %q has %d values for %d groups", s.Name, len(s.Values), len(groups))
+		}
+		for _, v := range s.Values {
+			if !(v > 0) && a.LogY {
+				return nil, fmt.Errorf("plots: bar series %q has the value %v, which a logarithmic axis cannot show", s.Name, v)
+			}
+			lowest = min(lowest, v)
+		}
+		b := &bars{values: s.Values, width: w, color: plotutil.Color(k),
+			offset: w * vg.Length(float64(k)-float64(len(series)-1)/2)}
+		ch.Plot.Add(b)
+		if len(series) > 1 {
+			ch.addLegend(s.Name, b)
+		}
+	}
+	ch.Plot.NominalX(groups...)
+	ch.Plot.X.Min, ch.Plot.X.Max = -0.5, float64(len(groups))-0.5
+	if a.LogY && len(series) > 0 {
+		// Start a power of ten below half the lowest bar, so that it
+		// stands clear of the axis.
+		ch.Plot.Y.Min = math.Pow(10, math.Floor(math.Log10(lowest/2)))
+	}
+	ch.fromZero(0.15) // room for the labels
+	return ch, nil
+}
+
+// bars is one series of a bar chart: a bar per group, shifted by offset
+// from the group's centre, rising from the bottom of the axis, with its
+// value written on top.
+type bars struct {
+	values        []float64
+	width, offset vg.Length
+	color         color.Color
+}
+
+// Plot draws the bars and their labels.
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := plot.NewLegend().TextStyle
+	sty.Font.Size = vg.Points(9)
+	sty.XAlign = draw.XCenter
+	for i, v := range b.values {
+		x, y := trX(float64(i))+b.offset, trY(v)
+		c.SetColor(b.color)
+		c.Fill(vg.Rectangle{Min: vg.Point{X: x - b.width/2, Y: c.Min.Y}, Max: vg.Point{X: x + b.width/2, Y: y}}.Path())
+		c.FillText(sty, vg.Point{X: x, Y: y + vg.Points(2)}, formatValue(v))
+	}
+}
+
+// DataRange returns the groups' range and the values'.
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, float64(len(b.values) - 1), slices.Min(b.values), slices.Max(b.values)
+}
+
+// Thumbnail draws a block of the bars' color for the legend.
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	c.SetColor(b.color)
+	c.Fill(c.Rectangle.Path())
+}
+
+// formatValue writes v rounded to three significant digits, without
+// trailing zeros (1234, 312, 31.2, 3, 0.312).
+func formatValue(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	decimals := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if decimals > 0 {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// Boxes plots a box plot per sample, on a value axis from zero.
+func Boxes(a Axes, boxes ...Samples) (*Chart, error) {
+	ch := newChart(a)
+	names := make([]string, len(boxes))
+	for i, b := range boxes {
+		box, err := plotter.NewBoxPlot(vg.Points(20), float64(i), plotter.Values(b.Values))
+		if err != nil {
+			return nil, fmt.Errorf("plots: box %q: %w", b.Name, err)
+		}
+		box.FillColor = faded(plotutil.Color(0))
+		ch.Plot.Add(box)
+		names[i] = b.Name
+	}
+	ch.Plot.NominalX(names...)
+	ch.fromZero(0.05)
+	return ch, nil
+}
+
+// A Series is a named line of points.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// TimeSeries plots series over time (x in seconds) with the fault intervals
+// shaded behind them, one shade per label.
+func TimeSeries(a Axes, faults []fault.Interval, series ...Series) (*Chart, error) {
+	ch := newChart(a)
+	top := 0.0
+	for _, s := range series {
+		for _, y := range s.Y {
+			top = max(top, y)
+		}
+	}
+	top = max(1, top*1.05)
+	var labels []string
+	for _, f := range faults {
+		k := slices.Index(labels, f.Label)
+		first := k < 0
+		if first {
+			labels = append(labels, f.Label)
+			k = len(labels) - 1
+		}
+		x0, x1 := f.Start.Seconds(), f.End.Seconds()
+		poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: 0}, {X: x1, Y: 0}, {X: x1, Y: top}, {X: x0, Y: top}})
+		if err != nil {
+			return nil, err
+		}
+		poly.Color = faded(shade(k))
+		poly.LineStyle.Width = 0
+		ch.Plot.Add(poly)
+		if first {
+			ch.addLegend(f.Label, poly)
+		}
+	}
+	for i, s := range series {
+		line, err := plotter.NewLine(xys(s.X, s.Y))
+		if err != nil {
+			return nil, err
+		}
+		line.Color = plotutil.Color(i)
+		ch.Plot.Add(line)
+		ch.addLegend(s.Name, line)
+	}
+	ch.Plot.Y.Min, ch.Plot.Y.Max = 0, top
+	return ch, nil
+}
+
+func xys(x, y []float64) plotter.XYs {
+	pts := make(plotter.XYs, len(x))
+	for i := range x {
+		pts[i] = plotter.XY{X: x[i], Y: y[i]}
+	}
+	return pts
+}
+
+// faded returns c at a quarter opacity.
+func faded(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 64}
+}
+
+// shade returns the color for the k-th kind of fault.
+func shade(k int) color.Color {
+	return []color.Color{
+		color.NRGBA{R: 220, G: 50, B: 47, A: 255},
+		color.NRGBA{R: 38, G: 139, B: 210, A: 255},
+		color.NRGBA{R: 133, G: 153, B: 0, A: 255},
+		color.NRGBA{R: 108, G: 113, B: 196, A: 255},
+	}[k%4]
+}
