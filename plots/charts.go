@@ -27,7 +27,7 @@ type Band struct {
 func Lines(a Axes, bands ...Band) (*Chart, error) {
 	ch := newChart(a)
 	for i, b := range bands {
-		c := plotutil.Color(i)
+		c := palette(i)
 		if b.Low != nil && b.High != nil {
 			ring := make(plotter.XYs, 0, 2*len(b.X))
 			for k := range b.X {
@@ -82,7 +82,7 @@ func CDF(a Axes, samples ...Samples) (*Chart, error) {
 			return nil, err
 		}
 		line.StepStyle = plotter.PostStep
-		line.Color = plotutil.Color(i)
+		line.Color = palette(i)
 		line.Dashes = plotutil.Dashes(i)
 		ch.Plot.Add(line)
 		ch.addLegend(s.Name, line)
@@ -108,7 +108,7 @@ func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
 			}
 			lowest = min(lowest, v)
 		}
-		b := &bars{values: s.Values, width: w, color: plotutil.Color(k),
+		b := &bars{values: s.Values, width: w, color: palette(k),
 			offset: w * vg.Length(float64(k)-float64(len(series)-1)/2)}
 		ch.Plot.Add(b)
 		if len(series) > 1 {
@@ -183,7 +183,7 @@ func Boxes(a Axes, boxes ...Samples) (*Chart, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plots: box %q: %w", b.Name, err)
 		}
-		box.FillColor = faded(plotutil.Color(0))
+		box.FillColor = faded(palette(0))
 		ch.Plot.Add(box)
 		names[i] = b.Name
 	}
@@ -234,7 +234,7 @@ func TimeSeries(a Axes, faults []fault.Interval, series ...Series) (*Chart, erro
 		if err != nil {
 			return nil, err
 		}
-		line.Color = plotutil.Color(i)
+		line.Color = palette(i)
 		ch.Plot.Add(line)
 		ch.addLegend(s.Name, line)
 	}
@@ -254,6 +254,13 @@ func xys(x, y []float64) plotter.XYs {
 func faded(c color.Color) color.Color {
 	r, g, b, _ := c.RGBA()
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 64}
+}
+
+// palette returns the color of the i-th series: strong colors that read on
+// white, lines and markers alike (Tableau's ten).
+func palette(i int) color.Color {
+	c := []uint32{0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf}[i%10]
+	return color.NRGBA{R: uint8(c >> 16), G: uint8(c >> 8), B: uint8(c), A: 255}
 }
 
 // shade returns the color for the k-th kind of fault.
