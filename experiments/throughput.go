@@ -240,7 +240,7 @@ func runValueSize(p Params) (*Result, error) {
 			"Ours fills the uplink from the smallest values on, so its Puts fall in proportion to the size; the paper's sends one batch per 400 ms heartbeat, " +
 			"so its Puts stay flat until a heartbeat's batch (10 values to 30 followers) no longer crosses the uplink in 400 ms, near 128 KB; " +
 			"Beyond that a batch holds the uplink longer than an election timeout, the heartbeats queue behind it, the followers elect one leader after another, " +
-			"and no Put completes (such points are left out); ours, with one value per message, meets the same fate only near 1 MB. " +
+			"and no Put completes (such points are left out). " +
 			"Both axes are logarithmic: the counts span four orders of magnitude.", Charts: []*plots.Chart{f4}},
 		{Name: "value-size-latency", Caption: "Put latency against value size: mean, with the p5-p95 range shaded, on logarithmic axes. " +
 			"The paper's Raft (Fig. 5) stays near its heartbeat until about 128 KB, then climbs; ours starts two orders of magnitude lower and climbs with the size.", Charts: []*plots.Chart{f5}},
