@@ -16,8 +16,10 @@
 //     one world) and client processes; linearize, txncheck, bank: the
 //     checks; simtest, rafttest, kvtest: seeds and replay for tests, and
 //     the lab's catalogues over raftapi and a KV service;
-//   - plots, experiments, sweep, kit, cmd/labsim: figures, seeded
-//     experiments, chaos sweeps, course kits, and the command line.
+//   - plots, experiments, sweep, kit, labsim, cmd/labsim: figures, seeded
+//     experiments, chaos sweeps, course kits, and the command line (as a
+//     library, so that a module of one's own can run its experiments and
+//     scenarios with it; see examples/labext).
 //
 // This package itself only holds Sources, the files a course kit copies.
 // See README.md for the layout and docs/DESIGN.md for the reasons.

@@ -26,7 +26,7 @@ const simPath = "github.com/replab/replab/sim"
 // drivers are the packages and files that run worlds from outside, many
 // at once (one per goroutine) or timed on the wall clock, and touch no
 // world's events themselves. Each must exist.
-var drivers = []string{"cmd/labsim", "simtest", "sweep/sweep.go", "experiments/parallel.go"}
+var drivers = []string{"cmd/labsim", "labsim", "simtest", "sweep/sweep.go", "experiments/parallel.go"}
 
 // wallClock lists the functions of package time that read or wait on the
 // wall clock.

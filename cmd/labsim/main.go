@@ -1,4 +1,5 @@
-// Command labsim runs the lab's simulations from the command line.
+// Command labsim runs the lab's simulations from the command line: the
+// labsim package over the lab's own catalogue.
 //
 // Usage:
 //
@@ -29,75 +30,6 @@
 // or found failures, and 2 when the command line was refused.
 package main
 
-import (
-	"fmt"
-	"io"
-	"os"
-	"strings"
-	"time"
+import "github.com/replab/replab/labsim"
 
-	"github.com/replab/replab/experiments"
-	"github.com/replab/replab/sweep"
-)
-
-// Exit statuses.
-const (
-	exitOK     = 0
-	exitFailed = 1 // a run failed or found failures
-	exitUsage  = 2 // the command line was refused; nothing ran
-)
-
-// env is what a command runs with: where its output goes, how progress is
-// shown, and the catalogues it looks names up in (tests bring their own).
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	// tty says that stderr is a terminal, where progress is one line
-	// redrawn in place; elsewhere it is plain lines.
-	tty bool
-	// quiet is how long a command runs before it shows progress.
-	quiet       time.Duration
-	experiments []experiments.Experiment
-	scenarios   []sweep.Scenario
-}
-
-func main() {
-	e := &env{
-		stdin:       os.Stdin,
-		stdout:      os.Stdout,
-		stderr:      os.Stderr,
-		tty:         isTerminal(os.Stderr),
-		quiet:       time.Second,
-		experiments: experiments.All(),
-		scenarios:   sweep.Scenarios(),
-	}
-	os.Exit(run(os.Args[1:], e))
-}
-
-// isTerminal reports whether f is a terminal (a character device).
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// run runs the command line args and returns the exit status.
-func run(args []string, e *env) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage())
-		return exitUsage
-	}
-	name, rest := args[0], args[1:]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		return report(e, "help", help(rest, e))
-	}
-	for _, c := range commands() {
-		if c.name == name {
-			return c.exec(rest, e)
-		}
-	}
-	if strings.HasPrefix(name, "-") {
-		return report(e, "", usagef("flag %s before the command: flags go after it, as in 'labsim demo -seed 3'", name))
-	}
-	return report(e, "", usagef("unknown command %q%s", name, suggest(name, commandNames())))
-}
+func main() { labsim.Main(labsim.Lab()) }

@@ -1,4 +1,4 @@
-package main
+package labsim
 
 import (
 	"os"
@@ -138,7 +138,7 @@ func TestKit(t *testing.T) {
 }
 
 func TestGrade(t *testing.T) {
-	in := filepath.Join("..", "..", "kit", "testdata", "raft-planted-bug.json")
+	in := filepath.Join("..", "kit", "testdata", "raft-planted-bug.json")
 	sheet := filepath.Join(t.TempDir(), "sheet.json")
 	r := labsim(nil, "grade", "-in", in, "-json", sheet)
 	assert.Equal(t, exitFailed, r.code)

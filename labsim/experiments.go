@@ -1,4 +1,4 @@
-package main
+package labsim
 
 import (
 	"flag"
@@ -136,7 +136,7 @@ func figures(e *env, dir string, par int, full bool) error {
 		results[i] = outcomes[i].result
 	}
 	index := filepath.Join(dir, "index.md")
-	if err := os.WriteFile(index, []byte(indexMarkdown(all, results, full)), 0o644); err != nil {
+	if err := os.WriteFile(index, []byte(indexMarkdown(e.cmd(), all, results, full)), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%d experiments in %.1fs; see %s\n", len(all), time.Since(start).Seconds(), index)
@@ -173,15 +173,15 @@ func runExperiment(x experiments.Experiment, p experiments.Params, dir string) (
 }
 
 // indexMarkdown lists every figure with its caption, the paper figure it
-// reproduces, its data and the command that regenerates it (with -full if
-// full).
-func indexMarkdown(all []experiments.Experiment, results []*experiments.Result, full bool) string {
+// reproduces, its data and the command (cmd, then the arguments) that
+// regenerates it (with -full if full).
+func indexMarkdown(cmd string, all []experiments.Experiment, results []*experiments.Result, full bool) string {
 	flag := ""
 	if full {
 		flag = " -full"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Figures\n\nRegenerate them all with `go run ./cmd/labsim figures%s`.\n", flag)
+	fmt.Fprintf(&b, "# Figures\n\nRegenerate them all with `%s figures%s`.\n", cmd, flag)
 	for i, e := range all {
 		fmt.Fprintf(&b, "\n## %s\n\n%s. Reproduces: %s.\n\n", e.Name, capitalize(e.Description), e.Reproduces)
 		for _, f := range results[i].Figures {
@@ -190,7 +190,7 @@ func indexMarkdown(all []experiments.Experiment, results []*experiments.Result, 
 		for _, n := range results[i].Notes {
 			fmt.Fprintf(&b, "- %s\n", n)
 		}
-		fmt.Fprintf(&b, "\nData: [%s.csv](%s.csv). Regenerate: `go run ./cmd/labsim run %s -seed %d%s -out DIR`\n", e.Name, e.Name, e.Name, e.Seed, flag)
+		fmt.Fprintf(&b, "\nData: [%s.csv](%s.csv). Regenerate: `%s run %s -seed %d%s -out DIR`\n", e.Name, e.Name, cmd, e.Name, e.Seed, flag)
 	}
 	return b.String()
 }

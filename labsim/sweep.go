@@ -1,4 +1,4 @@
-package main
+package labsim
 
 import (
 	"flag"
@@ -85,7 +85,7 @@ func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where strin
 			continue
 		}
 		failed++
-		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: go run ./cmd/labsim sweep %s -seed %d\n", o.Seed, o.Problem, sc.Name, o.Seed)
+		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s sweep %s -seed %d\n", o.Seed, o.Problem, e.cmd(), sc.Name, o.Seed)
 		if o.HTML != "" {
 			fmt.Fprintf(e.stdout, "  porcupine: %s\n", o.HTML)
 		}
