@@ -24,8 +24,8 @@ its data as DIR/EXPERIMENT.csv and each of its figures as PNG and SVG. The
 same seed gives byte-identical files. 'labsim list' shows the experiments;
 the biggest take several seconds, with progress on stderr. -full runs
 the paper's whole scale where the default run is cut down (concurrency:
-5 s per point instead of 1 s; minutes). It exits with status 1 if the
-experiment fails.`,
+5 s per point instead of half a second, ten times the work). It exits
+with status 1 if the experiment fails.`,
 	flags: func(fs *flag.FlagSet) action {
 		seed := seedFlag(fs, 0, "start from seed `N` (default: the experiment's pinned seed)")
 		full := fullFlag(fs)
@@ -73,11 +73,11 @@ var figuresCmd = &command{
 Figures runs every experiment from its pinned seed, P at a time, writes
 each one's CSV, PNG and SVG files into DIR, and an index.md that shows
 every figure with its caption and the command that regenerates it. The
-same seeds give byte-identical files. It takes about half a minute on two
-cores, with progress on stderr; -full runs the papers' whole scale where
-the default cuts it down (see 'labsim help run'), and takes minutes. If an
-experiment fails, figures runs the others, writes no index and exits with
-status 1.`,
+same seeds give byte-identical files. It takes 20 to 40 s on two cores,
+with progress on stderr; -full runs the papers' whole scale where the
+default cuts it down (see 'labsim help run'), and takes about twice as
+long. If an experiment fails, figures runs the others, writes no index and
+exits with status 1.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "figures", "write the files and index.md into `DIR`")
 		par := parallelFlag(fs, "experiments")
@@ -93,7 +93,7 @@ status 1.`,
 
 // fullFlag defines -full.
 func fullFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("full", false, "run the papers' whole scale where the default cuts it down (minutes)")
+	return fs.Bool("full", false, "run the papers' whole scale where the default cuts it down (twice as long)")
 }
 
 // figures runs every experiment, par at a time, into dir, at the papers'
