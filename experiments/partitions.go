@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/fault"
+	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
 )
@@ -18,6 +19,18 @@ const trialsPerSize = 10
 // a fault: well under an election, so that the first Put waits for the
 // new leader, not for the clerk to give up on the old one.
 const fastClerk = 50 * time.Millisecond
+
+// newReconnection builds n servers in the paper profile and a clerk that
+// gives up on a server after fastClerk.
+func newReconnection(seed int64, n int) (*env, *kvraft.Clerk, error) {
+	e, err := newEnv(seed, n, raft.PaperConfig(), network())
+	if err != nil {
+		return nil, nil, err
+	}
+	ck := e.clerk()
+	ck.SetTimeout(fastClerk)
+	return e, ck, nil
+}
 
 func isolateLeaderExperiment() Experiment {
 	return Experiment{
@@ -34,12 +47,10 @@ func runIsolateLeader(p Params) (*Result, error) {
 	var elections, puts []plots.Samples
 	var notes []string
 	for _, n := range paperSizes() {
-		e, err := newEnv(p.Seed, n, raft.PaperConfig(), network())
+		e, ck, err := newReconnection(p.Seed, n)
 		if err != nil {
 			return nil, err
 		}
-		ck := e.clerk()
-		ck.SetTimeout(fastClerk)
 		el, pu := plots.Samples{Name: fmt.Sprint(n)}, plots.Samples{Name: fmt.Sprint(n)}
 		for trial := range trialsPerSize {
 			if err := e.settle(ck); err != nil {
@@ -109,12 +120,10 @@ func runAllMinority(p Params) (*Result, error) {
 	var boxes []plots.Samples
 	var notes []string
 	for _, n := range paperSizes() {
-		e, err := newEnv(p.Seed, n, raft.PaperConfig(), network())
+		e, ck, err := newReconnection(p.Seed, n)
 		if err != nil {
 			return nil, err
 		}
-		ck := e.clerk()
-		ck.SetTimeout(fastClerk)
 		box := plots.Samples{Name: fmt.Sprint(n)}
 		for trial := range trialsPerSize {
 			if err := e.settle(ck); err != nil {
