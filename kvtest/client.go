@@ -92,14 +92,19 @@ func (c *Client) wait(start func(done func()), what string) {
 func (c *Client) Check(key, want string) {
 	c.h.t.Helper()
 	if v := c.Get(key); v != want {
-		c.h.t.Fatalf("Get(%q): expected:\n%s\nreceived:\n%s", key, short(want), short(v))
+		c.h.t.Fatalf("Get(%q): %s", key, difference(want, v))
 	}
 }
 
-// short shows a value, cut to a line's length.
-func short(v string) string {
-	if len(v) > 60 {
-		return fmt.Sprintf("%q… (%d bytes)", v[:60], len(v))
+// difference describes how got differs from want in a few lines, however
+// long the values: their lengths, and 30 bytes of each from where they
+// first differ.
+func difference(want, got string) string {
+	at := 0
+	for at < len(want) && at < len(got) && want[at] == got[at] {
+		at++
 	}
-	return fmt.Sprintf("%q", v)
+	from := max(0, at-10)
+	clip := func(v string) string { return fmt.Sprintf("%q", v[from:min(len(v), from+30)]) }
+	return fmt.Sprintf("wanted %d bytes, got %d; first difference at byte %d: wanted …%s…, got …%s…", len(want), len(got), at, clip(want), clip(got))
 }

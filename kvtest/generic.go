@@ -60,7 +60,7 @@ func (cfg *Harness) startClient(cli, nclients int, randomkeys bool, stop *bool) 
 		default:
 			p.ck.GetAsync(key, func(v string) {
 				if !randomkeys && v != p.last {
-					cfg.t.Fatalf("get wrong value, key %v, wanted:\n%s\n, got\n%s", key, short(p.last), short(v))
+					cfg.t.Fatalf("get wrong value, key %v: %s", key, difference(p.last, v))
 				}
 				next()
 			})
