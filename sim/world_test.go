@@ -493,13 +493,13 @@ func largeQueueOrder(t *testing.T, seed int64) {
 		if step == 8000 {
 			n := w.q.len()
 			dead.Kill() // most of the queue is stale: it compacts
-			require.Less(t, w.q.len(), n/2)
+			require.Less(t, w.q.len(), n/2, "seed %d: the queue did not compact", seed)
 		}
 	}
 	w.Run(time.Second)
-	require.Greater(t, len(fired), 10000)
+	require.Greater(t, len(fired), 10000, "seed %d", seed)
 	for i := 1; i < len(fired); i++ {
 		a, b := fired[i-1], fired[i]
-		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "fired out of order at %d: %v then %v", i, a, b)
+		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "seed %d: fired out of order at %d: %v then %v", seed, i, a, b)
 	}
 }
