@@ -37,14 +37,17 @@ func TestCodecRoundTrip(t *testing.T) {
 }
 
 func TestStoreSnapshotRoundTrip(t *testing.T) {
-	s := &store{data: map[string]value{}}
+	s := &store{data: map[string]*value{}}
 	s.Apply(Op{Kind: OpPut, Key: "b", Value: "2"})
 	s.Apply(Op{Kind: OpAppend, Key: "a", Value: "1"})
 	assert.Equal(t, result{err: ErrVersion}, s.Apply(Op{Kind: OpCPut, Key: "a", Value: "x", Version: 5}))
 	snap := s.Snapshot()
 	other := &store{}
 	require.NoError(t, other.Restore(snap))
-	assert.Equal(t, s.data, other.data)
+	for _, k := range []string{"a", "b", "c"} {
+		get := Op{Kind: OpGet, Key: k}
+		assert.Equal(t, s.Apply(get), other.Apply(get), "key %q", k)
+	}
 	assert.Equal(t, snap, other.Snapshot(), "equal states give equal bytes")
 	for n := 1; n < len(snap); n++ {
 		assert.Error(t, (&store{}).Restore(snap[:n]), "a prefix of %d bytes", n)
@@ -52,7 +55,25 @@ func TestStoreSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestStoreRestoresTheEmptySnapshotAsEmpty(t *testing.T) {
-	s := &store{data: map[string]value{"a": {Value: "1"}}}
+	s := &store{data: map[string]*value{}}
+	s.Apply(Op{Kind: OpPut, Key: "a", Value: "1"})
 	require.NoError(t, s.Restore(nil))
 	assert.Empty(t, s.data)
+}
+
+// TestStoreValuesHandedOutStayPut checks that a value a Get returned is not
+// changed by later writes to its key (the store shares its bytes).
+func TestStoreValuesHandedOutStayPut(t *testing.T) {
+	s := &store{data: map[string]*value{}}
+	s.Apply(Op{Kind: OpAppend, Key: "k", Value: "ab"})
+	got := s.Apply(Op{Kind: OpGet, Key: "k"}).(result)
+	for i, op := range []Op{{Kind: OpAppend, Value: "cd"}, {Kind: OpPut, Value: "xy"}, {Kind: OpAppend, Value: "z"}, {Kind: OpCPut, Value: "w", Version: 4}} {
+		op.Key = "k"
+		assert.Equal(t, result{err: OK}, s.Apply(op), "write %d", i)
+	}
+	assert.Equal(t, result{err: OK, value: "ab", version: 1}, got)
+	assert.Equal(t, result{err: OK, value: "w", version: 5}, s.Apply(Op{Kind: OpGet, Key: "k"}))
+	assert.Equal(t, result{err: ErrNoKey}, s.Apply(Op{Kind: OpGet, Key: "other"}))
+	assert.Equal(t, result{err: ErrVersion}, s.Apply(Op{Kind: OpCPut, Key: "other", Version: 1}))
+	assert.NotContains(t, s.data, "other", "a refused CPut makes no key")
 }

@@ -25,7 +25,7 @@ type KVServer struct {
 // labrpc server.
 func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persister *sim.Persister, maxraftstate int, opts Options) (*KVServer, error) {
 	opts.MaxRaftState = maxraftstate
-	rs, err := rsm.MakeServer(host, servers, me, persister, &store{data: map[string]value{}}, codec{}, opts)
+	rs, err := rsm.MakeServer(host, servers, me, persister, &store{data: map[string]*value{}}, codec{}, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -4,40 +4,50 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+	"strings"
 
 	"github.com/replab/replab/wire"
 )
 
 // A store is the key/value state: an rsm.StateMachine.
 type store struct {
-	data map[string]value
+	data map[string]*value
 }
 
+// A value is one key's value and version. The value is kept in a
+// strings.Builder so that an Append costs the appended bytes, not the whole
+// value (values the lab's tests append to grow to tens of kilobytes), and a
+// Get returns it without a copy: strings handed out stay valid, as a
+// Builder never rewrites bytes it has written.
 type value struct {
-	Value   string
-	Version int64
+	value   strings.Builder
+	version int64
 }
 
 // Apply executes an Op.
 func (s *store) Apply(cmd any) any {
 	op := cmd.(Op)
 	cur, ok := s.data[op.Key]
-	switch op.Kind {
-	case OpGet:
-		if !ok {
+	if !ok {
+		if op.Kind == OpGet {
 			return result{err: ErrNoKey}
 		}
-		return result{err: OK, value: cur.Value, version: cur.Version}
+		cur = &value{}
+	}
+	switch op.Kind {
+	case OpGet:
+		return result{err: OK, value: cur.value.String(), version: cur.version}
 	case OpPut:
-		s.data[op.Key] = value{op.Value, cur.Version + 1}
-	case OpAppend:
-		s.data[op.Key] = value{cur.Value + op.Value, cur.Version + 1}
+		cur.value.Reset()
 	case OpCPut:
-		if op.Version != cur.Version {
+		if op.Version != cur.version {
 			return result{err: ErrVersion}
 		}
-		s.data[op.Key] = value{op.Value, cur.Version + 1}
+		cur.value.Reset()
 	}
+	cur.value.WriteString(op.Value)
+	cur.version++
+	s.data[op.Key] = cur
 	return result{err: OK}
 }
 
@@ -53,20 +63,23 @@ func (s *store) Snapshot() []byte {
 	for _, k := range keys {
 		v := s.data[k]
 		b = wire.AppendString(b, k)
-		b = wire.AppendString(b, v.Value)
-		b = binary.AppendVarint(b, v.Version)
+		b = wire.AppendString(b, v.value.String())
+		b = binary.AppendVarint(b, v.version)
 	}
 	return b
 }
 
 // Restore replaces the data with a snapshot's.
 func (s *store) Restore(snap []byte) error {
-	data := map[string]value{}
+	data := map[string]*value{}
 	if len(snap) > 0 {
 		d := wire.NewDecoder(snap)
 		for n := d.Count(); n > 0 && d.Err() == nil; n-- {
 			k := d.String()
-			data[k] = value{Value: d.String(), Version: d.Varint()}
+			v := &value{}
+			v.value.WriteString(d.String())
+			v.version = d.Varint()
+			data[k] = v
 		}
 		if err := d.Done(); err != nil {
 			return err
