@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/replab/replab/sweep"
@@ -21,7 +23,9 @@ the seeds S, S+1, ..., S+N-1, P at a time, with progress on stderr. It
 prints every failing seed with the command that replays it and the path of
 porcupine's visualization, and exits with status 1 if any seed failed.
 -shard i/n runs only every n-th of those seeds from the i-th, so that n
-machines of a CI matrix can share a sweep.
+machines of a CI matrix can share a sweep. A sweep runs Go's garbage
+collector at GOGC=400 (its worlds are small and it runs almost twice as
+fast) unless GOGC is set.
 
 With -seed N, sweep replays that one seed and prints its fault log and
 verdict (exit status 1 if it fails); -trace writes its event trace.`,
@@ -71,9 +75,21 @@ verdict (exit status 1 if it fails); -trace writes its event trace.`,
 	},
 }
 
+// sweepGCPercent is the garbage collector's target during a sweep unless
+// the GOGC variable sets one. A sweep's worlds keep about a megabyte live
+// each and allocate fast, so at Go's default (100) the collector runs every
+// few megabytes and takes about half the time; at 400, 1000 seeds of
+// kv-linearizability ran at 73–74 seeds/s instead of 40 on 2 cores, with a
+// peak resident size of 80 MB instead of 25. (Figures keep the default:
+// their worlds are large, and 400 made them no faster and twice as big.)
+const sweepGCPercent = 400
+
 // runSweep runs sc for every seed in list, par at a time, and prints the
 // failing ones and a summary of the seeds, which where describes.
 func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where string) error {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		defer debug.SetGCPercent(debug.SetGCPercent(sweepGCPercent))
+	}
 	p := newProgress(e, sc.Name, "seeds", len(list), true)
 	start := time.Now()
 	outcomes := sweep.Run(sc, list, par, dir, p.set)
