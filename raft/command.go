@@ -34,11 +34,7 @@ func encodeCommand(b []byte, cmd any, codec CommandCodec) []byte {
 		return append(binary.AppendUvarint(append(b, cmdBytes), uint64(len(v))), v...)
 	default:
 		if codec != nil {
-			enc, err := codec.AppendCommand(nil, cmd)
-			if err != nil {
-				panic(fmt.Sprintf("raft: cannot persist command %v: %v", cmd, err))
-			}
-			return append(binary.AppendUvarint(append(b, cmdCodec), uint64(len(enc))), enc...)
+			return appendCodec(append(b, cmdCodec), cmd, codec)
 		}
 		var buf bytes.Buffer
 		if err := gob.NewEncoder(&buf).Encode(&cmd); err != nil {
@@ -46,6 +42,24 @@ func encodeCommand(b []byte, cmd any, codec CommandCodec) []byte {
 		}
 		return append(binary.AppendUvarint(append(b, cmdGob), uint64(buf.Len())), buf.Bytes()...)
 	}
+}
+
+// appendCodec appends cmd's encoding by codec to b, length first. The codec
+// writes straight into b, and the length goes in front afterwards, so that
+// encoding allocates nothing when b has room.
+func appendCodec(b []byte, cmd any, codec CommandCodec) []byte {
+	at := len(b)
+	b, err := codec.AppendCommand(b, cmd)
+	if err != nil {
+		panic(fmt.Sprintf("raft: cannot persist command %v: %v", cmd, err))
+	}
+	n := len(b) - at
+	var length [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(length[:], uint64(n))
+	b = append(b, length[:k]...)
+	copy(b[at+k:], b[at:at+n])
+	copy(b[at:], length[:k])
+	return b
 }
 
 // decodeCommand reads a command written by encodeCommand, returning what

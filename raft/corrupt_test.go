@@ -263,6 +263,48 @@ func TestCommandsSurviveEncoding(t *testing.T) {
 
 type opaque struct{ A, B int }
 
+// runCodec persists a runCmd n as the n bytes 0, 1, 2, ... (mod 251).
+type runCodec struct{}
+
+type runCmd int
+
+func (runCodec) AppendCommand(b []byte, cmd any) ([]byte, error) {
+	for i := range int(cmd.(runCmd)) {
+		b = append(b, byte(i%251))
+	}
+	return b, nil
+}
+
+func (runCodec) DecodeCommand(b []byte) (any, error) {
+	for i, c := range b {
+		if c != byte(i%251) {
+			return nil, fmt.Errorf("byte %d of a run is %d", i, c)
+		}
+	}
+	return runCmd(len(b)), nil
+}
+
+// TestCodecCommandsKeepTheirPlace checks that a codec's encoding, written
+// in place with its length put in front afterwards, lands whole after what
+// the buffer held, whatever the length's own length (1 to 3 bytes here).
+func TestCodecCommandsKeepTheirPlace(t *testing.T) {
+	lengths := []runCmd{0, 1, 127, 128, 300, 16383, 16384, 20000}
+	b := []byte("head")
+	for _, n := range lengths {
+		b = encodeCommand(b, n, runCodec{})
+	}
+	require.Equal(t, "head", string(b[:4]))
+	rest := b[4:]
+	for _, n := range lengths {
+		var got any
+		var err error
+		got, rest, err = decodeCommand(rest, runCodec{})
+		require.NoError(t, err)
+		assert.Equal(t, n, got)
+	}
+	assert.Empty(t, rest)
+}
+
 // FuzzRestore hands a node well-checksummed arbitrary metadata and
 // entries: it must load them or refuse them, never panic. The normal suite
 // runs only the seeds; go test -fuzz FuzzRestore ./raft explores.
