@@ -122,7 +122,7 @@ func TestStaleRejectionIgnored(t *testing.T) {
 	require.Equal(t, 5, rf.matchIndex[1])
 	// A rejection of a message sent before 1 caught up, arriving late.
 	rpcs := cfg.RPCTotal()
-	rf.appendAnswered(1, 0, rf.host.Now(), &AppendEntriesArgs{Term: term, PrevLogIndex: 3}, &AppendEntriesReply{Term: term, XTerm: -1, XLen: 2}, true)
+	rf.appendAnswered(&appendCall{p: 1, sent: rf.host.Now(), args: AppendEntriesArgs{Term: term, PrevLogIndex: 3}, reply: AppendEntriesReply{Term: term, XTerm: -1, XLen: 2}}, true)
 	assert.Equal(t, 6, rf.nextIndex[1], "a stale rejection moved nextIndex below the match")
 	assert.Equal(t, rpcs, cfg.RPCTotal(), "a stale rejection made the leader resend entries 1 has")
 }

@@ -187,18 +187,29 @@ func (rf *Raft) notifyLeadership(term int, leading bool) {
 // call sends an RPC to peer, giving up after RPCTimeout if one is set. The
 // callback runs at most once, and never after the node is killed.
 func (rf *Raft) call(peer int, method string, args, reply any, done func(ok bool)) {
-	finished := false
-	finish := func(ok bool) {
-		if finished || rf.dead {
-			return
+	answer := func(ok bool) {
+		if !rf.dead {
+			done(ok)
+			rf.flush()
 		}
-		finished = true
-		done(ok)
-		rf.flush()
 	}
-	rf.peers[peer].Call(method, args, reply, finish)
 	if rf.cfg.RPCTimeout > 0 {
-		rf.host.After(rf.cfg.RPCTimeout, func() { finish(false) })
+		answer = once(answer) // labrpc answers once; the timeout is a second source
+	}
+	rf.peers[peer].Call(method, args, reply, answer)
+	if rf.cfg.RPCTimeout > 0 {
+		rf.host.After(rf.cfg.RPCTimeout, func() { answer(false) })
+	}
+}
+
+// once returns f, guarded to run at most once.
+func once(f func(ok bool)) func(ok bool) {
+	ran := false
+	return func(ok bool) {
+		if !ran {
+			ran = true
+			f(ok)
+		}
 	}
 }
 

@@ -71,44 +71,52 @@ func (rf *Raft) sendAppend(p int) {
 	if !carry && rf.inflight[p] != 0 {
 		prev = max(rf.matchIndex[p], rf.log.base)
 	}
-	args := &AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}
-	sent := rf.host.Now()
-	id := 0
+	c := &appendCall{p: p, sent: rf.host.Now(), args: AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}}
 	if carry {
 		hi := rf.log.last()
 		if rf.cfg.MaxBatch > 0 {
 			hi = min(hi, next+rf.cfg.MaxBatch-1)
 		}
-		args.Entries = rf.log.slice(next, hi+1)
+		c.args.Entries = rf.log.slice(next, hi+1)
 		rf.nextIndex[p] = hi + 1
-		id = rf.track(p)
+		c.id = rf.track(p)
 	}
-	reply := &AppendEntriesReply{}
-	rf.call(p, "Raft.AppendEntries", args, reply, func(ok bool) { rf.appendAnswered(p, id, sent, args, reply, ok) })
+	rf.call(p, "Raft.AppendEntries", &c.args, &c.reply, func(ok bool) { rf.appendAnswered(c, ok) })
 }
 
-func (rf *Raft) appendAnswered(p, id int, sent time.Duration, args *AppendEntriesArgs, reply *AppendEntriesReply, ok bool) {
+// An appendCall is one AppendEntries sent to peer p: what was sent, when,
+// its place in the peer's pipeline (id, 0 for a heartbeat), and the reply,
+// in one allocation.
+type appendCall struct {
+	p, id int
+	sent  time.Duration
+	args  AppendEntriesArgs
+	reply AppendEntriesReply
+}
+
+func (rf *Raft) appendAnswered(c *appendCall, ok bool) {
+	p, reply := c.p, &c.reply
 	if ok && reply.Term > rf.term {
 		rf.becomeFollower(reply.Term)
 		return
 	}
-	if rf.role != leader || args.Term != rf.term {
+	if rf.role != leader || c.args.Term != rf.term {
 		return
 	}
-	carried := id != 0 && rf.inflight[p] == id
+	carried := c.id != 0 && rf.inflight[p] == c.id
 	if carried {
 		rf.inflight[p] = 0
 	}
 	if !ok {
 		if carried {
 			// The entries may not have arrived: resend from the last match.
-			rf.nextIndex[p] = min(rf.nextIndex[p], args.PrevLogIndex+1)
+			rf.nextIndex[p] = min(rf.nextIndex[p], c.args.PrevLogIndex+1)
 		}
 		return
 	}
-	rf.acked(p, sent)
+	rf.acked(p, c.sent)
 	if reply.Success {
-		rf.matched(p, args.PrevLogIndex+len(args.Entries))
+		rf.matched(p, c.args.PrevLogIndex+len(c.args.Entries))
 	} else {
 		rf.nextIndex[p] = max(rf.matchIndex[p]+1, rf.backtrack(reply))
 		rf.inflight[p] = 0

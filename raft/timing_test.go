@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/labrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,4 +75,41 @@ func TestLeaseEndsAfterLeaseDuration(t *testing.T) {
 	cfg.Sleep(1)
 	_, ok = rf.LeaseRead()
 	assert.False(t, ok, "the lease outlived LeaseDuration")
+}
+
+// TestRPCTimeoutGivesUp holds back the replies to AppendEntries that carry
+// entries (heartbeats' replies flow, so the leader keeps its followers) and
+// counts the carrying requests the leader sends in one second after Start.
+// With RPCTimeout, the leader gives up on each after 300 ms and sends the
+// entries again; without, the one request stays in flight. A reply that
+// comes after its request was given up on is ignored: with replies 500 ms
+// late, nothing commits.
+func TestRPCTimeoutGivesUp(t *testing.T) {
+	for _, c := range []struct{ timeout, late time.Duration }{{0, time.Hour}, {300 * time.Millisecond, time.Hour}, {300 * time.Millisecond, 500 * time.Millisecond}} {
+		rc := LabConfig()
+		rc.RPCTimeout = c.timeout
+		cfg := makeConfig(t, 1, 3, false, false, rc)
+		leader := cfg.CheckOneLeader()
+		carries := 0
+		cfg.Net().SetDelayRule(func(m labrpc.Message) time.Duration {
+			if args, ok := m.Args.(*AppendEntriesArgs); ok && len(args.Entries) > 0 {
+				if m.IsReply {
+					return c.late
+				}
+				carries++
+			}
+			return 0
+		})
+		rf := cfg.raft(leader)
+		committed := rf.commitIndex
+		rf.Start(1)
+		rf.flush()
+		cfg.Sleep(time.Second)
+		if c.timeout == 0 {
+			assert.Equal(t, 2, carries, "one request to each follower, in flight all along")
+		} else {
+			assert.GreaterOrEqual(t, carries, 2*3, "RPCTimeout %v: each follower's request sent again at least twice", c.timeout)
+		}
+		assert.Equal(t, committed, rf.commitIndex, "replies %v late, RPCTimeout %v", c.late, c.timeout)
+	}
 }
