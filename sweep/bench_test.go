@@ -1,12 +1,25 @@
 package sweep
 
-import "testing"
+import (
+	"runtime/debug"
+	"testing"
+)
 
 // BenchmarkKVLinearizabilitySeed runs whole seeds of kv-linearizability
 // (30 virtual seconds of five servers, clients and chaos, then the
-// porcupine check), cycling over eight seeds. ops/s counts the client
-// operations the seeds complete per wall second.
-func BenchmarkKVLinearizabilitySeed(b *testing.B) {
+// porcupine check), cycling over eight seeds, with the garbage collector at
+// the process's setting (Go's default GOGC=100 unless GOGC is set). ops/s
+// counts the client operations the seeds complete per wall second.
+func BenchmarkKVLinearizabilitySeed(b *testing.B) { benchSeeds(b) }
+
+// BenchmarkKVLinearizabilitySeedSweepGC is BenchmarkKVLinearizabilitySeed
+// with the collector at GOGC=400, as labsim sweep runs it.
+func BenchmarkKVLinearizabilitySeedSweepGC(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	benchSeeds(b)
+}
+
+func benchSeeds(b *testing.B) {
 	sc, err := Lookup("kv-linearizability")
 	if err != nil {
 		b.Fatal(err)
