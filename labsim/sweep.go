@@ -75,20 +75,11 @@ verdict (exit status 1 if it fails); -trace writes its event trace.`,
 	},
 }
 
-// sweepGCPercent is the garbage collector's target during a sweep unless
-// the GOGC variable sets one. A sweep's worlds keep about a megabyte live
-// each and allocate fast, so at Go's default (100) the collector runs every
-// few megabytes and takes about half the time; at 400, 1000 seeds of
-// kv-linearizability ran at 73–74 seeds/s instead of 40 on 2 cores, with a
-// peak resident size of 80 MB instead of 25. (Figures keep the default:
-// their worlds are large, and 400 made them no faster and twice as big.)
-const sweepGCPercent = 400
-
 // runSweep runs sc for every seed in list, par at a time, and prints the
 // failing ones and a summary of the seeds, which where describes.
 func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where string) error {
 	if _, set := os.LookupEnv("GOGC"); !set {
-		defer debug.SetGCPercent(debug.SetGCPercent(sweepGCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(sweep.GCPercent))
 	}
 	p := newProgress(e, sc.Name, "seeds", len(list), true)
 	start := time.Now()

@@ -13,9 +13,9 @@ import (
 func BenchmarkKVLinearizabilitySeed(b *testing.B) { benchSeeds(b) }
 
 // BenchmarkKVLinearizabilitySeedSweepGC is BenchmarkKVLinearizabilitySeed
-// with the collector at GOGC=400, as labsim sweep runs it.
+// with the collector at GCPercent, as labsim sweep runs it.
 func BenchmarkKVLinearizabilitySeedSweepGC(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	benchSeeds(b)
 }
 
