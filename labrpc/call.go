@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+	"unsafe"
 
 	"github.com/replab/replab/sim"
 )
@@ -21,6 +22,8 @@ type ClientEnd struct {
 	srv       *Server // the server named server, as of network generation gen
 	gen       uint64
 	frame     *frame // the frame type of the last call
+	meth      string // the method of the last call
+	methWord  uint64 // and its sim.StringWord
 }
 
 // Call sends a request for svcMeth ("Service.Method") with a copy of args,
@@ -46,20 +49,18 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 		rs.lookup(svcMeth).check(av.Type(), rv.Type())
 	}
 
-	c, v := f.newCall()
-	c.args = v.Field(fieldArgs)
+	c := f.newCall()
 	size := n.codec.copyInto(f.args, c.args, av, f.argsPtr)
-	if f.argsPtr {
-		c.args = c.args.Addr()
-	}
 	n.count++
 	n.bytes += int64(size)
-	c.id, c.net, c.end, c.svcMeth, c.reply, c.done, c.caller = uint64(n.count), n, e, svcMeth, rv, done, e.host
+	c.id, c.net, c.end, c.svcMeth, c.reply, c.done, c.caller = uint64(n.count), n, e, svcMeth, rv.UnsafePointer(), done, e.host
 	if e.host != nil {
 		c.callerInc = e.host.Incarnation()
 	}
-	n.w.Fold(sim.TagCall, uint64(e.id), uint64(size))
-	n.w.FoldString(svcMeth)
+	if svcMeth != e.meth {
+		e.meth, e.methWord = svcMeth, sim.StringWord(svcMeth)
+	}
+	n.w.Fold(sim.TagCall, uint64(e.id), uint64(size), e.methWord)
 	if n.w.Tracing() {
 		n.w.Tracef("call #%d %v→%v %s %dB", c.id, e.name, e.server, svcMeth, size)
 	}
@@ -122,8 +123,8 @@ type call struct {
 	end     *ClientEnd
 	svcMeth string
 	frame   *frame
-	args    reflect.Value // what the handler gets: the copy, or a pointer to it
-	reply   reflect.Value // the caller's reply pointer
+	args    unsafe.Pointer // the copy of the args, in the frame
+	reply   unsafe.Pointer // the caller's reply pointer
 	done    func(bool)
 
 	caller    *sim.Host
@@ -145,7 +146,7 @@ func (a *deliverAct) Fire() { (*call)(a).deliver() }
 type failAct call
 
 // Fire tells the caller the call failed.
-func (a *failAct) Fire() { (*call)(a).finish(reflect.Value{}, false) }
+func (a *failAct) Fire() { (*call)(a).finish(nil, false) }
 
 // replyAct fires when an answer reaches the caller, and again when the
 // caller's CPU has processed it (see Params.ServiceTime).
@@ -156,7 +157,7 @@ func (a *replyAct) Fire() {
 	c := a.c
 	if !a.processed {
 		if !c.net.LinkUp(c.srv.host, c.caller) {
-			c.finish(reflect.Value{}, false)
+			c.finish(nil, false)
 			return
 		}
 		if d := c.net.processing(c.caller); d > 0 {
@@ -210,7 +211,7 @@ func (c *call) deliver() {
 // handle runs the handler for a delivered request.
 func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
-	m.check(c.args.Type(), c.reply.Type())
+	m.check(c.frame.at, c.frame.rt)
 	a := &c.first
 	if c.handled {
 		a = c.newAnswer()
@@ -231,8 +232,8 @@ func (c *call) handle() {
 // the command).
 type Deferred struct {
 	c         *call
-	reply     reflect.Value // what the handler fills in: a pointer
-	wire      reflect.Value // the copy of the reply on its way back
+	reply     unsafe.Pointer // what the handler fills in
+	wire      unsafe.Pointer // the copy of the reply on its way back
 	replied   bool
 	processed bool // the caller's CPU has processed the reply
 }
@@ -254,7 +255,8 @@ func (c *call) respond(a *Deferred) {
 		c.lost("server died before answering", 0)
 		return
 	}
-	size := n.codec.copyInto(c.frame.reply, a.wire, a.reply, true)
+	rc := c.frame.reply
+	size := n.codec.copyInto(rc, a.wire, reflect.NewAt(rc.t, a.reply), true)
 	n.replyBytes += int64(size)
 	n.w.Fold(sim.TagReply, c.id, uint64(size))
 	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
@@ -298,15 +300,17 @@ func (c *call) schedule(delay time.Duration, a sim.Action) {
 	c.caller.ScheduleFor(c.callerInc, delay, a)
 }
 
-// finish completes the call once: later replies or failures are ignored.
-func (c *call) finish(reply reflect.Value, ok bool) {
+// finish completes the call once, with the reply at wire if ok: later
+// replies or failures are ignored.
+func (c *call) finish(wire unsafe.Pointer, ok bool) {
 	if c.finished {
 		return
 	}
 	c.finished = true
 	c.net.w.Fold(sim.TagDone, c.id, b2u(ok))
 	if ok {
-		c.reply.Elem().Set(reply)
+		rc := c.frame.reply
+		rc.at(c.reply).Set(rc.at(wire))
 	}
 	c.done(ok)
 }

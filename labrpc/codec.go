@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"reflect"
+	"unsafe"
 )
 
 // A TypeError says why a value cannot cross the network: an unexported
@@ -30,15 +31,38 @@ func (e *TypeError) Error() string {
 // maps).
 //
 // Copying is done in two steps, so that values without references cost one
-// assignment: the caller assigns the value to a settable v, which copies
-// everything but what references refer to, and fix(v) then gives v copies of
-// its own of what they refer to and returns the size.
+// assignment: the caller assigns the value to memory of its own, which
+// copies everything but what references refer to, and fix, given that
+// memory, then gives it copies of its own of what they refer to and returns
+// the size. fix works on raw memory, laid out by the type, rather than on
+// reflect.Values: a message is copied on every call, and walking it with
+// reflection cost more than the rest of the call.
 type copier struct {
+	t    reflect.Type
+	kind reflect.Kind
 	// flat types refer to nothing that can change: a plain assignment is a
 	// deep copy, and fix only measures. Strings are flat, being immutable.
 	flat    bool
 	nameLen int // the length of the type's name, which an interface sends
-	fix     func(v reflect.Value) int
+	fix     func(p unsafe.Pointer) int
+}
+
+// size is fix, with the commonest kinds measured without a call.
+func (cp *copier) size(p unsafe.Pointer) int {
+	switch cp.kind {
+	case reflect.Int:
+		return intLen(int64(*(*int)(p)))
+	case reflect.String:
+		return lenLen(len(*(*string)(p)))
+	case reflect.Bool:
+		return 1
+	}
+	return cp.fix(p)
+}
+
+// at returns the settable value of cp's type at p.
+func (cp *copier) at(p unsafe.Pointer) reflect.Value {
+	return reflect.NewAt(cp.t, p).Elem()
 }
 
 // A codec compiles and caches copiers. Each network has its own, so worlds
@@ -67,19 +91,19 @@ const maxDepth = 10_000
 type tooDeep struct{}
 
 // copyInto deep-copies v, the value being sent, or what it points to if
-// deref, into dst (settable) with cp, and returns the wire size. It panics
-// with a *TypeError if the copy went more than maxDepth references deep,
-// locating the cycle in v.
-func (c *codec) copyInto(cp *copier, dst, v reflect.Value, deref bool) int {
+// deref, into dst with cp, and returns the wire size. It panics with a
+// *TypeError if the copy went more than maxDepth references deep, locating
+// the cycle in v.
+func (c *codec) copyInto(cp *copier, dst unsafe.Pointer, v reflect.Value, deref bool) int {
 	c.depth = 0
 	if deref {
-		dst.Set(v.Elem())
+		cp.at(dst).Set(v.Elem())
 		c.depth = 1
 	} else {
-		dst.Set(v)
+		cp.at(dst).Set(v)
 	}
 	if cp.flat {
-		return cp.fix(dst)
+		return cp.size(dst)
 	}
 	size, ok := c.bounded(cp, dst)
 	if !ok {
@@ -88,9 +112,9 @@ func (c *codec) copyInto(cp *copier, dst, v reflect.Value, deref bool) int {
 	return size
 }
 
-// bounded runs cp.fix(v), and reports false if it went more than maxDepth
+// bounded runs cp.fix(p), and reports false if it went more than maxDepth
 // references deep.
-func (c *codec) bounded(cp *copier, v reflect.Value) (size int, ok bool) {
+func (c *codec) bounded(cp *copier, p unsafe.Pointer) (size int, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, deep := r.(tooDeep); !deep {
@@ -98,7 +122,7 @@ func (c *codec) bounded(cp *copier, v reflect.Value) (size int, ok bool) {
 			}
 		}
 	}()
-	return cp.fix(v), true
+	return cp.fix(p), true
 }
 
 // enter and leave bracket the copy of what a reference refers to.
@@ -137,7 +161,7 @@ func (c *codec) sub(t reflect.Type, path string) (*copier, error) {
 	if cp, ok := c.types[t]; ok {
 		return cp, nil
 	}
-	cp := &copier{nameLen: len(t.String())}
+	cp := &copier{t: t, kind: t.Kind(), nameLen: len(t.String())}
 	c.types[t] = cp
 	if err := c.build(cp, t, path); err != nil {
 		delete(c.types, t)
@@ -151,16 +175,12 @@ func (c *codec) sub(t reflect.Type, path string) (*copier, error) {
 func (c *codec) build(cp *copier, t reflect.Type, path string) error {
 	switch t.Kind() {
 	case reflect.Bool:
-		cp.flat, cp.fix = true, func(reflect.Value) int { return 1 }
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		cp.flat, cp.fix = true, func(v reflect.Value) int { return intLen(v.Int()) }
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		cp.flat, cp.fix = true, func(v reflect.Value) int { return uvarintLen(v.Uint()) }
+		cp.fix = func(unsafe.Pointer) int { return 1 }
 	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		size := int(t.Size())
-		cp.flat, cp.fix = true, func(reflect.Value) int { return size }
+		cp.fix = func(unsafe.Pointer) int { return size }
 	case reflect.String:
-		cp.flat, cp.fix = true, func(v reflect.Value) int { return lenLen(v.Len()) }
+		cp.fix = func(p unsafe.Pointer) int { return lenLen(len(*(*string)(p))) }
 	case reflect.Slice:
 		return c.buildSlice(cp, t, path)
 	case reflect.Array:
@@ -172,11 +192,44 @@ func (c *codec) build(cp *copier, t reflect.Type, path string) error {
 	case reflect.Struct:
 		return c.buildStruct(cp, t, path)
 	case reflect.Interface:
-		cp.fix = c.fixInterface
+		empty := t.NumMethod() == 0
+		cp.fix = func(p unsafe.Pointer) int {
+			var x any
+			if empty {
+				x = *(*any)(p)
+			} else {
+				x = cp.at(p).Interface()
+			}
+			return c.fixInterface(cp, p, x)
+		}
+		return nil
 	default:
-		return &TypeError{Path: path, Why: fmt.Sprintf("a %v cannot be copied across the network", t.Kind())}
+		fix, ok := integerSize[t.Kind()]
+		if !ok {
+			return &TypeError{Path: path, Why: fmt.Sprintf("a %v cannot be copied across the network", t.Kind())}
+		}
+		cp.fix = fix
 	}
+	cp.flat = true // a number, a bool or a string
 	return nil
+}
+
+// integerSize measures the integers of each kind.
+var integerSize = map[reflect.Kind]func(p unsafe.Pointer) int{
+	reflect.Int: intSize[int], reflect.Int8: intSize[int8], reflect.Int16: intSize[int16],
+	reflect.Int32: intSize[int32], reflect.Int64: intSize[int64],
+	reflect.Uint: uintSize[uint], reflect.Uint8: uintSize[uint8], reflect.Uint16: uintSize[uint16],
+	reflect.Uint32: uintSize[uint32], reflect.Uint64: uintSize[uint64], reflect.Uintptr: uintSize[uintptr],
+}
+
+// intSize is the size of the signed integer of type T at p.
+func intSize[T int | int8 | int16 | int32 | int64](p unsafe.Pointer) int {
+	return intLen(int64(*(*T)(p)))
+}
+
+// uintSize is the size of the unsigned integer of type T at p.
+func uintSize[T uint | uint8 | uint16 | uint32 | uint64 | uintptr](p unsafe.Pointer) int {
+	return uvarintLen(uint64(*(*T)(p)))
 }
 
 func (c *codec) buildPointer(cp *copier, t reflect.Type, path string) error {
@@ -184,16 +237,16 @@ func (c *codec) buildPointer(cp *copier, t reflect.Type, path string) error {
 	if err != nil {
 		return err
 	}
-	et := t.Elem()
-	cp.fix = func(v reflect.Value) int {
-		if v.IsNil() {
+	cp.fix = func(p unsafe.Pointer) int {
+		old := *(*unsafe.Pointer)(p)
+		if old == nil {
 			return 1
 		}
 		c.enter()
-		p := reflect.New(et)
-		p.Elem().Set(v.Elem())
-		n := elem.fix(p.Elem())
-		v.Set(p)
+		np := reflect.New(elem.t)
+		np.Elem().Set(elem.at(old))
+		*(*unsafe.Pointer)(p) = np.UnsafePointer()
+		n := elem.size(np.UnsafePointer())
 		c.leave()
 		return n
 	}
@@ -202,12 +255,13 @@ func (c *codec) buildPointer(cp *copier, t reflect.Type, path string) error {
 
 func (c *codec) buildSlice(cp *copier, t reflect.Type, path string) error {
 	if t.Elem().Kind() == reflect.Uint8 {
-		cp.fix = func(v reflect.Value) int {
-			if v.IsNil() {
+		cp.fix = func(p unsafe.Pointer) int {
+			s := (*[]byte)(p)
+			if *s == nil {
 				return 1
 			}
-			v.SetBytes(bytes.Clone(v.Bytes()))
-			return lenLen(v.Len())
+			*s = bytes.Clone(*s)
+			return lenLen(len(*s))
 		}
 		return nil
 	}
@@ -215,25 +269,30 @@ func (c *codec) buildSlice(cp *copier, t reflect.Type, path string) error {
 	if err != nil {
 		return err
 	}
-	// old holds the slice being copied while v gets a new array. Making the
-	// new slice in v itself, rather than with reflect.MakeSlice, saves
-	// allocating a slice header each time.
-	old := reflect.New(t).Elem()
-	cp.fix = func(v reflect.Value) int {
-		if v.IsNil() {
+	// A slice is copied by growing an empty slice of its type, held by
+	// grown, to its length, and copying the old elements in (held by old
+	// meanwhile), by reflection, so that they are copied as their type
+	// requires. Neither is in use while the elements are fixed, so nested
+	// copies can reuse them.
+	grown, old := reflect.New(t).Elem(), reflect.New(t).Elem()
+	g, o := (*sliceHeader)(grown.Addr().UnsafePointer()), (*sliceHeader)(old.Addr().UnsafePointer())
+	step := t.Elem().Size()
+	cp.fix = func(p unsafe.Pointer) int {
+		s := (*sliceHeader)(p)
+		if s.data == nil {
 			return 1
 		}
 		c.enter()
-		n := v.Len()
-		old.Set(v)
-		v.SetZero()
-		v.Grow(n)
-		v.SetLen(n)
-		reflect.Copy(v, old)
-		old.SetZero()
+		n := s.len
+		*o = *s
+		grown.Grow(n)
+		g.len = n
+		reflect.Copy(grown, old)
+		*s = *g
+		*g, *o = sliceHeader{}, sliceHeader{}
 		size := uvarintLen(uint64(n))
 		for i := range n {
-			size += elem.fix(v.Index(i))
+			size += elem.size(unsafe.Add(s.data, uintptr(i)*step))
 		}
 		c.leave()
 		return size
@@ -241,17 +300,23 @@ func (c *codec) buildSlice(cp *copier, t reflect.Type, path string) error {
 	return nil
 }
 
+// A sliceHeader is how a slice is laid out in memory.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
 func (c *codec) buildArray(cp *copier, t reflect.Type, path string) error {
 	elem, err := c.sub(t.Elem(), path+"[]")
 	if err != nil {
 		return err
 	}
-	n := t.Len()
+	n, step := t.Len(), t.Elem().Size()
 	cp.flat = elem.flat
-	cp.fix = func(v reflect.Value) int {
+	cp.fix = func(p unsafe.Pointer) int {
 		size := uvarintLen(uint64(n))
 		for i := range n {
-			size += elem.fix(v.Index(i))
+			size += elem.size(unsafe.Add(p, uintptr(i)*step))
 		}
 		return size
 	}
@@ -267,20 +332,21 @@ func (c *codec) buildMap(cp *copier, t reflect.Type, path string) error {
 	if err != nil {
 		return err
 	}
-	kt, vt := t.Key(), t.Elem()
-	cp.fix = func(v reflect.Value) int {
+	cp.fix = func(p unsafe.Pointer) int {
+		v := cp.at(p)
 		if v.IsNil() {
 			return 1
 		}
 		c.enter()
 		m := reflect.MakeMapWithSize(t, v.Len())
 		size := uvarintLen(uint64(v.Len()))
-		k, e := reflect.New(kt).Elem(), reflect.New(vt).Elem()
+		kp, ep := reflect.New(key.t), reflect.New(val.t)
+		k, e := kp.Elem(), ep.Elem()
 		// The copy and the size do not depend on the iteration order.
 		for it := v.MapRange(); it.Next(); {
 			k.SetIterKey(it)
 			e.SetIterValue(it)
-			size += key.fix(k) + val.fix(e)
+			size += key.size(kp.UnsafePointer()) + val.size(ep.UnsafePointer())
 			m.SetMapIndex(k, e)
 		}
 		v.Set(m)
@@ -290,9 +356,16 @@ func (c *codec) buildMap(cp *copier, t reflect.Type, path string) error {
 	return nil
 }
 
+// A field is one field of a struct being copied.
+type field struct {
+	off uintptr
+	cp  *copier
+}
+
 func (c *codec) buildStruct(cp *copier, t reflect.Type, path string) error {
 	n := t.NumField()
-	fields := make([]*copier, n)
+	fields := make([]field, n)
+	flat := true
 	for i := range n {
 		f := t.Field(i)
 		fpath := f.Name
@@ -306,44 +379,51 @@ func (c *codec) buildStruct(cp *copier, t reflect.Type, path string) error {
 		if err != nil {
 			return err
 		}
-		fields[i] = fc
+		fields[i] = field{off: f.Offset, cp: fc}
+		flat = flat && fc.flat
 	}
-	cp.flat = true
-	for _, fc := range fields {
-		cp.flat = cp.flat && fc.flat
-	}
-	cp.fix = func(v reflect.Value) int {
+	cp.flat = flat
+	cp.fix = func(p unsafe.Pointer) int {
 		size := 0
-		for i, fc := range fields {
-			size += fc.fix(v.Field(i))
+		for _, f := range fields {
+			size += f.cp.size(unsafe.Add(p, f.off))
 		}
 		return size
 	}
 	return nil
 }
 
-// fixInterface copies the dynamic value behind an interface, compiling a
-// copier for its concrete type on first sight. A flat value is left shared:
-// the value inside an interface cannot be changed in place.
-func (c *codec) fixInterface(v reflect.Value) int {
-	if v.IsNil() {
+// fixInterface copies x, the value in the interface at p (of cp's type),
+// compiling a copier for x's type on first sight. A flat value is left
+// shared: the value inside an interface cannot be changed in place.
+func (c *codec) fixInterface(cp *copier, p unsafe.Pointer, x any) int {
+	if x == nil {
 		return 1
 	}
-	e := v.Elem()
-	if e.Type() != c.lastType {
-		c.lastType, c.lastCopier = e.Type(), c.mustCompile(e.Type())
+	t := reflect.TypeOf(x)
+	if t != c.lastType {
+		c.lastType, c.lastCopier = t, c.mustCompile(t)
 	}
-	cp := c.lastCopier
-	if cp.flat {
-		return cp.fix(e) + cp.nameLen + 1
+	xc := c.lastCopier
+	if xc.flat {
+		return xc.size(dataOf(x)) + xc.nameLen + 1
 	}
 	c.enter()
-	ce := reflect.New(e.Type()).Elem()
-	ce.Set(e)
-	size := cp.fix(ce)
-	v.Set(ce)
+	v := reflect.New(t)
+	v.Elem().Set(reflect.ValueOf(x))
+	size := xc.fix(v.UnsafePointer())
+	cp.at(p).Set(v.Elem())
 	c.leave()
-	return size + cp.nameLen + 1
+	return size + xc.nameLen + 1
+}
+
+// dataOf returns where the value in x is. It relies on how Go lays out an
+// interface: a type word, then a data word that points to the value unless
+// the value is itself a single pointer (a pointer, map, chan, func, or a
+// struct or array holding only one). A flat value never is, so for flat
+// values the data word is where the value is.
+func dataOf(x any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
 }
 
 // uvarintLen is the length of v as an unsigned varint.

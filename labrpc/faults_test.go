@@ -1,7 +1,9 @@
 package labrpc
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -302,4 +304,40 @@ func TestServiceTimeQueuesWork(t *testing.T) {
 	// 10 ms more.
 	assert.Equal(t, []time.Duration{22 * time.Millisecond, 32 * time.Millisecond, 42 * time.Millisecond}, done)
 	assert.Equal(t, []int{0, 1, 2}, js.log2)
+}
+
+// When a host with several servers dies, their waiting calls fail in the
+// order the servers were added, not in a map's order: the run stays a
+// function of its seed.
+func TestDeadHostFailsItsServersCallsInOrder(t *testing.T) {
+	run := func() string {
+		w := sim.NewWorld(1)
+		net := MakeNetwork(w)
+		h := w.NewHost("server")
+		for _, name := range []string{"a", "b", "c", "d"} {
+			srv := MakeServer(h)
+			srv.AddService(MakeService(&JunkServer{}))
+			net.AddServer(name, srv)
+		}
+		var log []string
+		for _, name := range []string{"d", "b", "c", "a"} {
+			e := net.MakeEnd(name, w.NewHost("client "+name))
+			net.Connect(name, name)
+			net.Enable(name, true)
+			var reply JunkReply
+			e.Call("JunkServer.Slow", &JunkArgs{}, &reply, func(ok bool) {
+				log = append(log, fmt.Sprintf("%s %v %v", name, ok, w.Now()))
+			})
+		}
+		w.Run(time.Second) // every call is waiting for an answer
+		require.Empty(t, log)
+		h.Kill()
+		w.Run(time.Minute)
+		require.Len(t, log, 4)
+		return strings.Join(log, ", ")
+	}
+	first := run()
+	for range 20 {
+		require.Equal(t, first, run())
+	}
 }

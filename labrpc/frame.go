@@ -1,6 +1,9 @@
 package labrpc
 
-import "reflect"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // A frame type lays out in memory every call with one args type and one
 // reply type, so that a call is a single allocation: a struct made for the
@@ -12,15 +15,9 @@ type frame struct {
 	argsPtr bool         // args are sent as a pointer, to an X
 	args    *copier      // for X
 	reply   *copier      // for R
-}
 
-// The fields of a frame type.
-const (
-	fieldCall = iota
-	fieldArgs
-	fieldReply
-	fieldWire
-)
+	argsOff, replyOff, wireOff uintptr // where the fields are in a frame
+}
 
 // frameFor returns the frame type for args of type at and replies of type
 // rt (a pointer type), panicking with a *TypeError if either cannot cross
@@ -39,27 +36,29 @@ func (c *codec) frameFor(at, rt reflect.Type) *frame {
 	c.mustCompile(at)
 	f.args, f.reply = c.mustCompile(x), c.mustCompile(r)
 	f.t = reflect.StructOf([]reflect.StructField{
-		{Name: "Call", Type: reflect.TypeFor[call]()},
+		{Name: "Call", Type: reflect.TypeFor[call]()}, // first, so that a frame's address is its call's
 		{Name: "Args", Type: x},
 		{Name: "Reply", Type: r},
 		{Name: "Wire", Type: r},
 	})
+	f.argsOff, f.replyOff, f.wireOff = f.t.Field(1).Offset, f.t.Field(2).Offset, f.t.Field(3).Offset
 	c.frames[key] = f
 	return f
 }
 
 // newCall allocates a call in a new frame of type f.
-func (f *frame) newCall() (*call, reflect.Value) {
-	v := reflect.New(f.t).Elem()
-	c := v.Field(fieldCall).Addr().Interface().(*call)
+func (f *frame) newCall() *call {
+	p := reflect.New(f.t).UnsafePointer()
+	c := (*call)(p)
 	c.frame = f
-	c.first = Deferred{c: c, reply: v.Field(fieldReply).Addr(), wire: v.Field(fieldWire)}
-	return c, v
+	c.args = unsafe.Add(p, f.argsOff)
+	c.first = Deferred{c: c, reply: unsafe.Add(p, f.replyOff), wire: unsafe.Add(p, f.wireOff)}
+	return c
 }
 
 // newAnswer returns a second or later answer to c (a request delivered more
 // than once is handled each time), with a reply and a wire of its own.
 func (c *call) newAnswer() *Deferred {
-	r := c.frame.t.Field(fieldReply).Type
-	return &Deferred{c: c, reply: reflect.New(r), wire: reflect.New(r).Elem()}
+	r := c.frame.reply.t
+	return &Deferred{c: c, reply: reflect.New(r).UnsafePointer(), wire: reflect.New(r).UnsafePointer()}
 }

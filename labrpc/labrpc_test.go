@@ -375,3 +375,23 @@ func TestLatencyAndBandwidth(t *testing.T) {
 	assert.InDelta(t, (200*time.Millisecond + 10*time.Millisecond).Seconds(), (w.Now() - start).Seconds(), 0.001,
 		"two 1 MB requests queue on the client's 10 MB/s uplink")
 }
+
+// The trace tells which method each call was for.
+func TestTheTraceFoldsEachCallsMethod(t *testing.T) {
+	trace := func(meths ...string) uint64 {
+		w, _, _, e := setup(1)
+		for _, m := range meths {
+			var reply int
+			require.True(t, callSync(t, w, e, m, "1", &reply))
+			require.Equal(t, 1, reply, "both methods answer alike, so only their names tell them apart")
+		}
+		return w.TraceHash()
+	}
+	one, six := "JunkServer.Handler1", "JunkServer.Handler6"
+	hashes := map[uint64][]string{}
+	for _, ms := range [][]string{{one, one}, {one, six}, {six, one}, {six, six}} {
+		h := trace(ms...)
+		require.NotContains(t, hashes, h, "%v traces like %v", ms, hashes[h])
+		hashes[h] = ms
+	}
+}

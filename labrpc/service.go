@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/replab/replab/sim"
 )
@@ -35,9 +36,10 @@ type method struct {
 	argType   reflect.Type // what the handler takes
 	replyType reflect.Type // a pointer type
 	deferred  bool
-	// invoke runs the handler on args (of argType) and reply (of
-	// replyType); d is nil unless the method is deferred.
-	invoke func(args, reply reflect.Value, d *Deferred)
+	// invoke runs the handler on the copy of the args at args (of argType,
+	// or what it points to if a pointer) and the reply at reply (of what
+	// replyType points to); d is nil unless the method is deferred.
+	invoke func(args, reply unsafe.Pointer, d *Deferred)
 }
 
 // check panics unless a call with args of type at and a reply of type rt
@@ -77,22 +79,22 @@ func MakeService(rcvr any) *Service {
 		}
 		svc.methods[m.Name] = &method{
 			name: svc.name + "." + m.Name, argType: mt.In(1), replyType: mt.In(2), deferred: n == 4,
-			invoke: reflectInvoke(m.Func, v, n == 4),
+			invoke: reflectInvoke(m.Func, v, mt.In(1), mt.In(2), n == 4),
 		}
 	}
 	return svc
 }
 
 // reflectInvoke returns an invoke function that calls fn, a method
-// expression, on rcvr by reflection.
-func reflectInvoke(fn, rcvr reflect.Value, deferred bool) func(args, reply reflect.Value, d *Deferred) {
-	if deferred {
-		return func(args, reply reflect.Value, d *Deferred) {
-			fn.Call([]reflect.Value{rcvr, args, reply, reflect.ValueOf(d)})
+// expression taking args of type at and replies of type rt, on rcvr by
+// reflection.
+func reflectInvoke(fn, rcvr reflect.Value, at, rt reflect.Type, deferred bool) func(args, reply unsafe.Pointer, d *Deferred) {
+	return func(args, reply unsafe.Pointer, d *Deferred) {
+		in := []reflect.Value{rcvr, argsValue(at, args), reflect.NewAt(rt.Elem(), reply)}
+		if deferred {
+			in = append(in, reflect.ValueOf(d))
 		}
-	}
-	return func(args, reply reflect.Value, _ *Deferred) {
-		fn.Call([]reflect.Value{rcvr, args, reply})
+		fn.Call(in)
 	}
 }
 
@@ -105,18 +107,35 @@ func reflectInvoke(fn, rcvr reflect.Value, deferred bool) func(args, reply refle
 // Handle panics if svc has no method name that answers on return with
 // these types.
 func Handle[A, R any](svc *Service, name string, fn func(args A, reply *R)) {
+	get := argsAt[A]()
 	svc.typed(name, reflect.TypeFor[A](), reflect.TypeFor[*R](), false).invoke =
-		func(args, reply reflect.Value, _ *Deferred) {
-			fn(args.Interface().(A), reply.Interface().(*R))
-		}
+		func(args, reply unsafe.Pointer, _ *Deferred) { fn(get(args), (*R)(reply)) }
 }
 
 // HandleDeferred is Handle for a method that answers through a Deferred.
 func HandleDeferred[A, R any](svc *Service, name string, fn func(args A, reply *R, d *Deferred)) {
+	get := argsAt[A]()
 	svc.typed(name, reflect.TypeFor[A](), reflect.TypeFor[*R](), true).invoke =
-		func(args, reply reflect.Value, d *Deferred) {
-			fn(args.Interface().(A), reply.Interface().(*R), d)
-		}
+		func(args, reply unsafe.Pointer, d *Deferred) { fn(get(args), (*R)(reply), d) }
+}
+
+// argsValue returns the copy of the args at p as a handler taking an at
+// gets them: a pointer to them if at is a pointer type, else them.
+func argsValue(at reflect.Type, p unsafe.Pointer) reflect.Value {
+	if at.Kind() == reflect.Pointer {
+		return reflect.NewAt(at.Elem(), p)
+	}
+	return reflect.NewAt(at, p).Elem()
+}
+
+// argsAt returns a function that gives a handler taking an A the args
+// copied to p: a pointer to them if A is a pointer type, else them.
+func argsAt[A any]() func(p unsafe.Pointer) A {
+	if reflect.TypeFor[A]().Kind() == reflect.Pointer {
+		// A is *X, and p points to an X: p itself is the A.
+		return func(p unsafe.Pointer) A { return *(*A)(unsafe.Pointer(&p)) }
+	}
+	return func(p unsafe.Pointer) A { return *(*A)(p) }
 }
 
 // typed returns svc's method name, panicking unless it has the given types.

@@ -1,6 +1,7 @@
 package labrpc
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -30,6 +31,16 @@ type Refs struct {
 	PP **Flat
 }
 
+// Named has an interface field with methods.
+type Named struct{ S fmt.Stringer }
+
+// Celsius is a flat type that can go in a Named.
+type Celsius int
+
+func (c Celsius) String() string { return fmt.Sprint(int(c), "°C") }
+
+func (f *Flat) String() string { return f.S }
+
 // sizeOf returns the bytes a Call with args v counts.
 func sizeOf(t *testing.T, v any) int64 {
 	t.Helper()
@@ -50,6 +61,8 @@ func TestWireSizes(t *testing.T) {
 		{true, 1},
 		{0, 1}, {-1, 1}, {63, 1}, {-64, 1}, {64, 2}, {-65, 2}, {math.MaxInt64, 10}, {math.MinInt64, 10},
 		{uint(127), 1}, {uint(128), 2}, {uint64(math.MaxUint64), 10}, {uint8(255), 2},
+		{int8(-65), 2}, {int16(-300), 2}, {int32(1 << 20), 4}, {int64(1 << 40), 6},
+		{uint16(1 << 15), 3}, {uint32(1 << 31), 5}, {uintptr(1 << 40), 6},
 		{float32(1), 4}, {2.5, 8}, {complex64(1), 8}, {complex(1, 2), 16},
 		{"", 1}, {"abc", 4}, {string(make([]byte, 200)), 202},
 		{[]byte(nil), 1}, {[]byte{}, 1}, {[]byte{1, 2}, 3},
@@ -62,6 +75,13 @@ func TestWireSizes(t *testing.T) {
 			1 + 3 + 2 + (1 + 2 + 1) + (1 + len("int") + 1) + 29},
 		{Refs{I: []int{1}}, 5 + (2 + len("[]int") + 1)},
 		{Refs{I: Flat{}}, 5 + (29 + len("labrpc.Flat") + 1)},
+		{Refs{I: "abc"}, 5 + (4 + len("string") + 1)},
+		{Refs{I: true}, 5 + (1 + len("bool") + 1)},
+		{Refs{I: struct{}{}}, 5 + (0 + len("struct {}") + 1)},
+		{Refs{I: [2]string{"a", ""}}, 5 + (1 + 2 + 1 + len("[2]string") + 1)},
+		{Named{}, 1},
+		{Named{S: Celsius(300)}, 2 + len("labrpc.Celsius") + 1},
+		{Named{S: &Flat{}}, 29 + len("*labrpc.Flat") + 1},
 		{&five, 1},
 	} {
 		assert.EqualValues(t, c.want, sizeOf(t, c.v), "%T %v", c.v, c.v)
@@ -94,6 +114,30 @@ func TestCopiesAreDeepAndIndependent(t *testing.T) {
 	assert.Equal(t, []int{7, 8}, reply.Is)
 	assert.Equal(t, map[string][]int{"k": {1}}, reply.M)
 	assert.Equal(t, net.GetTotalBytes(), net.GetTotalReplyBytes(), "the echo is as big as the request")
+}
+
+// An interface with methods is copied like any other: what its value
+// refers to is copied, and a value of a flat type arrives equal.
+func TestInterfacesWithMethodsAreCopied(t *testing.T) {
+	got := &NamedServer{}
+	w, _, e := serve(got)
+	inner := &Flat{S: "inner"}
+	var reply Named
+	require.True(t, callSync(t, w, e, "NamedServer.Echo", Named{S: inner}, &reply))
+	inner.S = "changed"
+	assert.Equal(t, "inner", got.args.S.String())
+	assert.Equal(t, "inner", reply.S.String())
+	assert.NotSame(t, got.args.S, reply.S)
+
+	require.True(t, callSync(t, w, e, "NamedServer.Echo", Named{S: Celsius(-40)}, &reply))
+	assert.Equal(t, Celsius(-40), reply.S)
+}
+
+type NamedServer struct{ args Named }
+
+func (s *NamedServer) Echo(args Named, reply *Named) {
+	s.args = args
+	*reply = args
 }
 
 type RefsServer struct{ args Refs }

@@ -44,13 +44,18 @@ func (w *World) Fold(words ...uint64) {
 	w.hash = h
 }
 
-// FoldString mixes s into the trace hash.
-func (w *World) FoldString(s string) {
-	h := w.hash
+// FoldString mixes s into the trace hash, as Fold(StringWord(s)).
+func (w *World) FoldString(s string) { w.Fold(StringWord(s)) }
+
+// StringWord returns a 64-bit digest of s (FNV-1a) to fold in its place. A
+// layer that folds the same few strings over and over (method names, say)
+// can compute their words once.
+func StringWord(s string) uint64 {
+	h := uint64(hashInit)
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint64(s[i])) * hashPrime
 	}
-	w.hash = h
+	return h
 }
 
 // TraceHash returns the running hash of everything the world has done.

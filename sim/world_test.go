@@ -503,3 +503,21 @@ func largeQueueOrder(t *testing.T, seed int64) {
 		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "seed %d: fired out of order at %d: %v then %v", seed, i, a, b)
 	}
 }
+
+func TestFoldedStringsAreToldApart(t *testing.T) {
+	hashAfter := func(s string) uint64 {
+		w := NewWorld(1)
+		w.FoldString(s)
+		return w.TraceHash()
+	}
+	words := map[uint64]string{}
+	for _, s := range []string{"", "a", "b", "ab", "ba", "Raft.AppendEntries", "Raft.RequestVote"} {
+		h := hashAfter(s)
+		require.NotContains(t, words, h, "%q folds like %q", s, words[h])
+		words[h] = s
+		assert.NotEqual(t, NewWorld(1).TraceHash(), h, "folding %q changed nothing", s)
+	}
+	w := NewWorld(1)
+	w.Fold(StringWord("Raft.RequestVote"))
+	assert.Equal(t, hashAfter("Raft.RequestVote"), w.TraceHash(), "FoldString(s) is Fold(StringWord(s))")
+}
