@@ -42,7 +42,12 @@ type copier struct {
 	kind reflect.Kind
 	// flat types refer to nothing that can change: a plain assignment is a
 	// deep copy, and fix only measures. Strings are flat, being immutable.
-	flat    bool
+	flat bool
+	// sealed types refer to nothing that can change but through
+	// interfaces: a value of one inside an interface, where it cannot be
+	// changed in place, can be shared if the values in its own interfaces
+	// can. Flat types are sealed.
+	sealed  bool
 	nameLen int // the length of the type's name, which an interface sends
 	fix     func(p unsafe.Pointer) int
 }
@@ -72,10 +77,11 @@ type codec struct {
 	frames map[[2]reflect.Type]*frame // by args type and reply type
 	depth  int                        // references followed by the copy in progress
 
-	// The copier of the type last found inside an interface: an interface
-	// field mostly holds one type.
-	lastType   reflect.Type
-	lastCopier *copier
+	// While measuring > 0, fix is measuring a sealed value inside an
+	// interface rather than copying it, and sets mustCopy instead if the
+	// value holds one that must be copied after all.
+	measuring int
+	mustCopy  bool
 }
 
 func newCodec() *codec {
@@ -95,7 +101,7 @@ type tooDeep struct{}
 // *TypeError if the copy went more than maxDepth references deep, locating
 // the cycle in v.
 func (c *codec) copyInto(cp *copier, dst unsafe.Pointer, v reflect.Value, deref bool) int {
-	c.depth = 0
+	c.depth, c.measuring, c.mustCopy = 0, 0, false // as if the last copy had not panicked
 	if deref {
 		cp.at(dst).Set(v.Elem())
 		c.depth = 1
@@ -156,12 +162,18 @@ func (c *codec) mustCompile(t reflect.Type) *copier {
 
 // sub returns the copier for t, compiling it if needed; path locates t inside
 // the type being compiled. A placeholder goes into the cache first, so that
-// recursive types compile; they are never flat.
+// recursive types compile; they are never flat or sealed. Every interface
+// in a type gets a copier of its own, which remembers the last type it
+// held: one place mostly holds one type.
 func (c *codec) sub(t reflect.Type, path string) (*copier, error) {
 	if cp, ok := c.types[t]; ok {
 		return cp, nil
 	}
 	cp := &copier{t: t, kind: t.Kind(), nameLen: len(t.String())}
+	if cp.kind == reflect.Interface {
+		c.buildInterface(cp)
+		return cp, nil
+	}
 	c.types[t] = cp
 	if err := c.build(cp, t, path); err != nil {
 		delete(c.types, t)
@@ -191,18 +203,6 @@ func (c *codec) build(cp *copier, t reflect.Type, path string) error {
 		return c.buildPointer(cp, t, path)
 	case reflect.Struct:
 		return c.buildStruct(cp, t, path)
-	case reflect.Interface:
-		empty := t.NumMethod() == 0
-		cp.fix = func(p unsafe.Pointer) int {
-			var x any
-			if empty {
-				x = *(*any)(p)
-			} else {
-				x = cp.at(p).Interface()
-			}
-			return c.fixInterface(cp, p, x)
-		}
-		return nil
 	default:
 		fix, ok := integerSize[t.Kind()]
 		if !ok {
@@ -210,7 +210,7 @@ func (c *codec) build(cp *copier, t reflect.Type, path string) error {
 		}
 		cp.fix = fix
 	}
-	cp.flat = true // a number, a bool or a string
+	cp.flat, cp.sealed = true, true // a number, a bool or a string
 	return nil
 }
 
@@ -312,7 +312,7 @@ func (c *codec) buildArray(cp *copier, t reflect.Type, path string) error {
 		return err
 	}
 	n, step := t.Len(), t.Elem().Size()
-	cp.flat = elem.flat
+	cp.flat, cp.sealed = elem.flat, elem.sealed
 	cp.fix = func(p unsafe.Pointer) int {
 		size := uvarintLen(uint64(n))
 		for i := range n {
@@ -365,7 +365,7 @@ type field struct {
 func (c *codec) buildStruct(cp *copier, t reflect.Type, path string) error {
 	n := t.NumField()
 	fields := make([]field, n)
-	flat := true
+	flat, sealed := true, true
 	for i := range n {
 		f := t.Field(i)
 		fpath := f.Name
@@ -380,9 +380,9 @@ func (c *codec) buildStruct(cp *copier, t reflect.Type, path string) error {
 			return err
 		}
 		fields[i] = field{off: f.Offset, cp: fc}
-		flat = flat && fc.flat
+		flat, sealed = flat && fc.flat, sealed && fc.sealed
 	}
-	cp.flat = flat
+	cp.flat, cp.sealed = flat, sealed
 	cp.fix = func(p unsafe.Pointer) int {
 		size := 0
 		for _, f := range fields {
@@ -393,28 +393,63 @@ func (c *codec) buildStruct(cp *copier, t reflect.Type, path string) error {
 	return nil
 }
 
-// fixInterface copies x, the value in the interface at p (of cp's type),
-// compiling a copier for x's type on first sight. A flat value is left
-// shared: the value inside an interface cannot be changed in place.
-func (c *codec) fixInterface(cp *copier, p unsafe.Pointer, x any) int {
-	if x == nil {
-		return 1
+// buildInterface fills in cp, the copier for an interface type: it copies
+// the value in the interface with the copier for the value's type,
+// compiled on first sight.
+func (c *codec) buildInterface(cp *copier) {
+	cp.sealed = true
+	empty := cp.t.NumMethod() == 0
+	var last *copier // for the type the interface held last
+	cp.fix = func(p unsafe.Pointer) int {
+		var x any
+		if empty {
+			x = *(*any)(p)
+		} else {
+			x = cp.at(p).Interface()
+		}
+		if x == nil {
+			return 1
+		}
+		if t := reflect.TypeOf(x); last == nil || t != last.t {
+			last = c.mustCompile(t)
+		}
+		xc := last // fixing x may change last: x may hold this interface too
+		return c.fixValue(cp, p, x, xc) + xc.nameLen + 1
 	}
-	t := reflect.TypeOf(x)
-	if t != c.lastType {
-		c.lastType, c.lastCopier = t, c.mustCompile(t)
-	}
-	xc := c.lastCopier
+}
+
+// fixValue copies x, the value in the interface at p (of cp's type), with
+// xc, and returns its size. A value that holds no references, or only
+// interfaces whose values can be shared in turn, is shared: the value
+// inside an interface cannot be changed in place.
+func (c *codec) fixValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
 	if xc.flat {
-		return xc.size(dataOf(x)) + xc.nameLen + 1
+		return xc.size(dataOf(x))
+	}
+	if xc.sealed {
+		c.enter()
+		c.measuring++
+		size := xc.fix(dataOf(x))
+		c.measuring--
+		c.leave()
+		if !c.mustCopy {
+			return size
+		}
+		if c.measuring > 0 {
+			return 0 // the outermost sealed value is copied, and measured again
+		}
+		c.mustCopy = false
+	} else if c.measuring > 0 {
+		c.mustCopy = true
+		return 0
 	}
 	c.enter()
-	v := reflect.New(t)
+	v := reflect.New(xc.t)
 	v.Elem().Set(reflect.ValueOf(x))
 	size := xc.fix(v.UnsafePointer())
 	cp.at(p).Set(v.Elem())
 	c.leave()
-	return size + xc.nameLen + 1
+	return size
 }
 
 // dataOf returns where the value in x is. It relies on how Go lays out an

@@ -133,6 +133,40 @@ func TestInterfacesWithMethodsAreCopied(t *testing.T) {
 	assert.Equal(t, Celsius(-40), reply.S)
 }
 
+// Box puts a value in an interface.
+type Box struct{ V any }
+
+// A value inside interfaces inside interfaces is copied where it refers to
+// something that can change, however deep.
+func TestNestedInterfacesAreCopiedWhereNeeded(t *testing.T) {
+	got := &RefsServer{}
+	w, net, e := serve(got)
+	inner := []int{1}
+	sealed := Box{V: Box{V: "s"}}
+	for _, args := range []Refs{
+		{I: Box{V: Box{V: inner}}},
+		{I: Box{V: [2]any{sealed, Box{V: inner}}}},
+		{I: sealed},
+	} {
+		var reply Refs
+		before := net.GetTotalBytes()
+		require.True(t, callSync(t, w, e, "RefsServer.Echo", args, &reply))
+		assert.Equal(t, args, got.args)
+		assert.Equal(t, args, reply)
+		assert.EqualValues(t, sizeOf(t, args), net.GetTotalBytes()-before)
+	}
+	inner[0] = 2
+	assert.Equal(t, Refs{I: sealed}, got.args)
+	require.True(t, callSync(t, w, e, "RefsServer.Echo", Refs{I: Box{V: Box{V: inner}}}, &Refs{}))
+	inner[0] = 3
+	assert.Equal(t, Refs{I: Box{V: Box{V: []int{2}}}}, got.args, "the handler's copy does not change with the caller's slice")
+	require.True(t, callSync(t, w, e, "RefsServer.Echo", Refs{I: Box{V: [2]any{sealed, Box{V: inner}}}}, &Refs{}))
+	inner[0] = 4
+	assert.Equal(t, Refs{I: Box{V: [2]any{sealed, Box{V: []int{3}}}}}, got.args)
+
+	assert.EqualValues(t, 5+(2+len("[]int")+1)+len("labrpc.Box")+1+len("labrpc.Box")+1, sizeOf(t, Refs{I: Box{V: Box{V: inner}}}))
+}
+
 type NamedServer struct{ args Named }
 
 func (s *NamedServer) Echo(args Named, reply *Named) {
