@@ -37,7 +37,8 @@ func encodeCommand(b []byte, cmd any, codec CommandCodec) []byte {
 			return appendCodec(append(b, cmdCodec), cmd, codec)
 		}
 		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(&cmd); err != nil {
+		boxed := cmd // gob takes a pointer to it; a copy, so that cmd does not escape on the other paths
+		if err := gob.NewEncoder(&buf).Encode(&boxed); err != nil {
 			panic(fmt.Sprintf("raft: cannot persist command of type %T (register it with gob.Register): %v", cmd, err))
 		}
 		return append(binary.AppendUvarint(append(b, cmdGob), uint64(buf.Len())), buf.Bytes()...)

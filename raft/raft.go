@@ -52,8 +52,7 @@ type Raft struct {
 
 	votes        int // votes (or pre-votes) granted in the current round
 	round        int // identifies the (pre-)election under way (see endRound)
-	snapPending  bool
-	applyPending bool
+	snapPending bool
 
 	// Leader state, per peer.
 	nextIndex  []int
@@ -67,6 +66,7 @@ type Raft struct {
 
 	electionTimer  *sim.Timer
 	heartbeatTimer *sim.Timer
+	applyTimer     *sim.Timer // pending while applyCommitted is scheduled
 	onLeadership   func(term int, leading bool)
 }
 
@@ -91,6 +91,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	rf.heardLeader = host.Now() // see leaseBound
 	rf.electionTimer = host.NewTimer(rf.electionTimeout)
 	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
+	rf.applyTimer = host.NewTimer(rf.applyCommitted)
 	rf.resetElectionTimer()
 	return rf, nil
 }
@@ -222,9 +223,8 @@ func (rf *Raft) flush() {
 		rf.dirty = false
 		rf.persister.SaveNoCopy(rf.log.persisted(rf.encodeState(rf.trailer[:0])), rf.snapshot)
 	}
-	if !rf.applyPending && (rf.snapPending || rf.lastApplied < rf.applyLimit()) {
-		rf.applyPending = true
-		rf.host.After(0, rf.applyCommitted)
+	if !rf.applyTimer.Pending() && (rf.snapPending || rf.lastApplied < rf.applyLimit()) {
+		rf.applyTimer.Reset(0)
 	}
 }
 
@@ -240,7 +240,6 @@ func (rf *Raft) applyLimit() int {
 // applyCommitted hands the service a pending snapshot, then every entry
 // up to the commit index, in order.
 func (rf *Raft) applyCommitted() {
-	rf.applyPending = false
 	if rf.dead {
 		return
 	}
