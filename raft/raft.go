@@ -50,8 +50,8 @@ type Raft struct {
 	commitIndex int
 	lastApplied int
 
-	votes        int // votes (or pre-votes) granted in the current round
-	round        int // identifies the (pre-)election under way (see endRound)
+	votes       int // votes (or pre-votes) granted in the current round
+	round       int // identifies the (pre-)election under way (see endRound)
 	snapPending bool
 
 	// Leader state, per peer.
