@@ -50,7 +50,7 @@ func (rf *Raft) campaign(pre bool) {
 			continue
 		}
 		reply := &RequestVoteReply{}
-		rf.call(p, "Raft.RequestVote", args, reply, func(ok bool) {
+		rf.call(p, "Raft.RequestVote", args, reply, rf.guarded(func(ok bool) {
 			if !ok || round != rf.round {
 				return
 			}
@@ -71,7 +71,7 @@ func (rf *Raft) campaign(pre bool) {
 			if rf.votes == rf.majority() {
 				rf.won(pre)
 			}
-		})
+		}))
 	}
 }
 

@@ -185,21 +185,27 @@ func (rf *Raft) notifyLeadership(term int, leading bool) {
 	}
 }
 
-// call sends an RPC to peer, giving up after RPCTimeout if one is set. The
-// callback runs at most once, and never after the node is killed.
-func (rf *Raft) call(peer int, method string, args, reply any, done func(ok bool)) {
-	answer := func(ok bool) {
-		if !rf.dead {
-			done(ok)
-			rf.flush()
-		}
-	}
+// call sends an RPC to peer, giving up after RPCTimeout if one is set.
+// answer runs at most once; it must do nothing once the node is killed, and
+// flush before it returns (guarded does both).
+func (rf *Raft) call(peer int, method string, args, reply any, answer func(ok bool)) {
 	if rf.cfg.RPCTimeout > 0 {
 		answer = once(answer) // labrpc answers once; the timeout is a second source
 	}
 	rf.peers[peer].Call(method, args, reply, answer)
 	if rf.cfg.RPCTimeout > 0 {
 		rf.host.After(rf.cfg.RPCTimeout, func() { answer(false) })
+	}
+}
+
+// guarded returns done as an answer for call: it runs only while the node
+// is alive, and flushes after.
+func (rf *Raft) guarded(done func(ok bool)) func(ok bool) {
+	return func(ok bool) {
+		if !rf.dead {
+			done(ok)
+			rf.flush()
+		}
 	}
 }
 

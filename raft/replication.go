@@ -71,7 +71,7 @@ func (rf *Raft) sendAppend(p int) {
 	if !carry && rf.inflight[p] != 0 {
 		prev = max(rf.matchIndex[p], rf.log.base)
 	}
-	c := &appendCall{p: p, sent: rf.host.Now(), args: AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}}
+	c := &appendCall{rf: rf, p: p, sent: rf.host.Now(), args: AppendEntriesArgs{Term: rf.term, LeaderID: rf.me, PrevLogIndex: prev, PrevLogTerm: rf.log.term(prev), LeaderCommit: rf.commitIndex}}
 	if carry {
 		hi := rf.log.last()
 		if rf.cfg.MaxBatch > 0 {
@@ -81,17 +81,27 @@ func (rf *Raft) sendAppend(p int) {
 		rf.nextIndex[p] = hi + 1
 		c.id = rf.track(p)
 	}
-	rf.call(p, "Raft.AppendEntries", &c.args, &c.reply, func(ok bool) { rf.appendAnswered(c, ok) })
+	rf.call(p, "Raft.AppendEntries", &c.args, &c.reply, c.answered)
 }
 
 // An appendCall is one AppendEntries sent to peer p: what was sent, when,
 // its place in the peer's pipeline (id, 0 for a heartbeat), and the reply,
 // in one allocation.
 type appendCall struct {
+	rf    *Raft
 	p, id int
 	sent  time.Duration
 	args  AppendEntriesArgs
 	reply AppendEntriesReply
+}
+
+// answered is c's answer for call, as guarded would make it, without
+// allocating a closure for every AppendEntries.
+func (c *appendCall) answered(ok bool) {
+	if rf := c.rf; !rf.dead {
+		rf.appendAnswered(c, ok)
+		rf.flush()
+	}
 }
 
 func (rf *Raft) appendAnswered(c *appendCall, ok bool) {

@@ -34,7 +34,7 @@ func (rf *Raft) sendSnapshot(p int) {
 	id := rf.track(p)
 	reply := &InstallSnapshotReply{}
 	sent := rf.host.Now()
-	rf.call(p, "Raft.InstallSnapshot", args, reply, func(ok bool) {
+	rf.call(p, "Raft.InstallSnapshot", args, reply, rf.guarded(func(ok bool) {
 		if rf.inflight != nil && rf.inflight[p] == id {
 			rf.inflight[p] = 0
 		}
@@ -53,7 +53,7 @@ func (rf *Raft) sendSnapshot(p int) {
 		if rf.nextIndex[p] <= rf.log.last() {
 			rf.sendAppend(p)
 		}
-	})
+	}))
 }
 
 // InstallSnapshot is the handler for the leader's InstallSnapshot.
