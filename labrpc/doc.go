@@ -35,10 +35,11 @@
 // unexported field, a func, a chan or an unsafe pointer anywhere in it is
 // rejected with a *TypeError, and so is a value that contains itself.
 // Strings, and values in interfaces whose types hold no pointers, slices or
-// maps, are shared rather than copied: nothing can change them in place.
-// Every copy is measured in bytes
-// as an encoder would send it (varints, length prefixes), for the counts,
-// bandwidth and the trace.
+// maps (or only interfaces holding such values in turn), are shared rather
+// than copied: nothing can change them in place. Every copy is measured in
+// bytes as an encoder would send it (varints, length prefixes), for the
+// counts, bandwidth and the trace. The copy is planned once per type, by
+// reflection, and then walks the value's memory directly.
 //
 // # Faults
 //
