@@ -132,7 +132,7 @@ func (w *World) Step() bool {
 	}
 	en := w.q.top()
 	e := w.q.slab[en.slot]
-	w.q.remove(0)
+	w.q.pop()
 	if e.host != nil {
 		e.host.pending--
 	}
