@@ -22,7 +22,7 @@ type ClientEnd struct {
 	srv       *Server // the server named server, as of network generation gen
 	gen       uint64
 	frame     *frame // the frame type of the last call
-	meth      string // the method of the last call
+	meth      string // the method of the last call ("" at first)
 	methWord  uint64 // and its sim.StringWord
 }
 
@@ -88,6 +88,10 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	delay += n.transit(e.host, size) + n.extraDelay(c, false)
 	n.w.Schedule(delay, (*deliverAct)(c))
 	if n.p.Duplicate > 0 && n.w.Rand().Float64() < n.p.Duplicate {
+		// The second delivery gets args of its own, as sent: the first
+		// handler may keep or change its copy.
+		c.dupArgs = reflect.New(f.args.t).UnsafePointer()
+		n.codec.copyInto(f.args, c.dupArgs, av, f.argsPtr)
 		n.w.Schedule(delay+n.transit(e.host, size), (*deliverAct)(c))
 	}
 }
@@ -124,6 +128,7 @@ type call struct {
 	svcMeth string
 	frame   *frame
 	args    unsafe.Pointer // the copy of the args, in the frame
+	dupArgs unsafe.Pointer // another, for a duplicate delivery
 	reply   unsafe.Pointer // the caller's reply pointer
 	done    func(bool)
 
@@ -212,18 +217,18 @@ func (c *call) deliver() {
 func (c *call) handle() {
 	m := c.srv.lookup(c.svcMeth)
 	m.check(c.frame.at, c.frame.rt)
-	a := &c.first
+	a, args := &c.first, c.args
 	if c.handled {
-		a = c.newAnswer()
+		a, args = c.newAnswer(), c.dupArgs
 	}
 	c.handled = true
 	if !m.deferred {
-		m.invoke(c.args, a.reply, nil)
+		m.invoke(args, a.reply, nil)
 		a.Reply()
 		return
 	}
 	c.srv.waiting[c.id] = c
-	m.invoke(c.args, a.reply, a)
+	m.invoke(args, a.reply, a)
 }
 
 // A Deferred is one answer to a call. A deferred handler gets it for

@@ -46,9 +46,9 @@ type copier struct {
 	// interfaces: a value of one inside an interface, where it cannot be
 	// changed in place, can be shared if the values in its own interfaces
 	// can. Flat types are sealed.
-	sealed  bool
-	nameLen int // the length of the type's name, which an interface sends
-	fix     func(p unsafe.Pointer) int
+	sealed   bool
+	nameSize int // the size of the type's name, which an interface sends
+	fix      func(p unsafe.Pointer) int
 }
 
 // size is fix, with the commonest kinds measured without a call.
@@ -73,14 +73,16 @@ func (cp *copier) at(p unsafe.Pointer) reflect.Value {
 // share nothing.
 type codec struct {
 	types  map[reflect.Type]*copier
+	fresh  []reflect.Type             // the types compile has added to types so far
 	frames map[[2]reflect.Type]*frame // by args type and reply type
 	depth  int                        // references followed by the copy in progress
 
 	// While measuring > 0, fix is measuring a sealed value inside an
 	// interface rather than copying it, and sets mustCopy instead if the
-	// value holds one that must be copied after all.
-	measuring int
-	mustCopy  bool
+	// value holds one that must be copied after all. While copying > 0, it
+	// is copying such a value whole (see fixValue).
+	measuring, copying int
+	mustCopy           bool
 }
 
 func newCodec() *codec {
@@ -98,9 +100,10 @@ type tooDeep struct{}
 // copyInto deep-copies v, the value being sent, or what it points to if
 // deref, into dst with cp, and returns the wire size. It panics with a
 // *TypeError if the copy went more than maxDepth references deep, locating
-// the cycle in v.
+// the cycle in v, or if an interface in v holds a value that cannot be
+// sent.
 func (c *codec) copyInto(cp *copier, dst unsafe.Pointer, v reflect.Value, deref bool) int {
-	c.depth, c.measuring, c.mustCopy = 0, 0, false // as if the last copy had not panicked
+	c.depth, c.measuring, c.copying, c.mustCopy = 0, 0, 0, false // as if the last copy had not panicked
 	if deref {
 		cp.at(dst).Set(v.Elem())
 		c.depth = 1
@@ -141,10 +144,18 @@ func (c *codec) enter() {
 func (c *codec) leave() { c.depth-- }
 
 // compile returns the copier for t, or a TypeError if t cannot be sent.
+// On error it forgets every copier it made: those made while a recursive
+// type was half built may refer to the failed one.
 func (c *codec) compile(t reflect.Type) (*copier, error) {
+	c.fresh = c.fresh[:0]
 	cp, err := c.sub(t, "")
-	if te, ok := err.(*TypeError); ok {
-		te.Type = t
+	if err != nil {
+		for _, ft := range c.fresh {
+			delete(c.types, ft)
+		}
+		if te, ok := err.(*TypeError); ok {
+			te.Type = t
+		}
 	}
 	return cp, err
 }
@@ -161,21 +172,22 @@ func (c *codec) mustCompile(t reflect.Type) *copier {
 
 // sub returns the copier for t, compiling it if needed; path locates t inside
 // the type being compiled. A placeholder goes into the cache first, so that
-// recursive types compile; they are never flat or sealed. Every interface
-// in a type gets a copier of its own, which remembers the last type it
-// held: one place mostly holds one type.
+// recursive types compile; they are never flat or sealed. Interfaces are
+// not cached: each field, element or key of interface type gets a copier
+// of its own, which remembers the last type it held, since one place mostly
+// holds one type.
 func (c *codec) sub(t reflect.Type, path string) (*copier, error) {
 	if cp, ok := c.types[t]; ok {
 		return cp, nil
 	}
-	cp := &copier{t: t, kind: t.Kind(), nameLen: len(t.String())}
+	cp := &copier{t: t, kind: t.Kind(), nameSize: lenLen(len(t.String()))}
 	if cp.kind == reflect.Interface {
 		c.buildInterface(cp)
 		return cp, nil
 	}
 	c.types[t] = cp
+	c.fresh = append(c.fresh, t)
 	if err := c.build(cp, t, path); err != nil {
-		delete(c.types, t)
 		return nil, err
 	}
 	return cp, nil

@@ -60,6 +60,10 @@ func (c *codec) buildSlice(cp *copier, t reflect.Type, path string) error {
 		if s.data == nil {
 			return 1
 		}
+		if s.len == 0 {
+			*s = sliceHeader{data: unsafe.Pointer(&noElems)} // empty, not nil, and sharing no room to append in
+			return 1
+		}
 		c.enter()
 		n := s.len
 		*o = *s
@@ -77,6 +81,9 @@ func (c *codec) buildSlice(cp *copier, t reflect.Type, path string) error {
 	}
 	return nil
 }
+
+// noElems is where copies of empty slices point: anywhere but nil.
+var noElems [0]byte
 
 // A sliceHeader is how a slice is laid out in memory.
 type sliceHeader struct {

@@ -3,6 +3,7 @@ package labrpc
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -68,8 +69,17 @@ func (f *cycleFinder) find(v reflect.Value) bool {
 			}
 		}
 	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if f.step(fmt.Sprintf("[%v]", it.Key()), it.Value()) {
+		// In the order of the keys as printed, so that the cycle reported
+		// does not change from run to run with the map's order.
+		keys := v.MapKeys()
+		names := make([]string, len(keys))
+		order := make([]int, len(keys))
+		for i, k := range keys {
+			names[i], order[i] = fmt.Sprintf("[%v]", k), i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+		for _, i := range order {
+			if f.step(names[i], v.MapIndex(keys[i])) {
 				return true
 			}
 		}

@@ -19,11 +19,30 @@ type Secret struct {
 	hidden int
 }
 
+// The cycle reported in a map is the same every run, whatever the map's
+// order.
+func TestCycleInAMapIsReportedTheSameEveryRun(t *testing.T) {
+	m := map[string]any{}
+	m["c"], m["a"], m["b"] = m, m, m
+	for range 30 {
+		net := MakeNetwork(sim.NewWorld(1))
+		var reply int
+		assert.PanicsWithError(t, "labrpc: cannot send map[string]interface {} at [a]: a cycle: it refers back to the value at the top",
+			func() { net.MakeEnd("e", nil).Call("Nobody.Listens", m, &reply, func(bool) {}) })
+	}
+}
+
 type BadServer struct{}
 
 func (BadServer) Leak(args *Secret, reply *int) { *reply = args.hidden }
 
 type Chan struct{ C chan int }
+
+// BadTree is recursive and cannot be sent.
+type BadTree struct {
+	Kids []BadTree
+	F    func()
+}
 
 func TestBadInput(t *testing.T) {
 	w, net, _, e := setup(1)
@@ -39,6 +58,12 @@ func TestBadInput(t *testing.T) {
 		func() { e.Call("JunkServer.Handler2", Secret{}, &reply, func(bool) {}) }, "an unexported field is caught at first use")
 	assert.PanicsWithError(t, "labrpc: cannot send labrpc.Chan at C: a chan cannot be copied across the network",
 		func() { e.Call("JunkServer.Handler2", Chan{}, &reply, func(bool) {}) })
+	// A type that failed leaves nothing half built behind: a slice of it,
+	// compiled while it was, fails too.
+	assert.PanicsWithError(t, "labrpc: cannot send labrpc.BadTree at F: a func cannot be copied across the network",
+		func() { e.Call("JunkServer.Handler2", BadTree{}, &reply, func(bool) {}) })
+	assert.PanicsWithError(t, "labrpc: cannot send []labrpc.BadTree at [].F: a func cannot be copied across the network",
+		func() { e.Call("JunkServer.Handler2", []BadTree(nil), &reply, func(bool) {}) })
 
 	const unknown = `labrpc: unknown method "JunkServer.NoSuch"; this server has JunkServer.Handler1, JunkServer.Handler2, JunkServer.Handler4, JunkServer.Handler5, JunkServer.Handler6, JunkServer.Slow`
 	assert.PanicsWithValue(t, unknown, func() { e.Call("JunkServer.NoSuch", 1, &reply, func(bool) {}) })
@@ -159,6 +184,29 @@ func TestDuplicateDelivery(t *testing.T) {
 	w.Run(time.Second)
 	assert.Equal(t, 2, js.calls, "the handler ran twice")
 	assert.Equal(t, 1, completions, "the caller heard once")
+}
+
+// KeepServer keeps what it is given, and then changes it.
+type KeepServer struct{ kept [][]int }
+
+func (s *KeepServer) Keep(args *Refs, reply *int) {
+	s.kept = append(s.kept, args.Is)
+	args.Is[0] = 99
+}
+
+func TestADuplicateGetsArgsOfItsOwn(t *testing.T) {
+	ks := &KeepServer{}
+	w, net, e := serve(ks)
+	p := net.Params()
+	p.Duplicate = 1
+	require.NoError(t, net.SetParams(p))
+	var reply int
+	e.Call("KeepServer.Keep", &Refs{Is: []int{1}}, &reply, func(bool) {})
+	w.Run(time.Second)
+	require.Len(t, ks.kept, 2, "the handler ran twice")
+	assert.Equal(t, [][]int{{99}, {99}}, ks.kept, "each handling changed its own args, as sent")
+	ks.kept[0][0] = 5
+	assert.Equal(t, 99, ks.kept[1][0])
 }
 
 func TestDuplicateDeliveryOfADeferredCall(t *testing.T) {

@@ -32,7 +32,7 @@ func (c *codec) frameFor(at, rt reflect.Type) *frame {
 	if f.argsPtr {
 		x = at.Elem()
 	}
-	c.mustCompile(rt)
+	c.mustCompile(rt) // so that an error names the types as the call has them
 	c.mustCompile(at)
 	f.args, f.reply = c.mustCompile(x), c.mustCompile(r)
 	f.t = reflect.StructOf([]reflect.StructField{

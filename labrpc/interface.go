@@ -26,7 +26,7 @@ func (c *codec) buildInterface(cp *copier) {
 			last = c.mustCompile(t)
 		}
 		xc := last // fixing x may change last: x may hold this interface too
-		return c.fixValue(cp, p, x, xc) + xc.nameLen + 1
+		return c.fixValue(cp, p, x, xc) + xc.nameSize
 	}
 }
 
@@ -34,11 +34,19 @@ func (c *codec) buildInterface(cp *copier) {
 // xc, and returns its size. A value that holds no references, or only
 // interfaces whose values can be shared in turn, is shared: the value
 // inside an interface cannot be changed in place.
+//
+// A sealed value is measured first, without copying; the first value
+// inside it that must be copied stops the measuring, and the outermost
+// sealed value is then copied whole, without measuring anything inside it
+// again, so that deep nesting costs its size, not its size squared.
 func (c *codec) fixValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
-	if xc.flat {
+	switch {
+	case xc.flat:
 		return xc.size(dataOf(x))
-	}
-	if xc.sealed {
+	case c.measuring > 0 && (c.mustCopy || !xc.sealed):
+		c.mustCopy = true
+		return 0
+	case xc.sealed && c.copying == 0:
 		c.enter()
 		c.measuring++
 		size := xc.fix(dataOf(x))
@@ -48,13 +56,19 @@ func (c *codec) fixValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
 			return size
 		}
 		if c.measuring > 0 {
-			return 0 // the outermost sealed value is copied, and measured again
+			return 0
 		}
 		c.mustCopy = false
-	} else if c.measuring > 0 {
-		c.mustCopy = true
-		return 0
+		c.copying++
+		size = c.copyValue(cp, p, x, xc)
+		c.copying--
+		return size
 	}
+	return c.copyValue(cp, p, x, xc)
+}
+
+// copyValue copies x into the interface at p with xc and returns its size.
+func (c *codec) copyValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
 	c.enter()
 	v := reflect.New(xc.t)
 	v.Elem().Set(reflect.ValueOf(x))

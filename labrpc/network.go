@@ -97,7 +97,7 @@ func (n *Network) MakeEnd(endname any, host *sim.Host) *ClientEnd {
 	if _, ok := n.ends[endname]; ok {
 		panic(fmt.Sprintf("labrpc: MakeEnd: an end named %v already exists", endname))
 	}
-	e := &ClientEnd{net: n, name: endname, id: n.nends, host: host}
+	e := &ClientEnd{net: n, name: endname, id: n.nends, host: host, methWord: sim.StringWord("")}
 	n.nends++
 	n.ends[endname] = e
 	return e

@@ -3,6 +3,8 @@ package labrpc
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,6 +118,15 @@ func TestCopiesAreDeepAndIndependent(t *testing.T) {
 	assert.Equal(t, net.GetTotalBytes(), net.GetTotalReplyBytes(), "the echo is as big as the request")
 }
 
+// A type's name in an interface is sent like a string: a name of 128
+// bytes or more has two bytes of length in front.
+func TestLongTypeNamesHaveTwoBytesOfLength(t *testing.T) {
+	long := reflect.StructOf([]reflect.StructField{{Name: "X" + strings.Repeat("y", 150), Type: reflect.TypeFor[int]()}})
+	name := long.String()
+	require.Greater(t, len(name), 127)
+	assert.EqualValues(t, 5+(1+2+len(name)), sizeOf(t, Refs{I: reflect.New(long).Elem().Interface()}))
+}
+
 // An interface with methods is copied like any other: what its value
 // refers to is copied, and a value of a flat type arrives equal.
 func TestInterfacesWithMethodsAreCopied(t *testing.T) {
@@ -165,6 +176,46 @@ func TestNestedInterfacesAreCopiedWhereNeeded(t *testing.T) {
 	assert.Equal(t, Refs{I: Box{V: [2]any{sealed, Box{V: []int{3}}}}}, got.args)
 
 	assert.EqualValues(t, 5+(2+len("[]int")+1)+len("labrpc.Box")+1+len("labrpc.Box")+1, sizeOf(t, Refs{I: Box{V: Box{V: inner}}}))
+}
+
+// A value deep inside sealed values is copied; the values around it are
+// measured like the values they would be if nothing had to be copied.
+func TestDeepListsAreCopiedWhereNeeded(t *testing.T) {
+	got := &RefsServer{}
+	w, _, e := serve(got)
+	list := consList(500, []byte("cmd"))
+	require.True(t, callSync(t, w, e, "RefsServer.Echo", Refs{I: list}, &Refs{}))
+	last := func(l any) []byte {
+		for l.(Cons).Tail != nil {
+			l = l.(Cons).Tail
+		}
+		return l.(Cons).Head.([]byte)
+	}
+	last(list)[0] = 'X'
+	assert.Equal(t, []byte("cmd"), last(got.args.I))
+	// "cmd" as a []byte in an interface is 4 + len("[]uint8") + 1 = 12
+	// bytes; 0 as an int, 1 + len("int") + 1 = 5.
+	assert.EqualValues(t, sizeOf(t, consList(500, 0))+12-5, sizeOf(t, list))
+}
+
+// An empty slice arrives empty, not nil, and appending to it does not
+// write into the sender's array.
+func TestEmptySlicesStayEmptyAndApart(t *testing.T) {
+	got := &RefsServer{}
+	w, _, e := serve(got)
+	is, bs := make([]int, 0, 4), make([]byte, 0, 4)
+	var reply Refs
+	require.True(t, callSync(t, w, e, "RefsServer.Echo", Refs{Is: is, Bs: bs}, &reply))
+	for _, r := range []Refs{got.args, reply} {
+		assert.NotNil(t, r.Is)
+		assert.Empty(t, r.Is)
+		assert.NotNil(t, r.Bs)
+		assert.Empty(t, r.Bs)
+	}
+	_ = append(got.args.Is, 7)
+	_ = append(got.args.Bs, 'x')
+	assert.Equal(t, []int{0}, is[:1], "the sender's array is untouched")
+	assert.Equal(t, []byte{0}, bs[:1])
 }
 
 type NamedServer struct{ args Named }
