@@ -218,6 +218,22 @@ func TestEmptySlicesStayEmptyAndApart(t *testing.T) {
 	assert.Equal(t, []byte{0}, bs[:1])
 }
 
+// A value in an interface that holds nothing that can change is shared,
+// even next to one that must be copied.
+func TestSealedValuesAreShared(t *testing.T) {
+	type Pair struct{ A, B, C any }
+	sent := Pair{A: Box{V: []int{1}}, B: Box{V: Box{V: "s"}}, C: Box{V: [2]any{Box{V: "t"}, []int{2}}}}
+	c := newCodec()
+	v := reflect.ValueOf(sent)
+	dst := reflect.New(v.Type())
+	c.copyInto(c.mustCompile(v.Type()), dst.UnsafePointer(), v, false)
+	got := dst.Elem().Interface().(Pair)
+	assert.Equal(t, sent, got)
+	assert.NotEqual(t, dataOf(sent.A), dataOf(got.A), "A holds a slice: copied")
+	assert.Equal(t, dataOf(sent.B), dataOf(got.B), "B holds nothing that can change: shared")
+	assert.NotEqual(t, dataOf(sent.C), dataOf(got.C), "C holds a slice deep down: copied")
+}
+
 type NamedServer struct{ args Named }
 
 func (s *NamedServer) Echo(args Named, reply *Named) {
