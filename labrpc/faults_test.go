@@ -27,7 +27,7 @@ func TestCycleInAMapIsReportedTheSameEveryRun(t *testing.T) {
 	for range 30 {
 		net := MakeNetwork(sim.NewWorld(1))
 		var reply int
-		assert.PanicsWithError(t, "labrpc: cannot send map[string]interface {} at [a]: a cycle: it refers back to the value at the top",
+		require.PanicsWithError(t, "labrpc: cannot send map[string]interface {} at [a]: a cycle: it refers back to the value at the top",
 			func() { net.MakeEnd("e", nil).Call("Nobody.Listens", m, &reply, func(bool) {}) })
 	}
 }
