@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 )
 
 // World code is every non-test file of a package that imports sim (and sim

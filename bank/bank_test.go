@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/txncheck"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/replab/replab/internal/assert"
 )
 
 func TestIntervals(t *testing.T) {

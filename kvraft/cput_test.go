@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/replab/replab/internal/assert"
 
 	"github.com/replab/replab/cluster"
 	"github.com/replab/replab/kvraft"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/replab/replab/internal/assert"
 )
 
 func TestDifferenceIsShortAndPointsAtTheFirstChange(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/replab/replab/fault"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 )
 
 func get(key string) KVInput           { return KVInput{Kind: Get, Key: key} }

@@ -3,7 +3,7 @@ package rafttest
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/replab/replab/internal/assert"
 )
 
 // TestCatalogueTable checks that every test has its own name, a part of

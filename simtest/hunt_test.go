@@ -3,7 +3,7 @@ package simtest
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/replab/replab/internal/assert"
 )
 
 type toyConfig struct{ broken bool }

@@ -5,9 +5,9 @@ import (
 	"io"
 	"testing"
 
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/raft"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestSeedsAndShards(t *testing.T) {

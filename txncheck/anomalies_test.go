@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 )
 
 // An anomalyCase is a hand-made history that shows one anomaly.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/require"
 )
 
 // ms is a virtual time in milliseconds.

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/replab/replab/fault"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 )
 
 // TestHTML writes the page for an invalid history with a fault overlaid,

@@ -3,8 +3,8 @@ package txncheck
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 )
 
 // TestBadHistories checks that a malformed history gets an error naming

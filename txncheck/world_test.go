@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/replab/replab/fault"
+	"github.com/replab/replab/internal/assert"
+	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/txncheck"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // A toyStore is a transactional list store inside a world: it applies each
