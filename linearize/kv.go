@@ -53,12 +53,14 @@ func KVModel() porcupine.Model {
 	return porcupine.Model{
 		Partition: partitionByKey,
 		Init:      func() any { return kvState{} },
+		// A step that leaves the state as it was returns state itself, not
+		// st: boxing st again would allocate on every Get.
 		Step: func(state, input, output any) (bool, any) {
 			st, in := state.(kvState), input.(KVInput)
 			out, known := output.(KVOutput)
 			switch in.Kind {
 			case Get:
-				return !known || (out.Value == st.value && out.Version == st.version), st
+				return !known || (out.Value == st.value && out.Version == st.version), state
 			case Put:
 				return true, kvState{in.Value, st.version + 1}
 			case Append:
@@ -66,12 +68,12 @@ func KVModel() porcupine.Model {
 			default: // CPut
 				match := in.Version == st.version
 				if known && out.OK != match {
-					return false, st
+					return false, state
 				}
 				if match {
 					return true, kvState{in.Value, st.version + 1}
 				}
-				return true, st
+				return true, state
 			}
 		},
 		DescribeOperation: func(input, output any) string {
