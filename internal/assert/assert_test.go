@@ -121,6 +121,13 @@ var cases = []struct {
 		func(t T) bool { return GreaterOrEqual(t, 1.0, 1.5) }, "1 >= 1.5"},
 	{"GreaterOrEqual/NaN", func(t T) bool { return GreaterOrEqual(t, 1.0, 0.5) },
 		func(t T) bool { return GreaterOrEqual(t, math.NaN(), 1.0) }, "cannot order NaN and 1"},
+	{"Greater/equal uints", func(t T) bool { return Greater(t, uint(2), uint(1)) },
+		func(t T) bool { return Greater(t, uint(1), uint(1)) }, "0x1 > 0x1"},
+	{"Less/equal", func(t T) bool { return Less(t, 1, 2) }, func(t T) bool { return Less(t, 1, 1) }, "1 < 1"},
+	{"Less/equal strings", func(t T) bool { return Less(t, "a", "b") },
+		func(t T) bool { return Less(t, "a", "a") }, `"a" < "a"`},
+	{"Less/equal floats", func(t T) bool { return Less(t, 1.0, 2.0) },
+		func(t T) bool { return Less(t, 1.0, 1.0) }, "1 < 1"},
 	{"Less", func(t T) bool { return Less(t, time.Second, time.Minute) },
 		func(t T) bool { return Less(t, time.Minute, time.Second) }, "1m0s (time.Duration) < 1s (time.Duration)"},
 	{"LessOrEqual", func(t T) bool { return LessOrEqual(t, uint(1), uint(1)) },
@@ -181,7 +188,8 @@ func TestMessagesFollowTheReport(t *testing.T) {
 	Equal(&r, 1, 2, "seed %d", 7)
 	True(&r, false, 3, "plain")
 	True(&r, false, 42)
-	want := []string{"seed 7", "3plain", "42"}
+	True(&r, false, "100%")
+	want := []string{"seed 7", "3plain", "42", "100%"}
 	for i, w := range want {
 		if !strings.HasSuffix(r.errors[i], "\n"+w) {
 			t.Errorf("report %d %q does not end with the message %q", i, r.errors[i], w)
@@ -190,11 +198,39 @@ func TestMessagesFollowTheReport(t *testing.T) {
 }
 
 func TestLongValuesSayWhereTheyDiffer(t *testing.T) {
-	var r recorder
-	a := strings.Repeat("x", 100) + "abc"
-	b := strings.Repeat("x", 100) + "abd"
-	Equal(&r, a, b)
-	if !strings.Contains(r.errors[0], "first difference at byte 103") {
-		t.Errorf("the report %q does not say where the values part", r.errors[0])
+	long := strings.Repeat("x", 100)
+	short := strings.Repeat("x", 58) // 60 bytes quoted
+	cases := []struct {
+		expected, actual string
+		says             string // "" if the values are too short to say
+	}{
+		{long + "abc", long + "abd", "first difference at byte 103"},
+		{long, "x", "first difference at byte 2"},
+		{"x", long, "first difference at byte 2"},
+		{long, long + "x", "first difference at byte 101"},
+		{short, short[1:] + "y", ""},
+		{short[1:] + "y", short, ""},
+		{short + "y", short, "first difference at byte 59"},
+	}
+	for _, c := range cases {
+		var r recorder
+		Equal(&r, c.expected, c.actual)
+		if c.says == "" {
+			if strings.Contains(r.errors[0], "first difference") {
+				t.Errorf("the report %q on short values says where they part", r.errors[0])
+			}
+			continue
+		}
+		if !strings.Contains(r.errors[0], c.says) {
+			t.Errorf("the report %q does not say %q", r.errors[0], c.says)
+		}
+	}
+}
+
+func TestFirstDifferenceOfAPrefix(t *testing.T) {
+	for _, pair := range [][2]string{{"abc", "abcd"}, {"abcd", "abc"}} {
+		if d := firstDifference(pair[0], pair[1]); !strings.HasPrefix(d, "first difference at byte 3:") {
+			t.Errorf("%q and %q: %q", pair[0], pair[1], d)
+		}
 	}
 }

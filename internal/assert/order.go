@@ -1,6 +1,7 @@
 package assert
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -61,28 +62,18 @@ func order(a, b any) (int, error) {
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	switch va.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return cmp3(va.Int() < vb.Int(), va.Int() > vb.Int()), nil
+		return cmp.Compare(va.Int(), vb.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return cmp3(va.Uint() < vb.Uint(), va.Uint() > vb.Uint()), nil
+		return cmp.Compare(va.Uint(), vb.Uint()), nil
 	case reflect.Float32, reflect.Float64:
 		if math.IsNaN(va.Float()) || math.IsNaN(vb.Float()) {
 			return 0, fmt.Errorf("cannot order %v and %v", a, b)
 		}
-		return cmp3(va.Float() < vb.Float(), va.Float() > vb.Float()), nil
+		return cmp.Compare(va.Float(), vb.Float()), nil
 	case reflect.String:
-		return cmp3(va.String() < vb.String(), va.String() > vb.String()), nil
+		return cmp.Compare(va.String(), vb.String()), nil
 	}
 	return 0, fmt.Errorf("cannot order values of type %T", a)
-}
-
-func cmp3(less, greater bool) int {
-	switch {
-	case less:
-		return -1
-	case greater:
-		return 1
-	}
-	return 0
 }
 
 // IsNonDecreasing checks that each element of a slice or array is greater
