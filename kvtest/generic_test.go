@@ -43,10 +43,11 @@ func TestAppendsInOrderAgreesWithTheSearch(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		// Three clients' appends interleaved, then perhaps broken.
+		// Three clients' appends interleaved (each client's numbers reach
+		// 10 or so), then perhaps broken.
 		var parts []string
 		next := [3]int{}
-		for range 3 * 6 {
+		for range 3 * 12 {
 			c := rng.IntN(3)
 			parts = append(parts, elem(c, next[c]))
 			next[c]++
@@ -67,7 +68,7 @@ func TestAppendsInOrderAgreesWithTheSearch(t *testing.T) {
 	fails := 0
 	for _, v := range cases {
 		for clnt := range 3 {
-			for _, count := range []int{0, 2, 3} {
+			for _, count := range []int{0, 2, 3, 10} {
 				want := searchedInOrder(clnt, v, count)
 				if !want {
 					fails++
