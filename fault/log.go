@@ -16,11 +16,16 @@ type Event struct {
 
 // String formats the entry as a line of the log prints it (without newline).
 func (e Event) String() string {
-	text := e.Text
-	if text == "" {
-		text = e.Fault.String()
+	return fmt.Sprintf("%12v  %s", e.At, e.Describe())
+}
+
+// Describe returns the fault as the log prints it: Text, or where that is
+// empty, the fault with hosts named by index.
+func (e Event) Describe() string {
+	if e.Text == "" {
+		return e.Fault.String()
 	}
-	return fmt.Sprintf("%12v  %s", e.At, text)
+	return e.Text
 }
 
 // A Log is the faults applied to a run, in the order they were applied.

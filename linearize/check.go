@@ -51,11 +51,7 @@ func Check(model porcupine.Model, ops []porcupine.Operation, faults fault.Log, t
 	}
 	var notes []porcupine.Annotation
 	for _, e := range faults {
-		text := e.Text
-		if text == "" {
-			text = e.Fault.String()
-		}
-		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: int64(e.At), Description: text, BackgroundColor: "#ffd7d7"})
+		notes = append(notes, porcupine.Annotation{Tag: "faults", Start: int64(e.At), Description: e.Describe(), BackgroundColor: "#ffd7d7"})
 	}
 	info.AddAnnotations(notes)
 	if dir == "" {

@@ -22,7 +22,8 @@ func cput(key, v string, ver int64) KVInput {
 }
 
 func check(t *testing.T, h *History) Result {
-	r, err := Check(KVModel(), h.Operations(), fault.Log{{At: at(1), Text: "partition"}}, 5*time.Second, t.TempDir(), t.Name())
+	faults := fault.Log{{At: at(1), Text: "partition"}, {At: at(2), Fault: fault.Fault{Kind: fault.Heal}}}
+	r, err := Check(KVModel(), h.Operations(), faults, 5*time.Second, t.TempDir(), t.Name())
 	require.NoError(t, err)
 	return r
 }
@@ -58,6 +59,7 @@ func TestStaleReadIsCaught(t *testing.T) {
 	html, err := os.ReadFile(r.HTML)
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(html), "partition"), "the fault is marked in the visualization")
+	assert.True(t, strings.Contains(string(html), "heal"), "a fault without text is marked as the log would print it")
 }
 
 func TestDoubleAppendIsCaught(t *testing.T) {
