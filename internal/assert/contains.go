@@ -63,8 +63,8 @@ func contains(container, item any) (bool, error) {
 	return false, fmt.Errorf("%s (%T) is not a string, array, slice or map", show(container), container)
 }
 
-// Regexp checks that s, printed as by fmt.Sprint, matches pattern (a
-// *regexp.Regexp or a string to compile).
+// Regexp checks that s (a string, a []byte, or anything else as fmt.Sprint
+// prints it) matches pattern (a *regexp.Regexp or a string to compile).
 func Regexp(t T, pattern, s any, msg ...any) bool {
 	t.Helper()
 	rx, ok := pattern.(*regexp.Regexp)
@@ -74,7 +74,13 @@ func Regexp(t T, pattern, s any, msg ...any) bool {
 			return fail(t, err.Error(), msg)
 		}
 	}
-	text := fmt.Sprint(s)
+	text, ok := s.(string)
+	if b, isBytes := s.([]byte); isBytes {
+		text, ok = string(b), true
+	}
+	if !ok {
+		text = fmt.Sprint(s)
+	}
 	if rx.MatchString(text) {
 		return true
 	}

@@ -1,6 +1,9 @@
 package assert
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+)
 
 // recovered calls f and returns what it panicked with, and whether it did.
 func recovered(f func()) (value any, panicked bool) {
@@ -20,14 +23,18 @@ func Panics(t T, f func(), msg ...any) bool {
 	return fail(t, "should panic, did not", msg)
 }
 
-// PanicsWithValue checks that f panics with a value equal to expected.
+// PanicsWithValue checks that f panics with expected: a value == to it
+// (so a pointer, only the same pointer).
 func PanicsWithValue(t T, expected any, f func(), msg ...any) bool {
 	t.Helper()
+	if expected != nil && !reflect.ValueOf(expected).Comparable() {
+		return fail(t, fmt.Sprintf("a panic's value cannot be compared with %s (%T)", show(expected), expected), msg)
+	}
 	v, ok := recovered(f)
 	if !ok {
 		return fail(t, "should panic with "+show(expected)+", did not panic", msg)
 	}
-	if equal(expected, v) {
+	if reflect.TypeOf(v) == reflect.TypeOf(expected) && v == expected {
 		return true
 	}
 	return fail(t, "panicked with another value:\n"+compare(expected, v), msg)
