@@ -7,8 +7,11 @@
 // assert package, which the tests used before; the module carries its own
 // because testify's imports (net/http among them) cost about half a second
 // of linking for each of the module's test binaries. Where they differ,
-// these are stricter: EqualValues converts both ways, Contains on a string
-// wants a string. Every check takes, after its operands, an optional
+// these are mostly stricter (EqualValues converts both ways, Contains on a
+// string wants a string); InDelta also takes numbers of named types. A
+// report prints values in Go syntax, with what a String or Error method
+// says beside them, and cuts long ones after 4 KB, saying where the two
+// first differ. Every check takes, after its operands, an optional
 // message: a format and its arguments, or any values to print.
 package assert
 

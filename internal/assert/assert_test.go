@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // recorder is a T that keeps what a check reported.
@@ -109,7 +110,7 @@ var cases = []struct {
 	{"ErrorContains/nil", func(t T) bool { return ErrorContains(t, errors.New("x"), "") },
 		func(t T) bool { return ErrorContains(t, nil, "bang") }, "got nil"},
 	{"ErrorIs", func(t T) bool { return ErrorIs(t, fmt.Errorf("w: %w", fs.ErrNotExist), fs.ErrNotExist) },
-		func(t T) bool { return ErrorIs(t, errors.New("x"), fs.ErrNotExist) }, "is not file does not exist"},
+		func(t T) bool { return ErrorIs(t, errors.New("x"), fs.ErrNotExist) }, `error &errors.errorString{s:"x"} (x) is not &errors.errorString{s:"file does not exist"} (file does not exist)`},
 	{"Panics", func(t T) bool { return Panics(t, func() { panic(nil) }) },
 		func(t T) bool { return Panics(t, func() {}) }, "should panic, did not"},
 	{"PanicsWithValue", func(t T) bool { return PanicsWithValue(t, "x", func() { panic("x") }) },
@@ -138,7 +139,7 @@ var cases = []struct {
 	{"GreaterOrEqual/NaN", func(t T) bool { return GreaterOrEqual(t, 1.0, 0.5) },
 		func(t T) bool { return GreaterOrEqual(t, math.NaN(), 1.0) }, "cannot order NaN and 1"},
 	{"Greater/equal uints", func(t T) bool { return Greater(t, uint(2), uint(1)) },
-		func(t T) bool { return Greater(t, uint(1), uint(1)) }, "0x1 > 0x1"},
+		func(t T) bool { return Greater(t, uint(1), uint(1)) }, "1 > 1"},
 	{"Less/equal", func(t T) bool { return Less(t, 1, 2) }, func(t T) bool { return Less(t, 1, 1) }, "1 < 1"},
 	{"Less/equal strings", func(t T) bool { return Less(t, "a", "b") },
 		func(t T) bool { return Less(t, "a", "a") }, `"a" < "a"`},
@@ -147,7 +148,7 @@ var cases = []struct {
 	{"Less", func(t T) bool { return Less(t, time.Second, time.Minute) },
 		func(t T) bool { return Less(t, time.Minute, time.Second) }, "1m0s (time.Duration) < 1s (time.Duration)"},
 	{"LessOrEqual", func(t T) bool { return LessOrEqual(t, uint(1), uint(1)) },
-		func(t T) bool { return LessOrEqual(t, uint(2), uint(1)) }, "0x2 <= 0x1"},
+		func(t T) bool { return LessOrEqual(t, uint(2), uint(1)) }, "2 <= 1"},
 	{"Positive", func(t T) bool { return Positive(t, int64(1)) }, func(t T) bool { return Positive(t, 0) }, "0 > 0"},
 	{"Positive/nil", func(t T) bool { return Positive(t, 0.5) }, func(t T) bool { return Positive(t, nil) }, "nil is not a number"},
 	{"IsNonDecreasing", func(t T) bool { return IsNonDecreasing(t, []int{1, 1, 2}) },
@@ -157,7 +158,7 @@ var cases = []struct {
 	{"IsNonDecreasing/unordered", func(t T) bool { return IsNonDecreasing(t, []string{"a", "b"}) },
 		func(t T) bool { return IsNonDecreasing(t, []any{1, "a"}) }, "they need one type"},
 	{"InDelta", func(t T) bool { return InDelta(t, 100, 102.0, 2) },
-		func(t T) bool { return InDelta(t, 100, uint(103), 2) }, "differ by 3, more than 2"},
+		func(t T) bool { return InDelta(t, 100, uint(97), 2) }, "differ by 3, more than 2"},
 	{"InDelta/NaN", func(t T) bool { return InDelta(t, math.NaN(), math.NaN(), 1) },
 		func(t T) bool { return InDelta(t, math.NaN(), 1, 1) }, "one is NaN"},
 	{"InDelta/not numbers", func(t T) bool { return InDelta(t, time.Second, time.Second, 0) },
@@ -245,8 +246,79 @@ func TestLongValuesSayWhereTheyDiffer(t *testing.T) {
 
 func TestFirstDifferenceOfAPrefix(t *testing.T) {
 	for _, pair := range [][2]string{{"abc", "abcd"}, {"abcd", "abc"}} {
-		if d := firstDifference(pair[0], pair[1]); !strings.HasPrefix(d, "first difference at byte 3:") {
+		if d := firstDifference(pair[0], pair[1]); !strings.HasPrefix(d, "first difference at byte 3 ") {
 			t.Errorf("%q and %q: %q", pair[0], pair[1], d)
 		}
+	}
+}
+
+// event has a String method that hides a field.
+type event struct {
+	At   time.Duration
+	Host string
+}
+
+func (e event) String() string { return e.At.String() }
+
+func TestReportsShowWhatDiffers(t *testing.T) {
+	cases := []struct {
+		expected, actual any
+		says             []string
+	}{
+		{event{time.Second, "a"}, event{time.Second, "b"},
+			[]string{`assert.event{At:1000000000, Host:"a"} (1s)`, `Host:"b"`}},
+		{time.Second, time.Minute, []string{"expected: 1s (time.Duration)\n", "actual:   1m0s (time.Duration)"}},
+		{uint8(7), uint8(9), []string{"expected: 7\n"}},
+		{5, int64(5), []string{"5 (int)", "5 (int64)"}},
+		{math.NaN(), math.NaN(), []string{"they print alike"}},
+		{errors.New("x"), errors.New("y"), []string{`&errors.errorString{s:"x"} (x)`}},
+		{(*event)(nil), &event{}, []string{"(*assert.event)(nil)\n"}},
+	}
+	for _, c := range cases {
+		var r recorder
+		Equal(&r, c.expected, c.actual)
+		for _, want := range c.says {
+			if !strings.Contains(r.errors[0], want) {
+				t.Errorf("the report\n%s\ndoes not say %q", r.errors[0], want)
+			}
+		}
+	}
+}
+
+func TestLongValuesAreCut(t *testing.T) {
+	var r recorder
+	long := strings.Repeat("日本", 3000) // 18 000 bytes
+	Equal(&r, long+"a", long+"b")
+	report := r.errors[0]
+	if len(report) > 2*maxShown+500 || !strings.Contains(report, "… (18003 bytes in all)") {
+		t.Errorf("a report of %d bytes does not cut its values: %.200q", len(report), report)
+	}
+	if !utf8.ValidString(report) {
+		t.Errorf("the report cuts a character: %q", report[len(report)-300:])
+	}
+	if !strings.Contains(report, "first difference at byte 18001") || !strings.Contains(report, "本a\"…") {
+		t.Errorf("the report does not say where the values part: %q", report[len(report)-300:])
+	}
+	Equal(&r, "αβγ"+strings.Repeat("x", 60), "αβδ"+strings.Repeat("x", 60))
+	if !utf8.ValidString(r.errors[1]) || !strings.Contains(r.errors[1], "first difference at byte 5 ") {
+		t.Errorf("a difference inside a character: %q", r.errors[1])
+	}
+}
+
+func TestCutsFallOnCharacters(t *testing.T) {
+	exact := strings.Repeat("x", maxShown)
+	if clip(exact) != exact {
+		t.Errorf("a rendering of exactly %d bytes is cut", maxShown)
+	}
+	if got := runeStart("\x80ab", 0); got != 0 {
+		t.Errorf("runeStart at 0 moved to %d", got)
+	}
+	// The excerpt would start 20 bytes before the difference, inside an é:
+	// it starts at the next character.
+	e := "a" + strings.Repeat("é", 15) + "zX"
+	a := "a" + strings.Repeat("é", 15) + "zY"
+	want := "first difference at byte 32 of the lines above: expected …" + strings.Repeat("é", 9) + "zX…, actual …" + strings.Repeat("é", 9) + "zY…"
+	if got := firstDifference(e, a); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -54,5 +54,5 @@ func ErrorIs(t T, err, target error, msg ...any) bool {
 	if errors.Is(err, target) {
 		return true
 	}
-	return fail(t, fmt.Sprintf("error %v is not %v", err, target), msg)
+	return fail(t, fmt.Sprintf("error %s is not %s", show(err), show(target)), msg)
 }

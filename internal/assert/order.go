@@ -115,7 +115,7 @@ func InDelta(t T, expected, actual any, delta float64, msg ...any) bool {
 	if math.Abs(e-a) <= delta {
 		return true
 	}
-	return fail(t, fmt.Sprintf("%v and %v differ by %v, more than %v", expected, actual, a-e, delta), msg)
+	return fail(t, fmt.Sprintf("%v and %v differ by %v, more than %v", expected, actual, math.Abs(a-e), delta), msg)
 }
 
 func toFloat(x any) (float64, bool) {

@@ -2,33 +2,98 @@ package assert
 
 import (
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// show renders a value for a failure message: strings quoted, other values
-// in Go syntax with their field names.
-func show(v any) string {
-	switch v := v.(type) {
-	case string:
-		return fmt.Sprintf("%q", v)
-	case error:
-		return fmt.Sprintf("%v (%T)", v, v)
-	case fmt.Stringer:
-		return fmt.Sprintf("%v (%T)", v, v)
+// maxShown is the most of a value's rendering a report prints; where the
+// two values of a comparison part is said separately, so a long value is
+// cut, not lost.
+const maxShown = 4 << 10
+
+// show renders a value for a failure message, cut to maxShown bytes.
+func show(v any) string { return clip(rendering(v)) }
+
+// rendering renders a value whole: strings quoted, numbers in decimal,
+// other values in Go syntax with field names. A value with a String or
+// Error method is rendered by it, with its type, if it is a number, a
+// string or a bool; otherwise what the method says follows in
+// parentheses, as it may hide fields that differ.
+func rendering(v any) string {
+	rv := reflect.ValueOf(v)
+	d, described := described(v)
+	var s string
+	switch rv.Kind() {
+	case reflect.String:
+		s = strconv.Quote(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s = strconv.FormatInt(rv.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		s = strconv.FormatUint(rv.Uint(), 10)
+	case reflect.Float32, reflect.Float64, reflect.Bool:
+		s = fmt.Sprint(rv)
+	default:
+		s = fmt.Sprintf("%#v", v)
+		if described {
+			s += " (" + d + ")"
+		}
+		return s
 	}
-	return fmt.Sprintf("%#v", v)
+	if described {
+		return fmt.Sprintf("%s (%T)", d, v)
+	}
+	return s
+}
+
+// described returns what v's Error or String method says, if it has one
+// and it does not panic (on a nil pointer, say).
+func described(v any) (text string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			text, ok = "", false
+		}
+	}()
+	switch d := v.(type) {
+	case error:
+		return d.Error(), true
+	case fmt.Stringer:
+		return d.String(), true
+	}
+	return "", false
+}
+
+// clip cuts s to maxShown bytes, at a character's start, saying how long
+// it was.
+func clip(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	return s[:runeStart(s, maxShown)] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}
+
+// runeStart moves i back to the start of the character it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // compare renders an expected and an actual value one above the other and,
 // when they are long, where they first differ.
 func compare(expected, actual any) string {
-	e, a := show(expected), show(actual)
-	if e == a {
-		// Equal renderings of values that are not equal: their types differ
-		// (5 and int64(5)) or what is rendered hides the difference.
+	e, a := rendering(expected), rendering(actual)
+	alike := ""
+	switch {
+	case e != a:
+	case reflect.TypeOf(expected) != reflect.TypeOf(actual):
 		e, a = fmt.Sprintf("%s (%T)", e, expected), fmt.Sprintf("%s (%T)", a, actual)
+	default:
+		alike = "\n\t(they print alike: they differ where printing does not look, a NaN say)"
 	}
-	out := "\texpected: " + e + "\n\tactual:   " + a
+	out := "\texpected: " + clip(e) + "\n\tactual:   " + clip(a) + alike
 	if len(e) > 60 || len(a) > 60 {
 		out += "\n\t" + firstDifference(e, a)
 	}
@@ -41,9 +106,14 @@ func firstDifference(e, a string) string {
 	for i < len(e) && i < len(a) && e[i] == a[i] {
 		i++
 	}
-	from := max(i-20, 0)
-	excerpt := func(s string) string {
-		return strings.ReplaceAll(s[from:min(i+40, len(s))], "\n", `\n`)
+	i = min(runeStart(e, i), runeStart(a, i)) // the two agree before i
+	from := i - 20
+	for from > 0 && !utf8.RuneStart(e[from]) {
+		from++
 	}
-	return fmt.Sprintf("first difference at byte %d: expected …%s…, actual …%s…", i, excerpt(e), excerpt(a))
+	from = max(from, 0)
+	excerpt := func(s string) string {
+		return strings.ReplaceAll(s[from:runeStart(s, min(i+40, len(s)))], "\n", `\n`)
+	}
+	return fmt.Sprintf("first difference at byte %d of the lines above: expected …%s…, actual …%s…", i, excerpt(e), excerpt(a))
 }
