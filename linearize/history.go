@@ -8,6 +8,7 @@ package linearize
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -16,15 +17,13 @@ import (
 // A History records operations as clients call and complete them, with the
 // world's virtual times.
 type History struct {
-	ops  []porcupine.Operation
-	open []bool
+	ops []porcupine.Operation
 }
 
 // Call records that client called an operation with input at virtual time
 // at, and returns the operation's ID for Return.
 func (h *History) Call(client int, input any, at time.Duration) int {
 	h.ops = append(h.ops, porcupine.Operation{ClientId: client, Input: input, Call: int64(at), Return: math.MaxInt64})
-	h.open = append(h.open, true)
 	return len(h.ops) - 1
 }
 
@@ -32,24 +31,15 @@ func (h *History) Call(client int, input any, at time.Duration) int {
 func (h *History) Return(id int, output any, at time.Duration) {
 	h.ops[id].Output = output
 	h.ops[id].Return = int64(at)
-	h.open[id] = false
 }
 
 // Len returns how many operations have been called.
 func (h *History) Len() int { return len(h.ops) }
 
-// Operations returns the history. An operation that never returned is
-// ambiguous: it may or may not have taken effect. It keeps a return time
-// after everything and the output unknown (nil), which the models accept
-// whatever the state, so that porcupine may place it anywhere after its
-// call, including after every other operation (as if it never happened).
-func (h *History) Operations() []porcupine.Operation {
-	ops := make([]porcupine.Operation, len(h.ops))
-	copy(ops, h.ops)
-	for i, open := range h.open {
-		if open {
-			ops[i].Output = nil
-		}
-	}
-	return ops
-}
+// Operations returns a copy of the history. An operation that never
+// returned is ambiguous: it may or may not have taken effect. It keeps the
+// return time Call gave it, after everything, and the output unknown
+// (nil), which the models accept whatever the state, so that porcupine may
+// place it anywhere after its call, including after every other operation
+// (as if it never happened).
+func (h *History) Operations() []porcupine.Operation { return slices.Clone(h.ops) }

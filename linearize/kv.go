@@ -1,8 +1,8 @@
 package linearize
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/anishathalye/porcupine"
@@ -106,20 +106,23 @@ func KVModel() porcupine.Model {
 }
 
 // partitionByKey splits a history into one per key, in sorted key order.
+// It counts each key's operations first, so that each part is allocated
+// once, at its size.
 func partitionByKey(history []porcupine.Operation) [][]porcupine.Operation {
-	byKey := map[string][]porcupine.Operation{}
+	counts := map[string]int{}
 	for _, op := range history {
-		k := op.Input.(KVInput).Key
-		byKey[k] = append(byKey[k], op)
+		counts[op.Input.(KVInput).Key]++
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmp.Compare)
+	keys := slices.Sorted(maps.Keys(counts))
 	parts := make([][]porcupine.Operation, len(keys))
+	index := counts // from here on, a key's part
 	for i, k := range keys {
-		parts[i] = byKey[k]
+		parts[i] = make([]porcupine.Operation, 0, counts[k])
+		index[k] = i
+	}
+	for _, op := range history {
+		i := index[op.Input.(KVInput).Key]
+		parts[i] = append(parts[i], op)
 	}
 	return parts
 }

@@ -101,15 +101,21 @@ func TestTimeoutIsNotOK(t *testing.T) {
 
 func TestPartitionsAreSortedByKey(t *testing.T) {
 	var h History
-	for _, k := range []string{"b", "c", "a", "b"} {
-		h.Call(0, get(k), at(0))
+	for i, k := range []string{"b", "c", "a", "b"} {
+		h.Call(i, get(k), at(i))
 	}
 	parts := partitionByKey(h.Operations())
 	require.Len(t, parts, 3)
-	assert.Equal(t, "a", parts[0][0].Input.(KVInput).Key)
-	assert.Equal(t, "b", parts[1][0].Input.(KVInput).Key)
-	assert.Len(t, parts[1], 2)
-	assert.Equal(t, "c", parts[2][0].Input.(KVInput).Key)
+	var got [][]int // each part's clients, in order
+	for _, p := range parts {
+		var clients []int
+		for _, op := range p {
+			clients = append(clients, op.ClientId)
+		}
+		got = append(got, clients)
+		assert.Equal(t, len(p), cap(p), "a part is allocated at its size")
+	}
+	assert.Equal(t, [][]int{{2}, {0, 3}, {1}}, got, "parts a, b, c, each in the history's order")
 }
 
 func TestNoDirNoVisualization(t *testing.T) {
