@@ -53,7 +53,7 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	size := n.codec.copyInto(f.args, c.args, av, f.argsPtr)
 	n.count++
 	n.bytes += int64(size)
-	c.id, c.net, c.end, c.svcMeth, c.reply, c.done, c.caller = uint64(n.count), n, e, svcMeth, rv.UnsafePointer(), done, e.host
+	c.id, c.end, c.svcMeth, c.reply, c.done = uint64(n.count), e, svcMeth, rv.UnsafePointer(), done
 	if e.host != nil {
 		c.callerInc = e.host.Incarnation()
 	}
@@ -123,8 +123,7 @@ func checkCall(svcMeth string, args, reply any, done func(bool)) (reflect.Value,
 // lives in a frame (see frame), with its args and its first answer.
 type call struct {
 	id      uint64
-	net     *Network
-	end     *ClientEnd
+	end     *ClientEnd // the caller's end: its network and host
 	svcMeth string
 	frame   *frame
 	args    unsafe.Pointer // the copy of the args, in the frame
@@ -132,13 +131,12 @@ type call struct {
 	reply   unsafe.Pointer // the caller's reply pointer
 	done    func(bool)
 
-	caller    *sim.Host
-	callerInc uint64
+	callerInc uint64 // the caller's incarnation when it called
 	srv       *Server
 	srvInc    uint64
 	handled   bool     // the handler has run (a duplicate may run it again)
+	finished  bool     // the caller has its answer
 	first     Deferred // the first handling's answer
-	finished  bool
 }
 
 // deliverAct fires when a request reaches the server's host.
@@ -161,11 +159,11 @@ type replyAct Deferred
 func (a *replyAct) Fire() {
 	c := a.c
 	if !a.processed {
-		if !c.net.LinkUp(c.srv.host, c.caller) {
+		if !c.end.net.LinkUp(c.srv.host, c.end.host) {
 			c.finish(nil, false)
 			return
 		}
-		if d := c.net.processing(c.caller); d > 0 {
+		if d := c.end.net.processing(c.end.host); d > 0 {
 			a.processed = true
 			c.schedule(d, a)
 			return
@@ -190,7 +188,7 @@ func (a *handleAct) Fire() {
 // srvAlive reports whether the server the call was sent to is still
 // registered and is the same incarnation.
 func (c *call) srvAlive() bool {
-	rs := c.net.serverOf(c.end)
+	rs := c.end.net.serverOf(c.end)
 	if rs != c.srv || rs == nil {
 		return false
 	}
@@ -199,7 +197,7 @@ func (c *call) srvAlive() bool {
 }
 
 func (c *call) deliver() {
-	n := c.net
+	n := c.end.net
 	if n.route(c.end) != c.srv || !c.srvAlive() {
 		c.lost("server gone or unreachable on arrival", 0)
 		return
@@ -254,7 +252,7 @@ func (d *Deferred) Reply() {
 
 // respond sends the answer a back towards the caller.
 func (c *call) respond(a *Deferred) {
-	n := c.net
+	n := c.end.net
 	delete(c.srv.waiting, c.id)
 	if !c.srvAlive() {
 		c.lost("server died before answering", 0)
@@ -268,7 +266,7 @@ func (c *call) respond(a *Deferred) {
 		c.lost("reply dropped", 0)
 		return
 	}
-	if !n.LinkUp(c.srv.host, c.caller) {
+	if !n.LinkUp(c.srv.host, c.end.host) {
 		c.lost("reply link down", 0)
 		return
 	}
@@ -284,9 +282,9 @@ func (c *call) respond(a *Deferred) {
 
 // lost records why a message was lost and fails the call after delay.
 func (c *call) lost(why string, delay time.Duration) {
-	c.net.w.Fold(sim.TagLost, c.id)
-	if c.net.w.Tracing() {
-		c.net.w.Tracef("call #%d %s: %s", c.id, c.svcMeth, why)
+	c.end.net.w.Fold(sim.TagLost, c.id)
+	if c.end.net.w.Tracing() {
+		c.end.net.w.Tracef("call #%d %s: %s", c.id, c.svcMeth, why)
 	}
 	c.failAfter(delay)
 }
@@ -298,11 +296,11 @@ func (c *call) failAfter(delay time.Duration) {
 // schedule runs a on the caller's incarnation: if the caller has died since
 // the call, nothing happens.
 func (c *call) schedule(delay time.Duration, a sim.Action) {
-	if c.caller == nil {
-		c.net.w.Schedule(delay, a)
+	if c.end.host == nil {
+		c.end.net.w.Schedule(delay, a)
 		return
 	}
-	c.caller.ScheduleFor(c.callerInc, delay, a)
+	c.end.host.ScheduleFor(c.callerInc, delay, a)
 }
 
 // finish completes the call once, with the reply at wire if ok: later
@@ -312,7 +310,7 @@ func (c *call) finish(wire unsafe.Pointer, ok bool) {
 		return
 	}
 	c.finished = true
-	c.net.w.Fold(sim.TagDone, c.id, b2u(ok))
+	c.end.net.w.Fold(sim.TagDone, c.id, b2u(ok))
 	if ok {
 		rc := c.frame.reply
 		rc.at(c.reply).Set(rc.at(wire))

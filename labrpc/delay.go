@@ -31,7 +31,7 @@ func (n *Network) extraDelay(c *call, reply bool) time.Duration {
 	if n.delayRule == nil {
 		return 0
 	}
-	m := Message{Method: c.svcMeth, Args: argsValue(c.frame.at, c.args).Interface(), IsReply: reply, From: c.caller, To: c.srv.host}
+	m := Message{Method: c.svcMeth, Args: argsValue(c.frame.at, c.args).Interface(), IsReply: reply, From: c.end.host, To: c.srv.host}
 	if reply {
 		m.From, m.To = m.To, m.From
 	}
