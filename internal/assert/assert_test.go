@@ -39,7 +39,7 @@ var cases = []struct {
 	{"Equal/types", func(t T) bool { return Equal(t, 5, 5) },
 		func(t T) bool { return Equal(t, 5, int64(5)) }, "5 (int64)"},
 	{"Equal/nil", func(t T) bool { return Equal(t, nil, nil) },
-		func(t T) bool { return Equal(t, nil, (*int)(nil)) }, "expected: <nil>"},
+		func(t T) bool { return Equal(t, nil, (*int)(nil)) }, "expected: nil\n"},
 	{"Equal/functions", func(t T) bool { return Equal(t, 1, 1) },
 		func(t T) bool { return Equal(t, Equal, Equal) }, "cannot compare functions"},
 	{"NotEqual/functions", func(t T) bool { return NotEqual(t, 1, 2) },

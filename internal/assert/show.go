@@ -17,7 +17,7 @@ const maxShown = 4 << 10
 func show(v any) string { return clip(rendering(v)) }
 
 // rendering renders a value whole: strings quoted, numbers in decimal,
-// other values in Go syntax with field names. A value with a String or
+// other values in Go syntax with field names (see goSyntax). A value with a String or
 // Error method is rendered by it, with its type, if it is a number, a
 // string or a bool; otherwise what the method says follows in
 // parentheses, as it may hide fields that differ.
@@ -35,7 +35,7 @@ func rendering(v any) string {
 	case reflect.Float32, reflect.Float64, reflect.Bool:
 		s = fmt.Sprint(rv)
 	default:
-		s = fmt.Sprintf("%#v", v)
+		s = goSyntax(v)
 		if described {
 			s += " (" + d + ")"
 		}
