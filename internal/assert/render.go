@@ -77,7 +77,7 @@ func (r *renderer) value(v reflect.Value) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		r.WriteString(strconv.FormatUint(v.Uint(), 10))
 	case reflect.Float32, reflect.Float64:
-		r.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, 64))
+		r.WriteString(strconv.FormatFloat(v.Float(), 'g', -1, v.Type().Bits()))
 	case reflect.Bool:
 		r.WriteString(strconv.FormatBool(v.Bool()))
 	case reflect.Complex64, reflect.Complex128:

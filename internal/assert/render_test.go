@@ -33,6 +33,7 @@ func TestGoSyntaxFollowsPointers(t *testing.T) {
 		{[]byte("ab"), "[]byte{0x61, 0x62}"},
 		{blob("a"), "assert.blob{0x61}"},
 		{[2]bool{true}, "[2]bool{true, false}"},
+		{[]float32{0.1}, "[]float32{0.1}"},
 		{nilMap, "map[string]int(nil)"},
 		{[]any{1.5, "x", nil, complex(1.25, 2), uint8(3)}, `[]interface {}{1.5, "x", nil, (1.25+2i), 3}`},
 		{[]func(){nil}, "[]func(){(func())(nil)}"},

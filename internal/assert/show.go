@@ -3,7 +3,6 @@ package assert
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,35 +15,20 @@ const maxShown = 4 << 10
 // show renders a value for a failure message, cut to maxShown bytes.
 func show(v any) string { return clip(rendering(v)) }
 
-// rendering renders a value whole: strings quoted, numbers in decimal,
-// other values in Go syntax with field names (see goSyntax). A value with a String or
-// Error method is rendered by it, with its type, if it is a number, a
-// string or a bool; otherwise what the method says follows in
+// rendering renders a value whole, in Go syntax (see goSyntax). A value
+// with a String or Error method is rendered by it, with its type, if it is
+// a number, a string or a bool; otherwise what the method says follows in
 // parentheses, as it may hide fields that differ.
 func rendering(v any) string {
-	rv := reflect.ValueOf(v)
+	s := goSyntax(v)
 	d, described := described(v)
-	var s string
-	switch rv.Kind() {
-	case reflect.String:
-		s = strconv.Quote(rv.String())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		s = strconv.FormatInt(rv.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		s = strconv.FormatUint(rv.Uint(), 10)
-	case reflect.Float32, reflect.Float64, reflect.Bool:
-		s = fmt.Sprint(rv)
-	default:
-		s = goSyntax(v)
-		if described {
-			s += " (" + d + ")"
-		}
+	switch k := reflect.ValueOf(v).Kind(); {
+	case !described:
 		return s
-	}
-	if described {
+	case k <= reflect.Complex128 || k == reflect.String: // a basic kind
 		return fmt.Sprintf("%s (%T)", d, v)
 	}
-	return s
+	return s + " (" + d + ")"
 }
 
 // described returns what v's Error or String method says, if it has one
