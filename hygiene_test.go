@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // World code is every non-test file of a package that imports sim (and sim
@@ -26,7 +26,7 @@ const simPath = "github.com/replab/replab/sim"
 // drivers are the packages and files that run worlds from outside, many
 // at once (one per goroutine) or timed on the wall clock, and touch no
 // world's events themselves. Each must exist.
-var drivers = []string{"cmd/labsim", "labsim", "simtest", "sweep/sweep.go", "experiments/parallel.go"}
+var drivers = []string{"cmd/labsim", "harness/labsim", "sim/simtest", "harness/sweep/sweep.go", "harness/experiments/parallel.go"}
 
 // wallClock lists the functions of package time that read or wait on the
 // wall clock.
@@ -137,7 +137,7 @@ func TestWorldCodeIsSeedDriven(t *testing.T) {
 			t.Error(v)
 		}
 	}
-	for _, want := range []string{"sim/world.go", "labrpc/call.go", "raft/raft.go", "rsm/server.go", "kvraft/server.go", "sweep/kv.go"} {
+	for _, want := range []string{"sim/world.go", "labrpc/call.go", "raft/raft.go", "rsm/server.go", "kvraft/server.go", "harness/sweep/kv.go"} {
 		assert.Contains(t, paths, want, "world code found by its imports")
 	}
 }

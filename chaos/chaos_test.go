@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // Counter is a toy node: it counts pings in memory and, every so often,

@@ -3,7 +3,7 @@ package chaos
 import (
 	"fmt"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/sim"
 )
 

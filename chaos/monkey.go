@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/sim"
 )
 

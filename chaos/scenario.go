@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 )
 
 // The named scenarios of the Raft-KV-with-ChaosMonkey paper. Each returns a

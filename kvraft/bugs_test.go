@@ -4,10 +4,10 @@ import (
 	"testing"
 
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
+	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // plantedBugs are the known key/value service mistakes the suite must

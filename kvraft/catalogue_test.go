@@ -7,8 +7,8 @@ package kvraft_test
 import (
 	"testing"
 
-	"github.com/replab/replab/kvtest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/kvraft/kvtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // 4A: without snapshots

@@ -3,9 +3,9 @@ package kvraft
 import (
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
-	"github.com/replab/replab/wire"
+	"github.com/replab/replab/rsm/wire"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCodecRoundTrip(t *testing.T) {

@@ -4,14 +4,14 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
+	"github.com/stretchr/testify/assert"
 
-	"github.com/replab/replab/cluster"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
+	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/sim"
-	"github.com/replab/replab/simtest"
-	"github.com/replab/replab/workload"
+	"github.com/replab/replab/sim/simtest"
 )
 
 func TestConditionalPut(t *testing.T) { runScenario(t, conditionalPut) }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/kvraft/kvtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // A scenario is a test body that runs our service with the given options.

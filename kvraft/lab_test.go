@@ -1,10 +1,10 @@
 package kvraft_test
 
 import (
+	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
+	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/linearize"
 	"github.com/replab/replab/sim"
 )
 

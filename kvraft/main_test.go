@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/replab/replab/sweep"
+	"github.com/replab/replab/harness/sweep"
 )
 
 // TestMain runs the tests with the collector at sweep.GCPercent, as labsim

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/replab/replab/wire"
+	"github.com/replab/replab/rsm/wire"
 )
 
 // Op is the command a KVServer puts in the Raft log.

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
-	"github.com/replab/replab/linearize"
+	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/rsm"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // rtt is the network's mean round trip.

@@ -10,13 +10,13 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/kvtest"
+	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // withReads returns sc run with the given read mode.

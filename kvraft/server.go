@@ -2,7 +2,7 @@ package kvraft
 
 import (
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/raftapi"
+	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )

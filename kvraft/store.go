@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/replab/replab/wire"
+	"github.com/replab/replab/rsm/wire"
 )
 
 // A store is the key/value state: an rsm.StateMachine.

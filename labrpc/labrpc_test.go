@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/sim"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 type JunkArgs struct{ X int }

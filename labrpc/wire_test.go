@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/sim"
 )

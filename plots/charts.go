@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"

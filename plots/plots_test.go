@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"gonum.org/v1/plot"
 )
 

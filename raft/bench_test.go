@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/cluster"
+	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )

@@ -3,8 +3,8 @@ package raft
 import (
 	"testing"
 
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // plantedBugs are the known Raft mistakes the suite must catch.

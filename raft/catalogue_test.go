@@ -7,8 +7,8 @@ package raft_test
 import (
 	"testing"
 
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // 3A: leader election

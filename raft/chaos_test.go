@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/fault"
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 var clusterSizes = []int{5, 11, 17, 23, 31}

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestConfigValidate(t *testing.T) {

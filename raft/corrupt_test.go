@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type gobCmd struct{ A, B int }

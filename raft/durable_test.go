@@ -9,8 +9,8 @@ package raft
 import (
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // isolated returns a scripted 3-server cluster in which no server hears

@@ -6,8 +6,8 @@ package raft
 import (
 	"testing"
 
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // config is the catalogue's harness, with the test and our nodes' insides.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/raftapi"
+	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/sim"
 )
 

@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 func TestReadIndex(t *testing.T) { runScenario(t, readIndex) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/sim/simtest"
 )
 
 // scripted returns rc with elections only when the test asks for them,

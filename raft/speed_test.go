@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/rafttest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // rtt bounds a round trip on the default network.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
 	"github.com/replab/replab/labrpc"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestProfiles(t *testing.T) {

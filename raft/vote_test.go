@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
-	"github.com/replab/replab/rafttest"
-	"github.com/replab/replab/simtest"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCandidateThatStepsDownKeepsItsVote(t *testing.T) {

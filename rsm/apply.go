@@ -3,7 +3,7 @@ package rsm
 import (
 	"fmt"
 
-	"github.com/replab/replab/raftapi"
+	"github.com/replab/replab/raft/raftapi"
 )
 
 // apply takes what Raft commits, in order.

@@ -3,8 +3,8 @@ package rsm
 import (
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/replab/replab/wire"
+	"github.com/replab/replab/rsm/wire"
 )
 
 // An entry is what a Server puts in the Raft log: a command and the

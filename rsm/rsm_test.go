@@ -7,17 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/cluster"
-	"github.com/replab/replab/fault"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
-	"github.com/replab/replab/raftapi"
+	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/rsm/wire"
 	"github.com/replab/replab/sim"
-	"github.com/replab/replab/wire"
 )
 
 // counter is a state machine holding one number: a command adds to it

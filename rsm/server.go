@@ -6,7 +6,7 @@ import (
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
-	"github.com/replab/replab/raftapi"
+	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/sim"
 )
 

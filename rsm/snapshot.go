@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/replab/replab/wire"
+	"github.com/replab/replab/rsm/wire"
 )
 
 // snapshot encodes the applied index, the session table (in client order,

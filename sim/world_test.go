@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestEventsFireInTimeThenInsertionOrder(t *testing.T) {

@@ -30,6 +30,6 @@
 // or found failures, and 2 when the command line was refused.
 package main
 
-import "github.com/replab/replab/labsim"
+import "github.com/replab/replab/harness/labsim"
 
 func main() { labsim.Main(labsim.Lab()) }

@@ -2,7 +2,7 @@
 // sweep scenarios plus one of each of its own, run by the lab's runner
 // (progress, CSV, PNG and SVG files, an index of the figures, failing
 // seeds with the commands that replay them). A module of your own does
-// the same: import github.com/replab/replab/labsim and hand labsim.Main
+// the same: import github.com/replab/replab/harness/labsim and hand labsim.Main
 // your catalogue.
 //
 //	go run ./examples/labext list
@@ -16,15 +16,15 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/cluster"
-	"github.com/replab/replab/experiments"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/experiments"
+	"github.com/replab/replab/harness/labsim"
+	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/labsim"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/sim"
-	"github.com/replab/replab/sweep"
-	"github.com/replab/replab/workload"
 )
 
 func main() { labsim.Main(catalogue()) }

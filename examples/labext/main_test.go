@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/replab/replab/internal/assert"
-	"github.com/replab/replab/internal/require"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/labsim"
-	"github.com/replab/replab/sweep"
+	"github.com/replab/replab/harness/labsim"
+	"github.com/replab/replab/harness/sweep"
 )
 
 // labext runs the program's command line and returns its exit status,

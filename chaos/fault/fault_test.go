@@ -1,0 +1,56 @@
+package fault
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestIntervals(t *testing.T) {
+	log := Log{
+		{At: time.Second, Fault: Fault{Kind: Isolate, Host: 2}, Host: "s2"},
+		{At: 2 * time.Second, Fault: Fault{Kind: Kill, Host: 1}, Host: "s1"},
+		{At: 3 * time.Second, Fault: Fault{Kind: Heal}},
+		{At: 4 * time.Second, Fault: Fault{Kind: Restart, Host: 1}, Host: "s1"},
+		{At: 5 * time.Second, Fault: Fault{Kind: Kill, Host: 0}},
+	}
+	assert.Equal(t, []Interval{
+		{Start: time.Second, End: 3 * time.Second, Label: "partition"},
+		{Start: 2 * time.Second, End: 4 * time.Second, Label: "s1 down"},
+		{Start: 5 * time.Second, End: 6 * time.Second, Label: "host 0 down"},
+	}, log.Intervals(6*time.Second))
+	assert.Equal(t, []Interval{
+		{Start: 0, End: 2 * time.Second, Label: "partition"},
+		{Start: time.Second, End: 3 * time.Second, Label: "s1 down"},
+		{Start: 4 * time.Second, End: 5 * time.Second, Label: "host 0 down"},
+	}, log.Shift(-time.Second).Intervals(5*time.Second), "Shift moves every entry")
+	assert.Equal(t, time.Second, log[0].At, "Shift copies")
+}
+
+func TestFormat(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	for _, c := range []struct {
+		f    Fault
+		want string
+	}{
+		{Fault{Kind: Heal}, "heal"},
+		{Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2}}}, "partition [a b] | [c]"},
+		{Fault{Kind: Isolate, Host: 1}, "isolate b"},
+		{Fault{Kind: Cut, Host: 0, To: 2}, "cut a->c"},
+		{Fault{Kind: Kill, Host: 2}, "kill c"},
+		{Fault{Kind: Restart, Host: 7}, "restart 7"},
+		{Fault{Kind: Drift, Host: 0, Rate: 1.05}, "drift a x1.05"},
+		{Fault{Kind: Bridge, Groups: [][]int{{0}, {2}}, Host: 1}, "bridge [a] <b> [c]"},
+	} {
+		assert.Equal(t, c.want, c.f.Format(names))
+	}
+	assert.Equal(t, "partition [0 1] | [2]", Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2}}}.String())
+	assert.Equal(t, "Kind(9)", Kind(9).String())
+}
+
+func TestLogString(t *testing.T) {
+	assert.Equal(t, "(no faults)\n", Log(nil).String())
+	log := Log{{At: time.Second, Fault: Fault{Kind: Kill, Host: 1}, Text: "kill s1"}, {At: 2 * time.Second, Fault: Fault{Kind: Heal}}}
+	assert.Equal(t, "          1s  kill s1\n          2s  heal\n", log.String())
+}

@@ -1,0 +1,365 @@
+package txncheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// An anomalyCase is a hand-made history that shows one anomaly.
+type anomalyCase struct {
+	name  string
+	h     *History
+	model Model         // the weakest model that proscribes the anomaly
+	want  []AnomalyType // every anomaly the check must report under model, in order
+	cycle []int         // for a cycle: its transactions, from the smallest
+	deps  []Dep         // and the reason for each step
+}
+
+// Observers: transactions that only read a key's final list, so that the
+// version order is known; they overlap everything in time.
+var anomalyCases = []anomalyCase{
+	{
+		name: "G0: two transactions append to two keys in opposite orders",
+		h: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 1)),
+			committed(1, 0, 10, Append(1, 2), Append(2, 2)),
+			committed(2, 0, 50, Read(1, 1, 2)),
+			committed(3, 0, 50, Read(2, 2, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{G0},
+		cycle: []int{0, 1}, deps: []Dep{WW, WW},
+	},
+	{
+		name: "G1a: a committed read of an aborted append",
+		h: history(
+			aborted(0, 0, 10, Append(1, 1)),
+			committed(1, 0, 10, Read(1, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{G1a},
+	},
+	{
+		name: "G1b: a read of an append its transaction followed with another",
+		h: history(
+			committed(0, 0, 10, Append(1, 1), Append(1, 2)),
+			committed(1, 0, 10, Read(1, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{G1b},
+	},
+	{
+		name: "G1c: each transaction reads the other's append",
+		h: history(
+			committed(0, 0, 10, Append(1, 1), Read(2, 2)),
+			committed(1, 0, 10, Append(2, 2), Read(1, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{G1c},
+		cycle: []int{0, 1}, deps: []Dep{WR, WR},
+	},
+	{
+		name: "G-single: read skew, one key seen before a transaction and one after",
+		h: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 2)),
+			committed(1, 0, 10, Read(1, 1), Read(2)),
+			committed(2, 0, 50, Read(2, 2)),
+		),
+		model: SnapshotIsolation, want: []AnomalyType{GSingle},
+		cycle: []int{0, 1}, deps: []Dep{WR, RW},
+	},
+	{
+		name: "G-nonadjacent: two rw edges separated by wr edges",
+		h: history(
+			committed(0, 0, 10, Read(1), Read(4, 4)),
+			committed(1, 0, 10, Append(1, 1), Append(2, 2)),
+			committed(2, 0, 10, Read(2, 2), Read(3)),
+			committed(3, 0, 10, Append(3, 3), Append(4, 4)),
+			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
+		),
+		model: SnapshotIsolation, want: []AnomalyType{GNonadjacent},
+		cycle: []int{0, 1, 2, 3}, deps: []Dep{RW, WR, RW, WR},
+	},
+	{
+		name: "G2-item: write skew, each reads what the other appends",
+		h: history(
+			committed(0, 0, 10, Read(1), Read(2), Append(1, 1)),
+			committed(1, 0, 10, Read(1), Read(2), Append(2, 2)),
+			committed(2, 0, 50, Read(1, 1), Read(2, 2)),
+		),
+		model: RepeatableRead, want: []AnomalyType{G2Item},
+		cycle: []int{0, 1}, deps: []Dep{RW, RW},
+	},
+	{
+		name: "G2-item on registers: write skew seen through the initial state",
+		h: history(
+			committed(0, 0, 10, Read(1), Read(2), Write(1, 1)),
+			committed(1, 0, 10, Read(1), Read(2), Write(2, 2)),
+		),
+		model: RepeatableRead, want: []AnomalyType{G2Item},
+		cycle: []int{0, 1}, deps: []Dep{RW, RW},
+	},
+	{
+		name: "lost update: both read the empty list and appended to it",
+		h: history(
+			committed(0, 0, 10, Read(1), Append(1, 1)),
+			committed(1, 0, 10, Read(1), Append(1, 2)),
+			committed(2, 0, 50, Read(1, 1, 2)),
+		),
+		model: SnapshotIsolation, want: []AnomalyType{LostUpdate, GSingle},
+		cycle: []int{0, 1}, deps: []Dep{WW, RW},
+	},
+	{
+		name: "lost update on registers: both read 1 and wrote",
+		h: history(
+			committed(0, 0, 10, Write(1, 1)),
+			committed(1, 20, 30, Read(1, 1), Write(1, 2)),
+			committed(2, 20, 30, Read(1, 1), Write(1, 3)),
+		),
+		model: SnapshotIsolation, want: []AnomalyType{LostUpdate},
+	},
+	{
+		name: "internal: a read misses the transaction's own append",
+		h: history(
+			committed(0, 0, 10, Append(1, 1), Read(1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{Internal},
+	},
+	{
+		name: "internal on registers: a read disagrees with an earlier read",
+		h: history(
+			committed(0, 0, 10, Write(1, 1)),
+			committed(1, 0, 10, Write(1, 2)),
+			committed(2, 20, 30, Read(1, 1), Read(1, 2)),
+		),
+		model: ReadCommitted, want: []AnomalyType{Internal},
+	},
+	{
+		name: "garbage read: a value nobody appended",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(1, 20, 30, Read(1, 1, 5)),
+		),
+		model: ReadCommitted, want: []AnomalyType{GarbageRead},
+	},
+	{
+		name: "duplicate elements: a value read twice",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(1, 20, 30, Read(1, 1, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{DuplicateElements},
+	},
+	{
+		name: "incompatible order: two reads disagree on the first element",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(1, 0, 10, Append(1, 2)),
+			committed(2, 20, 30, Read(1, 1, 2)),
+			committed(3, 20, 30, Read(1, 2, 1)),
+		),
+		model: ReadCommitted, want: []AnomalyType{IncompatibleOrder},
+	},
+	{
+		name: "G0-process: a process's second append lands before its first",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(0, 20, 30, Append(1, 2)),
+			committed(1, 0, 50, Read(1, 2, 1)),
+		),
+		model: StrongSessionSerializable, want: []AnomalyType{G0Process},
+		cycle: []int{0, 1}, deps: []Dep{Proc, WW},
+	},
+	{
+		name: "G1c-process: a read of the process's own future append",
+		h: history(
+			committed(0, 0, 10, Read(1, 2)),
+			committed(0, 20, 30, Append(1, 2)),
+		),
+		model: StrongSessionSerializable, want: []AnomalyType{G1cProcess},
+		cycle: []int{0, 1}, deps: []Dep{Proc, WR},
+	},
+	{
+		name: "G-single-process: a process misses its own earlier append",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(0, 20, 30, Read(1)),
+			committed(1, 0, 50, Read(1, 1)),
+		),
+		model: StrongSessionSerializable, want: []AnomalyType{GSingleProcess},
+		cycle: []int{0, 1}, deps: []Dep{Proc, RW},
+	},
+	{
+		name: "G-nonadjacent-process: two rw edges, one wr and one process edge",
+		h: history(
+			committed(0, 0, 40, Read(1), Read(4, 4)),
+			committed(1, 0, 10, Append(1, 1)),
+			committed(1, 20, 30, Read(3)),
+			committed(3, 0, 40, Append(3, 3), Append(4, 4)),
+			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
+		),
+		model: StrongSessionSerializable, want: []AnomalyType{GNonadjacentProcess},
+		cycle: []int{0, 1, 2, 3}, deps: []Dep{RW, Proc, RW, WR},
+	},
+	{
+		name: "G2-item-process: write skew closed by a process's order",
+		h: history(
+			committed(0, 20, 30, Read(1)),
+			committed(1, 0, 40, Append(1, 1), Read(2)),
+			committed(0, 0, 10, Append(2, 2)),
+			committed(2, 0, 50, Read(1, 1), Read(2, 2)),
+		),
+		model: StrongSessionSerializable, want: []AnomalyType{G2ItemProcess},
+		cycle: []int{0, 1, 2}, deps: []Dep{RW, RW, Proc},
+	},
+	{
+		name: "G0-realtime: an append that completed first lands second",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(1, 20, 30, Append(1, 2)),
+			committed(2, 0, 50, Read(1, 2, 1)),
+		),
+		model: StrictSerializable, want: []AnomalyType{G0Realtime},
+		cycle: []int{0, 1}, deps: []Dep{RT, WW},
+	},
+	{
+		name: "G1c-realtime: a read of an append begun after it completed",
+		h: history(
+			committed(0, 0, 10, Read(1, 2)),
+			committed(1, 20, 30, Append(1, 2)),
+		),
+		model: StrictSerializable, want: []AnomalyType{G1cRealtime},
+		cycle: []int{0, 1}, deps: []Dep{RT, WR},
+	},
+	{
+		name: "G-single-realtime: a stale read",
+		h: history(
+			committed(0, 0, 10, Append(1, 1)),
+			committed(1, 20, 30, Read(1)),
+			committed(2, 0, 50, Read(1, 1)),
+		),
+		model: StrictSerializable, want: []AnomalyType{GSingleRealtime},
+		cycle: []int{0, 1}, deps: []Dep{RT, RW},
+	},
+	{
+		name: "G-nonadjacent-realtime: two rw edges, one wr and one real-time edge",
+		h: history(
+			committed(0, 0, 40, Read(1), Read(4, 4)),
+			committed(1, 0, 10, Append(1, 1)),
+			committed(2, 20, 30, Read(3)),
+			committed(3, 0, 40, Append(3, 3), Append(4, 4)),
+			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
+		),
+		model: StrictSerializable, want: []AnomalyType{GNonadjacentRealtime},
+		cycle: []int{0, 1, 2, 3}, deps: []Dep{RW, RT, RW, WR},
+	},
+	{
+		name: "G2-item-realtime: write skew closed by real time",
+		h: history(
+			committed(0, 20, 30, Read(1)),
+			committed(1, 0, 40, Append(1, 1), Read(2)),
+			committed(2, 0, 10, Append(2, 2)),
+			committed(3, 0, 50, Read(1, 1), Read(2, 2)),
+		),
+		model: StrictSerializable, want: []AnomalyType{G2ItemRealtime},
+		cycle: []int{0, 1, 2}, deps: []Dep{RW, RW, RT},
+	},
+}
+
+// caseNamed returns the anomaly case whose name begins with prefix.
+func caseNamed(prefix string) anomalyCase {
+	for _, c := range anomalyCases {
+		if strings.HasPrefix(c.name, prefix) {
+			return c
+		}
+	}
+	panic("no anomaly case " + prefix)
+}
+
+// TestAnomalies checks that each hand-made history shows its anomaly, named
+// and with its minimal cycle exactly, under the weakest model that
+// proscribes it, and passes under the model just below.
+func TestAnomalies(t *testing.T) {
+	for _, c := range anomalyCases {
+		t.Run(c.name, func(t *testing.T) {
+			r := check(t, c.h, c.model)
+			t.Log(r)
+			assert.Equal(t, Invalid, r.Verdict)
+			assert.Equal(t, c.want, types(r))
+			assert.Equal(t, c.model, r.Weakest)
+			if c.cycle != nil {
+				a, ok := r.First(c.want[len(c.want)-1])
+				require.True(t, ok)
+				txns, deps := shape(a)
+				assert.Equal(t, c.cycle, txns, "the cycle's transactions")
+				assert.Equal(t, c.deps, deps, "the cycle's edges")
+			}
+			if c.model > ReadCommitted {
+				weaker := check(t, c.h, c.model-1)
+				assert.True(t, weaker.OK(), "valid under %v:\n%v", c.model-1, weaker)
+			}
+			strongest := check(t, c.h, StrictSerializable)
+			assert.False(t, strongest.OK(), "invalid under strict serializability too")
+			assert.Equal(t, c.model, strongest.Weakest)
+		})
+	}
+}
+
+// TestExplanation checks a cycle's explanation word for word.
+func TestExplanation(t *testing.T) {
+	r := check(t, caseNamed("G-single:").h, Serializable)
+	a, ok := r.First(GSingle)
+	require.True(t, ok)
+	assert.Equal(t, `G-single: T0 → T1 → T0
+  T0 < T1: T1 read T0's append of 1 to key 1
+  T1 < T0: T1 read key 2 = [], the version before T0's append of 2 to key 2`, a.String())
+
+	r = check(t, caseNamed("G0:").h, Serializable)
+	a, ok = r.First(G0)
+	require.True(t, ok)
+	assert.Equal(t, []string{
+		"T0 < T1: T1's append of 2 to key 1 is the version right after T0's append of 1 to key 1",
+		"T1 < T0: T0's append of 1 to key 2 is the version right after T1's append of 2 to key 2",
+	}, []string{a.Steps[0].Text, a.Steps[1].Text})
+
+	r = check(t, caseNamed("G-single-realtime:").h, StrictSerializable)
+	a, ok = r.First(GSingleRealtime)
+	require.True(t, ok)
+	assert.Equal(t, "T0 < T1: T0 completed at 10ms, before T1 began at 20ms", a.Steps[0].Text)
+}
+
+// TestWriteSkewIsSnapshotIsolated checks that write skew passes snapshot
+// isolation and fails serializability, and that a stale read that is
+// serializable fails strict serializability only.
+func TestWriteSkewIsSnapshotIsolated(t *testing.T) {
+	for _, c := range []anomalyCase{caseNamed("G2-item:"), caseNamed("G2-item on registers:")} {
+		assert.True(t, check(t, c.h, SnapshotIsolation).OK(), c.name)
+		r := check(t, c.h, Serializable)
+		assert.False(t, r.OK(), c.name)
+		assert.Equal(t, []AnomalyType{G2Item}, types(r), c.name)
+	}
+	stale := caseNamed("G-single-realtime:").h
+	for _, m := range Models()[:5] {
+		assert.True(t, check(t, stale, m).OK(), "stale read under %v", m)
+	}
+	r := check(t, stale, StrictSerializable)
+	assert.Equal(t, Invalid, r.Verdict)
+	assert.Equal(t, StrictSerializable, r.Weakest)
+}
+
+// TestModelsNest checks that each model proscribes everything the weaker
+// ones do.
+func TestModelsNest(t *testing.T) {
+	ms := Models()
+	for i := 1; i < len(ms); i++ {
+		for a := range numAnomalyTypes {
+			if ms[i-1].Proscribes(a) {
+				assert.True(t, ms[i].Proscribes(a), "%v proscribes %v, %v must too", ms[i-1], a, ms[i])
+			}
+		}
+	}
+	assert.False(t, SnapshotIsolation.Proscribes(G2Item))
+	assert.True(t, SnapshotIsolation.Proscribes(GNonadjacent))
+	assert.False(t, Serializable.Proscribes(GSingleProcess))
+	assert.True(t, StrongSessionSerializable.Proscribes(GSingleProcess))
+	assert.False(t, StrongSessionSerializable.Proscribes(GSingleRealtime))
+}

@@ -1,0 +1,232 @@
+package kit
+
+import (
+	"go/format"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/kvraft/kvtest"
+	"github.com/replab/replab/raft/rafttest"
+)
+
+// kitModule is the module path the tests write kits under: a course's.
+const kitModule = "example.edu/course/lab"
+
+// goTool returns the go command, or skips the test without one.
+func goTool(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build the kit with: %v", err)
+	}
+	return gobin
+}
+
+// goTest runs go test with args in the kit in dir, and returns its output
+// and whether it passed. It runs offline: the modules a kit needs
+// (porcupine) are in the module cache already, since this test's own
+// build needed them.
+func goTest(t *testing.T, dir string, args ...string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(goTool(t), append([]string{"test"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off", "SIM_SEED=", "SIM_TRACE=")
+	out, err := cmd.CombinedOutput()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatalf("go test: %v", err)
+	}
+	return string(out), err == nil
+}
+
+// writeKit writes the kit called kind afresh into a directory of the
+// system's temporary directory that is the same from run to run: the go
+// build cache keys compiled packages by their directory, so a fixed one
+// lets a second run reuse the first's work (a new directory each time
+// would recompile the kit, and -trimpath would rebuild the standard
+// library once, about 90 s on two cores).
+func writeKit(t *testing.T, kind string) string {
+	t.Helper()
+	dir := filepath.Join(os.TempDir(), "replab-kit-test", kind)
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, Write(kind, dir, kitModule))
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// copyOurs puts our package pkg in place of the kit's in dir: it removes
+// the kit's non-test Go files there, and copies ours and the test files
+// named, rewritten to the kit's module.
+func copyOurs(t *testing.T, dir, pkg string, tests ...string) {
+	t.Helper()
+	kitFiles, err := filepath.Glob(filepath.Join(dir, pkg, "*.go"))
+	require.NoError(t, err)
+	for _, f := range kitFiles {
+		if !strings.HasSuffix(f, "_test.go") {
+			require.NoError(t, os.Remove(f))
+		}
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, pkg), 0o755))
+	src := filepath.Join("..", "..", pkg)
+	entries, err := os.ReadDir(src)
+	require.NoError(t, err)
+	for _, e := range entries {
+		name := e.Name()
+		isTest := strings.HasSuffix(name, "_test.go")
+		wanted := !isTest && strings.HasSuffix(name, ".go")
+		for _, w := range tests {
+			wanted = wanted || name == w
+		}
+		if !wanted {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, pkg, name), rewrite(b, kitModule), 0o644))
+	}
+}
+
+// A graded test, as either catalogue lists it.
+type graded struct {
+	name, part string
+	points     int
+}
+
+// catalogues returns each kit's tests.
+func catalogues() map[string][]graded {
+	out := map[string][]graded{}
+	for _, test := range rafttest.Tests() {
+		out["raft"] = append(out["raft"], graded{test.Name, test.Part, test.Points})
+	}
+	for _, test := range kvtest.Tests() {
+		out["kvraft"] = append(out["kvraft"], graded{test.Name, test.Part, test.Points})
+	}
+	return out
+}
+
+// TestKitFiles checks what each kit holds: every Go file gofmt'd and
+// importing the kit's packages only, no test file of ours but the
+// catalogue's, a go.mod with our Go version (and a go.sum for what it
+// requires), the guide, and a README that lists every test of the
+// catalogue under its part, with the part's points.
+func TestKitFiles(t *testing.T) {
+	assert.Equal(t, []string{"kvraft", "raft"}, Kinds())
+	for kind, tests := range catalogues() {
+		t.Run(kind, func(t *testing.T) { checkKitFiles(t, kind, tests) })
+	}
+}
+
+func checkKitFiles(t *testing.T, kind string, tests []graded) {
+	dir := writeKit(t, kind)
+	var goFiles []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		goFiles = append(goFiles, filepath.ToSlash(rel))
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), ourModule, rel)
+		formatted, err := format.Source(b)
+		require.NoError(t, err, rel)
+		assert.Equal(t, string(formatted), string(b), "%s is not gofmt'd", rel)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Contains(t, goFiles, "raft/raft.go")
+	for _, f := range goFiles {
+		if strings.HasSuffix(f, "_test.go") {
+			assert.Contains(t, []string{kind + "/catalogue_test.go", kind + "/lab_test.go"}, f)
+		}
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err)
+	assert.Regexp(t, `^module example.edu/course/lab\n\ngo 1\.\d+`, string(gomod))
+	gosum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if kind == "raft" {
+		assert.ErrorIs(t, err, fs.ErrNotExist, "the raft kit needs no other module")
+	} else {
+		require.NoError(t, err)
+		assert.Contains(t, string(gomod), "\nrequire github.com/anishathalye/porcupine v")
+		assert.Equal(t, 2, strings.Count(string(gosum), "github.com/anishathalye/porcupine v"), "the module's and its go.mod's sums")
+	}
+	guide, err := os.ReadFile(filepath.Join(dir, "GUIDE.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(guide), "# Writing Raft for a deterministic world")
+
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	require.NoError(t, err)
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(readme), "\n") {
+		if f := strings.Split(line, "|"); len(f) == 6 && len(f[1]) == 4 && f[1][1] >= '0' && f[1][1] <= '9' {
+			rows[strings.TrimSpace(f[1])] = line
+		}
+	}
+	points := map[string]int{}
+	for _, test := range tests {
+		assert.Contains(t, rows[test.part], " "+test.name+" ", "README's row for part %s", test.part)
+		points[test.part] += test.points
+	}
+	assert.Len(t, rows, len(points), "README's parts")
+	for part, p := range points {
+		assert.True(t, strings.HasSuffix(rows[part], " | "+strconv.Itoa(p)+" |"), "README's points for part %s: want %d in %q", part, p, rows[part])
+	}
+}
+
+// A kitRun is what a kit test does with a kit: check that the skeleton
+// fails first with missing, then drop our packages in and run tests.
+type kitRun struct {
+	kind    string   // the kit, and the package its catalogue tests
+	missing string   // what the skeleton says is not implemented first
+	ours    []string // our packages, dropped in before the kit's package
+	run     []string // the catalogue's tests to run on ours
+}
+
+// check writes the kit, shows that its skeleton fails the catalogue's
+// first test saying what is not implemented (with the replay command),
+// then drops our packages and our lab_test.go in and runs k.run.
+func (k kitRun) check(t *testing.T) {
+	dir := writeKit(t, k.kind)
+	pkg := "./" + k.kind
+	out, ok := goTest(t, dir, pkg, "-run", "^"+k.run[0]+"$")
+	assert.False(t, ok, "the skeleton passes:\n%s", out)
+	assert.Contains(t, out, "panic: not implemented: "+k.missing)
+	assert.Contains(t, out, "go test "+pkg+" -run '^"+k.run[0]+"$' -seed 1 -v", "the replay command")
+
+	for _, p := range k.ours {
+		copyOurs(t, dir, p)
+	}
+	copyOurs(t, dir, k.kind, "lab_test.go")
+	out, ok = goTest(t, dir, pkg, "-v", "-run", "^("+strings.Join(k.run, "|")+")$")
+	require.True(t, ok, "our code fails the kit's catalogue:\n%s", out)
+	for _, name := range k.run {
+		assert.Contains(t, out, "--- PASS: "+name+" ", name)
+	}
+}
+
+// TestRaftKit checks the raft kit's skeleton, and runs the whole catalogue
+// on our Raft in the kit.
+func TestRaftKit(t *testing.T) {
+	var all []string
+	for _, test := range rafttest.Tests() {
+		all = append(all, test.Name)
+	}
+	kitRun{kind: "raft", missing: "raft.Make (raft/raft.go)", run: all}.check(t)
+}
+
+// TestKVRaftKit checks the kvraft kit's skeleton, and runs the quicker half
+// of the catalogue (both parts) on our Raft, service core and key/value
+// service in the kit.
+func TestKVRaftKit(t *testing.T) {
+	kitRun{kind: "kvraft", missing: "kvraft.StartKVServer (kvraft/)", ours: []string{"raft", "rsm", "rsm/wire"},
+		run: []string{"TestBasic", "TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
+			"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}}.check(t)
+}

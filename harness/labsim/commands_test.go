@@ -1,0 +1,167 @@
+package labsim
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDemoReplaysItsSeed(t *testing.T) {
+	r := labsim(nil, "demo", "-seed", "3", "-duration", "10s")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "a ping counter, not Raft: 5 hosts pinging each other for 10s of virtual time")
+	assert.Contains(t, r.stdout, "fault log (seed 3):")
+	m := regexp.MustCompile(`trace=([0-9a-f]{16})`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, m, r.stdout)
+	assert.Contains(t, r.stdout, "replayed seed 3: same trace hash "+m[1])
+
+	other := labsim(nil, "demo", "-seed", "4", "-duration", "10s")
+	require.Equal(t, exitOK, other.code, other.stderr)
+	assert.NotContains(t, other.stdout, m[1], "another seed, another trace")
+}
+
+// TestDemoInPieces checks that running the demo's world in pieces, to
+// show progress, gives the same run as running it at once.
+func TestDemoInPieces(t *testing.T) {
+	whole, err := runDemo(5, 4, 20*time.Second, 1, nil, func() {})
+	require.NoError(t, err)
+	steps := 0
+	pieces, err := runDemo(5, 4, 20*time.Second, 7, nil, func() { steps++ })
+	require.NoError(t, err)
+	assert.Equal(t, 7, steps)
+	assert.Equal(t, whole.summary, pieces.summary)
+	assert.Equal(t, 20*time.Second, pieces.summary.Now)
+}
+
+func TestList(t *testing.T) {
+	r := labsim(realEnv(), "list")
+	require.Equal(t, exitOK, r.code)
+	assert.Regexp(t, `\n  live-nodes +re-election time as leaders of 31 servers`, r.stdout)
+	assert.Regexp(t, `\n  kv-linearizability +5-server KV`, r.stdout)
+	assert.NotContains(t, r.stdout, "Raft-KV-with-ChaosMonkey paper", "the details are for -v")
+
+	v := labsim(realEnv(), "list", "-v")
+	require.Equal(t, exitOK, v.code)
+	assert.Contains(t, v.stdout, "\nlive-nodes\n    re-election time")
+	assert.Contains(t, v.stdout, "    reproduces: Raft-KV-with-ChaosMonkey paper, Fig. 9\n")
+	assert.Contains(t, v.stdout, "    pinned seed: 1\n")
+}
+
+func TestWrap(t *testing.T) {
+	assert.Equal(t, []string{"aa bb", "cc", "dddddddd", "e"}, wrap("aa bb cc dddddddd e", 5))
+	assert.Equal(t, []string{""}, wrap("", 5))
+	assert.Equal(t, []string{"übér", "ñ"}, wrap("übér ñ", 5), "counts characters, not bytes")
+}
+
+func TestRunWritesAnExperiment(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "dir")
+	r := labsim(realEnv(), "run", "election-cdf", "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "election-cdf (seed 1")
+	for _, f := range []string{"election-cdf.csv", "election-cdf.png", "election-cdf.svg"} {
+		_, err := os.Stat(filepath.Join(dir, f))
+		assert.NoError(t, err, f)
+	}
+	assert.Contains(t, r.stderr, "run: 0/1 experiments, 0s elapsed; running election-cdf\n")
+
+	seeded := labsim(nil, "run", "-seed", "9", "tiny", "-out", dir)
+	require.Equal(t, exitOK, seeded.code, seeded.stderr)
+	assert.Contains(t, seeded.stdout, "tiny (seed 9, ")
+	assert.Contains(t, seeded.stdout, "  ran seed 9, full false\n")
+	assert.Contains(t, labsim(nil, "run", "tiny", "-out", dir).stdout, "  ran seed 3, full false\n", "the pinned seed")
+	assert.Contains(t, labsim(nil, "run", "tiny", "-full", "-out", dir).stdout, "  ran seed 3, full true\n")
+}
+
+func TestFigures(t *testing.T) {
+	e := fakeEnv()
+	e.experiments = e.experiments[:1] // without the broken one
+	dir := t.TempDir()
+	r := labsim(e, "figures", "-out", dir, "-parallel", "1")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `  tiny +\d+\.\ds  1 files\n1 experiments in`, r.stdout)
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), "## tiny\n\nA fake that writes a table. Reproduces: nothing.")
+	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -out DIR`")
+
+	r = labsim(e, "figures", "-out", dir, "-full")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	index, err = os.ReadFile(filepath.Join(dir, "index.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), "Regenerate them all with `go run ./cmd/labsim figures -full`.")
+	assert.Contains(t, string(index), "- ran seed 3, full true\n")
+	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -full -out DIR`")
+}
+
+func TestSweepAndReplay(t *testing.T) {
+	dir := t.TempDir()
+	r := labsim(realEnv(), "sweep", "kv-linearizability", "-seeds", "4", "-shard", "1/2", "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "kv-linearizability: 2 seeds (shard 1/2 of 4 from 1), 0 failing")
+
+	trace := filepath.Join(dir, "trace.txt")
+	r = labsim(realEnv(), "sweep", "kv-linearizability", "-seed", "2", "-trace", trace, "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "verdict: ok")
+	info, err := os.Stat(trace)
+	require.NoError(t, err)
+	assert.Positive(t, info.Size())
+}
+
+func TestKit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "kit")
+	r := labsim(nil, "kit", "raft", "-out", dir, "-module", "example.edu/lab")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, "wrote the raft kit (module example.edu/lab) into "+dir+"\n"+
+		"its README says how to start; 'go test ./...' there fails with \"not implemented\" until the skeleton is written\n", r.stdout)
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	require.NoError(t, err)
+	assert.Contains(t, string(gomod), "module example.edu/lab\n")
+	skeleton, err := os.ReadFile(filepath.Join(dir, "raft", "raft.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(skeleton), `"example.edu/lab/raft/raftapi"`)
+
+	again := labsim(nil, "kit", "raft", "-out", dir)
+	assert.Equal(t, exitUsage, again.code, "a kit never overwrites one")
+	assertOneError(t, again, "-out "+dir+": not empty")
+
+	t.Chdir(t.TempDir())
+	r = labsim(nil, "kit", "raft")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "(module lab) into raft-kit\n", "the defaults")
+}
+
+func TestGrade(t *testing.T) {
+	in := filepath.Join("..", "kit", "testdata", "raft-planted-bug.json")
+	sheet := filepath.Join(t.TempDir(), "sheet.json")
+	r := labsim(nil, "grade", "-in", in, "-json", sheet)
+	assert.Equal(t, exitFailed, r.code)
+	assert.Equal(t, "labsim grade: 11 of 15 points: not every test passed\n", r.stderr)
+	assert.Contains(t, r.stdout, "TestFigure8Unreliable  3C       0/4  fail (seed 1)\n"+
+		"    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v\n")
+	assert.Contains(t, r.stdout, "total     11/15\n")
+	b, err := os.ReadFile(sheet)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"replay": "go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"`)
+
+	e := fakeEnv()
+	e.stdin = strings.NewReader(`{"Action":"run","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"    x_test.go:1: part 3A, 5 points\n"}
+{"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.5}
+{"Action":"pass","Package":"p","Elapsed":0.6}
+`)
+	ok := labsim(e, "grade")
+	assert.Equal(t, exitOK, ok.code, ok.stderr)
+	assert.Contains(t, ok.stdout, "TestA  3A       5/5  pass\n")
+
+	e.stdin = strings.NewReader("PASS\n")
+	none := labsim(e, "grade")
+	assert.Equal(t, exitFailed, none.code)
+	assert.Equal(t, "labsim grade: no go test -json events in the input (run go test -json)\n", none.stderr)
+}

@@ -1,0 +1,202 @@
+package labsim
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+)
+
+var demoCmd = &command{
+	name:  "demo",
+	args:  "[-seed N] [-hosts N] [-duration D] [-trace FILE]",
+	short: "a ping counter (not Raft) under random faults, run twice to show a seed replays",
+	long: fmt.Sprintf(`
+Demo is a ping counter, not Raft: N hosts ping each other every 20-80 ms
+over an unreliable network while a random nemesis partitions, cuts, kills
+and restarts them, about once a second. It prints the fault log, how many
+pings were answered, and the world's summary line with its trace hash,
+then runs the same seed again and checks that the hash is the same: a run
+is a function of its seed. It exits with status 1 if the replay differs.
+
+The work grows with hosts squared times duration: 5 hosts for a minute
+take about 0.05 s, 100 hosts for 10 s about 5 s (twice, for the replay),
+so -hosts is at most %d and -duration at most %s of virtual time.`, maxDemoHosts, shortDuration(maxDemoDuration)),
+	flags: func(fs *flag.FlagSet) action {
+		seed := seedFlag(fs, 1, "the world's seed `N`")
+		hosts := intFlag(fs, "hosts", 5, 1, maxDemoHosts, fmt.Sprintf("`N` hosts, 1 to %d", maxDemoHosts))
+		duration := durationFlag(fs, "duration", time.Minute, maxDemoDuration,
+			fmt.Sprintf("simulate `D` of virtual time, at most %s", shortDuration(maxDemoDuration)))
+		trace := fs.String("trace", "", "write the first run's event trace to `FILE`")
+		return func(e *env, _ string) error {
+			return demo(e, *seed, int(*hosts), *duration, *trace)
+		}
+	},
+}
+
+// demoSteps is how many pieces each demo run's virtual time is cut into,
+// to show progress.
+const demoSteps = 100
+
+// demo runs the ping counter twice from seed and checks that the runs
+// agree.
+func demo(e *env, seed int64, hosts int, d time.Duration, trace string) error {
+	traceOut, closeTrace, err := traceFile(trace)
+	if err != nil {
+		return err
+	}
+	p := newProgress(e, "demo", "", 2*demoSteps, true)
+	steps := 0
+	step := func() {
+		steps++
+		p.set(steps, 0)
+	}
+	first, err := runDemo(seed, hosts, d, demoSteps, traceOut, step)
+	if cerr := closeTrace(); err == nil {
+		err = cerr
+	}
+	var again demoResult
+	if err == nil {
+		again, err = runDemo(seed, hosts, d, demoSteps, nil, step)
+	}
+	p.finish()
+	if err != nil {
+		return err
+	}
+	out := e.stdout
+	fmt.Fprintf(out, "a ping counter, not Raft: %d hosts pinging each other for %s of virtual time under random faults\n", hosts, shortDuration(d))
+	fmt.Fprintf(out, "fault log (seed %d):\n%s\n", seed, first.faults)
+	fmt.Fprintf(out, "%d hosts (%d alive at the end), %d RPCs (%d answered, %d failed), %d request bytes\n",
+		first.hosts, first.alive, first.rpcs, first.ok, first.failed, first.bytes)
+	fmt.Fprintf(out, "%v in %.3fs of wall time\n", first.summary, first.wall.Seconds())
+	if trace != "" {
+		fmt.Fprintf(out, "event trace: %s\n", trace)
+	}
+	if again.summary != first.summary {
+		return fmt.Errorf("replaying seed %d gave %v: the run is not deterministic", seed, again.summary)
+	}
+	fmt.Fprintf(out, "replayed seed %d: same trace hash %016x\n", seed, again.summary.Hash)
+	return nil
+}
+
+// Pinger is the demo's node: it answers pings and counts them.
+type Pinger struct{ got int }
+
+// PingArgs is a ping's payload.
+type PingArgs struct {
+	From int
+	Data []byte
+}
+
+// PingReply answers a ping.
+type PingReply struct{ Count int }
+
+// Ping counts a ping and answers with the count so far.
+func (p *Pinger) Ping(args *PingArgs, reply *PingReply) {
+	p.got++
+	reply.Count = p.got
+}
+
+// pinger is a node as the cluster harness sees it: it never leads, and
+// its loops end with its host.
+type pinger struct{}
+
+func (pinger) GetState() (int, bool) { return 0, false }
+func (pinger) Kill()                 {}
+
+// demoResult is what one demo run produced.
+type demoResult struct {
+	summary      sim.Summary
+	faults       string
+	ok, failed   int
+	rpcs         int
+	bytes        int64
+	wall         time.Duration
+	hosts, alive int
+}
+
+// runDemo builds and runs one demo world, cutting its virtual time into
+// steps pieces (which gives the same run as one piece) and calling step
+// after each.
+func runDemo(seed int64, n int, d time.Duration, steps int, trace io.Writer, step func()) (demoResult, error) {
+	start := time.Now()
+	w := sim.NewWorld(seed)
+	w.SetTraceWriter(trace)
+	var res demoResult
+	// A node is a Pinger server, and a loop per other host that pings it
+	// every 20-80 ms until the host dies.
+	node := func(host *sim.Host, peers []*labrpc.ClientEnd, me int, _ *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+		for j, end := range peers {
+			if j == me {
+				continue
+			}
+			var ping func()
+			ping = func() {
+				var reply PingReply
+				end.Call("Pinger.Ping", &PingArgs{From: me, Data: make([]byte, 64)}, &reply, func(ok bool) {
+					if ok {
+						res.ok++
+					} else {
+						res.failed++
+					}
+				})
+				host.After(w.RandDuration(20*time.Millisecond, 80*time.Millisecond), ping)
+			}
+			host.After(0, ping)
+		}
+		return pinger{}, []*labrpc.Service{labrpc.MakeService(&Pinger{})}, nil
+	}
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "h", Replicas: n, Factory: node}}})
+	if err != nil {
+		return demoResult{}, err
+	}
+	net, monkey := c.Net(), c.Monkey()
+	net.Reliable(false)
+	if _, err := monkey.StartNemesis(chaos.NemesisConfig{Interval: time.Second, Weights: chaos.DefaultWeights()}); err != nil {
+		return demoResult{}, err
+	}
+	for i := range steps {
+		k, m := time.Duration(i), time.Duration(steps)
+		w.Run(d*(k+1)/m - d*k/m)
+		step()
+	}
+	res.summary = w.Summary()
+	res.faults = monkey.Log().String()
+	res.rpcs, res.bytes = net.GetTotalCount(), net.GetTotalBytes()
+	res.hosts = n
+	for _, a := range monkey.Alive() {
+		if a {
+			res.alive++
+		}
+	}
+	res.wall = time.Since(start)
+	return res, nil
+}
+
+// traceFile opens path for an event trace and returns a buffered writer to
+// it and a function that flushes and closes it; an empty path gives a nil
+// writer (no trace).
+func traceFile(path string) (io.Writer, func() error, error) {
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, usagef("-trace %s: %v", path, err)
+	}
+	buf := bufio.NewWriter(f)
+	return buf, func() error {
+		err := buf.Flush()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
+}

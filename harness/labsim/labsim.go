@@ -1,0 +1,162 @@
+// Package labsim is the labsim command as a library: list, run, figures,
+// sweep, demo, kit, grade and help over a catalogue of experiments and
+// sweep scenarios. cmd/labsim runs it over the lab's own catalogue; a
+// researcher's module runs it over a catalogue of its own, the lab's plus
+// its experiments and scenarios, and gets the same runner: progress on
+// standard error, CSV, PNG and SVG files, an index of the figures, failing
+// seeds with the commands that replay them, and the same exit statuses.
+//
+//	func main() {
+//		labsim.Main(labsim.Catalogue{
+//			Experiments: append(experiments.All(), myExperiment()),
+//			Scenarios:   append(sweep.Scenarios(), myScenario()),
+//			Command:     "go run ./cmd/mylab",
+//		})
+//	}
+//
+// See the example in examples/labext.
+package labsim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/replab/replab/harness/experiments"
+	"github.com/replab/replab/harness/sweep"
+)
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1 // a run failed or found failures
+	exitUsage  = 2 // the command line was refused; nothing ran
+)
+
+// A Catalogue is what a labsim program offers: its experiments, its sweep
+// scenarios, and the command that runs it, for the commands it prints.
+type Catalogue struct {
+	Experiments []experiments.Experiment
+	Scenarios   []sweep.Scenario
+	// Command runs the program, as the replay commands and the figures'
+	// index print it; "go run ./cmd/labsim" if empty.
+	Command string
+}
+
+// Lab returns the lab's own catalogue.
+func Lab() Catalogue {
+	return Catalogue{Experiments: experiments.All(), Scenarios: sweep.Scenarios()}
+}
+
+// env is what a command runs with: where its output goes, how progress is
+// shown, and the catalogue it looks names up in (tests bring their own).
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// tty says that stderr is a terminal, where progress is one line
+	// redrawn in place; elsewhere it is plain lines.
+	tty bool
+	// quiet is how long a command runs before it shows progress.
+	quiet       time.Duration
+	experiments []experiments.Experiment
+	scenarios   []sweep.Scenario
+	command     string // runs the program, for the commands it prints
+}
+
+// Main runs the command line in os.Args over c, with the standard streams,
+// and exits with its status: 0 when all went well, 1 when a run failed or
+// found failures, 2 when the command line was refused. It checks the
+// catalogue first: a name used twice, or an experiment or scenario
+// without a name or a function to run, is a programming error, and Main
+// panics naming it.
+func Main(c Catalogue) {
+	os.Exit(Run(os.Args[1:], c, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Run runs the command line args over c with the given streams and
+// returns the exit status, as Main does. Progress is plain lines unless
+// stderr is a terminal.
+func Run(args []string, c Catalogue, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := c.check(); err != nil {
+		panic(err.Error())
+	}
+	f, ok := stderr.(*os.File)
+	e := &env{
+		stdin:       stdin,
+		stdout:      stdout,
+		stderr:      stderr,
+		tty:         ok && isTerminal(f),
+		quiet:       time.Second,
+		experiments: c.Experiments,
+		scenarios:   c.Scenarios,
+		command:     c.Command,
+	}
+	return run(args, e)
+}
+
+// cmd returns the command that runs the program.
+func (e *env) cmd() string {
+	if e.command == "" {
+		return "go run ./cmd/labsim"
+	}
+	return e.command
+}
+
+// check returns an error naming the first experiment or scenario that is
+// incomplete or whose name is taken.
+func (c Catalogue) check() error {
+	seen := map[string]string{}
+	add := func(kind, name string, runs bool) error {
+		switch {
+		case name == "":
+			return fmt.Errorf("labsim: the catalogue has a %s without a name", kind)
+		case !runs:
+			return fmt.Errorf("labsim: %s %q has no Run function", kind, name)
+		case seen[name] != "":
+			return fmt.Errorf("labsim: %s %q has the name of another %s", kind, name, seen[name])
+		}
+		seen[name] = kind
+		return nil
+	}
+	for _, x := range c.Experiments {
+		if err := add("experiment", x.Name, x.Run != nil); err != nil {
+			return err
+		}
+	}
+	for _, s := range c.Scenarios {
+		if err := add("scenario", s.Name, s.Run != nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isTerminal reports whether f is a terminal (a character device).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// run runs the command line args and returns the exit status.
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage())
+		return exitUsage
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return report(e, "help", help(rest, e))
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.exec(rest, e)
+		}
+	}
+	if strings.HasPrefix(name, "-") {
+		return report(e, "", usagef("flag %s before the command: flags go after it, as in 'labsim demo -seed 3'", name))
+	}
+	return report(e, "", usagef("unknown command %q%s", name, suggest(name, commandNames())))
+}

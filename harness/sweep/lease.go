@@ -1,0 +1,106 @@
+package sweep
+
+import (
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// leaseElections is the hunt aimed at leader leases: lease reads, election
+// messages held back by up to a lease's length, and a nemesis that cuts the
+// leader off and lets it back in piece by piece around an election
+// timeout, so that followers time out, hear the leader again, and cast
+// votes in the windows where a lease's promise is weakest.
+func leaseElections() Scenario { return leaseSpec().scenario() }
+
+// leaseSpec is the shape of kv-lease-elections.
+func leaseSpec() kvSpec {
+	return kvSpec{
+		name:         "kv-lease-elections",
+		description:  "3-server KV with lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
+		opts:         kvraft.Options{Reads: rsm.ReadLease, Raft: raft.LabConfig()},
+		servers:      3, // the bridge is the follower whose pre-election is open in one flicker of two
+		clients:      10,
+		keys:         10, // at 5, one seed in 800 made porcupine run out of time (two clients per key, and a cut-off leader's operations pending for a second)
+		clerkTimeout: 50 * time.Millisecond,
+		nemesis:      leaseNemesis,
+	}
+}
+
+// leaseNemesis holds election traffic back (see electionDelays) and runs
+// flickers (see flicker) one after another until stopped.
+func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+	rc := raft.LabConfig()
+	c.Net().SetDelayRule(electionDelays(w, rc))
+	stopped := false
+	var next func()
+	next = func() {
+		if !stopped {
+			flicker(w, c, rc, func() { w.After(w.RandDuration(0, time.Second), next) })
+		}
+	}
+	w.After(time.Second, next)
+	return func() { stopped = true }, nil
+}
+
+// electionDelays returns a rule that holds every pre-vote reply back by up
+// to ElectionMin (longer than a heartbeat, about as long as a lease), so
+// that it may arrive after its candidate has heard from the leader again.
+func electionDelays(w *sim.World, rc raft.Config) labrpc.DelayRule {
+	return func(m labrpc.Message) time.Duration {
+		if args, ok := m.Args.(*raft.RequestVoteArgs); ok && args.PreVote && m.IsReply {
+			return w.RandDuration(0, rc.ElectionMin)
+		}
+		return 0
+	}
+}
+
+// flicker cuts the current leader off from every server for about an
+// election timeout (followers time out and ask for votes), then lets it
+// back in through a bridge: a follower that hears both the leader's side (a
+// bare majority with it) and the rest, for about a heartbeat (the bridge
+// answers the leader, renewing its lease, and still hears the rest); then
+// the bridge joins the rest, and after a while everything heals and flicker
+// calls done. Every choice is drawn from the world's random numbers, and
+// every fault goes through the monkey.
+func flicker(w *sim.World, c *cluster.Cluster, rc raft.Config, done func()) {
+	leader, ok := c.Leader(0)
+	if !ok {
+		done()
+		return
+	}
+	var others []int
+	n := c.Replicas(0)
+	for _, i := range w.Rand().Perm(n) {
+		if i != leader {
+			others = append(others, i)
+		}
+	}
+	k := n / 2 // the followers that make a bare majority with the leader
+	near, bridge, far := append([]int{leader}, others[:k-1]...), others[k-1], others[k:]
+	apply := func(f fault.Fault) {
+		if err := c.Apply(f); err != nil {
+			panic(err) // the groups come from the cluster itself: a bug
+		}
+	}
+	cutOff := w.RandDuration(rc.ElectionMin, rc.ElectionMin+rc.Heartbeat)
+	rejoin := w.RandDuration(rc.Heartbeat/2, 2*rc.Heartbeat)
+	settle := w.RandDuration(rc.ElectionMax, 2*rc.ElectionMax)
+	apply(fault.Fault{Kind: fault.Isolate, Host: leader})
+	w.After(cutOff, func() {
+		apply(fault.Fault{Kind: fault.Bridge, Host: bridge, Groups: [][]int{near, far}})
+		w.After(rejoin, func() {
+			apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{near, append([]int{bridge}, far...)}})
+			w.After(settle, func() {
+				apply(fault.Fault{Kind: fault.Heal})
+				done()
+			})
+		})
+	})
+}

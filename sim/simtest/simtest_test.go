@@ -1,0 +1,70 @@
+package simtest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/sim"
+)
+
+func TestReplayCommand(t *testing.T) {
+	assert.Equal(t, "go test ./sim/simtest -run '^TestFigure8$' -seed 42 -v", ReplayCommand("TestFigure8/seed=42", 42))
+	assert.Equal(t, "go test ./sim/simtest -run '^Test\\.Odd$' -seed -3 -v", ReplayCommand("Test.Odd", -3))
+}
+
+func TestSeeds(t *testing.T) {
+	t.Setenv("SIM_SEED", "")
+	assert.Equal(t, []int64{1, 2}, Seeds(t, 1, 2))
+	t.Setenv("SIM_SEED", "77")
+	assert.Equal(t, []int64{77}, Seeds(t, 1, 2))
+}
+
+func TestSameRunSaysNo(t *testing.T) {
+	a := sim.Summary{Seed: 1, Now: time.Second, Events: 10, Hash: 5}
+	require.NoError(t, sameRun(a, a))
+	b := a
+	b.Hash = 6
+	assert.EqualError(t, sameRun(a, b),
+		"simtest: nondeterminism: seed 1 gave seed=1 virtual=1s events=10 trace=0000000000000005, then seed=1 virtual=1s events=10 trace=0000000000000006")
+}
+
+func TestRunChecksDeterminism(t *testing.T) {
+	runs := 0
+	Run(t, []int64{5, 6}, func(t *testing.T, seed int64) Result {
+		runs++
+		w := sim.NewWorld(seed)
+		w.After(time.Duration(w.Rand().IntN(1000)), func() {})
+		w.Run(time.Second)
+		return Result{World: w}
+	})
+	assert.Equal(t, 3, runs, "two seeds, then the first one again")
+}
+
+// recorder is a T that records failures instead of stopping.
+type recorder struct{ errors []string }
+
+func (r *recorder) Helper()             {}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) FailNow()            { r.errors = append(r.errors, "FailNow") }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func TestCheckDeclared(t *testing.T) {
+	var r recorder
+	CheckDeclared(&r, "simtest_test.go", []string{"TestSeeds", "TestCheckDeclared"})
+	assert.Empty(t, r.errors)
+	CheckDeclared(&r, "simtest_test.go", []string{"TestSeeds", "TestNoSuchThing"})
+	assert.Equal(t, []string{"simtest_test.go declares no TestNoSuchThing"}, r.errors)
+	r.errors = nil
+	CheckDeclared(&r, "no_such_file.go", nil)
+	require.Len(t, r.errors, 1)
+	assert.Contains(t, r.errors[0], "simtest: open no_such_file.go: no such file or directory")
+}
