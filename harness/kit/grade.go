@@ -7,39 +7,46 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// A Sheet is a grade sheet: the outcome of every test of a catalogue that
-// a `go test -json` run reported, with points by part.
+// A Sheet is a grade sheet: every test of a lab's catalogue, with the
+// points the catalogue gives it and what a `go test -json` run did with
+// it. Points come from the catalogue, never from the run: a test that
+// did not run scores 0, and the maximum is always the whole catalogue's.
 type Sheet struct {
-	Packages []Package `json:"packages"`
-	Tests    []Result  `json:"tests"`
-	Parts    []Part    `json:"parts"`
-	Points   int       `json:"points"` // earned
-	Max      int       `json:"max"`    // of the tests that ran
+	Lab     string `json:"lab"`     // raft or kvraft
+	Package string `json:"package"` // the package the catalogue ran in, as the run named it
+	// Status is how the package's run ended: "ok", "FAIL", "does not
+	// build", or "unfinished" (the run stopped before the package did).
+	Status string `json:"status"`
+	// BuildError is the compiler's first error when the package does not
+	// build.
+	BuildError string   `json:"build_error,omitempty"`
+	Tests      []Result `json:"tests"` // the catalogue's, in its order
+	// Ignored are the tests the run reported that are not the catalogue's:
+	// they earn nothing, whatever they print.
+	Ignored []string `json:"ignored,omitempty"`
+	Parts   []Part   `json:"parts"`
+	Points  int      `json:"points"` // earned
+	Max     int      `json:"max"`    // the whole catalogue's
 }
 
-// A Package is how one package's tests ended: "ok", "FAIL", or "build
-// failed" (then none of its tests ran).
-type Package struct {
-	Package string `json:"package"`
-	Status  string `json:"status"`
-}
-
-// A Result is one top-level test's outcome.
+// A Result is one catalogue test's outcome.
 type Result struct {
-	Package string `json:"package"`
-	Test    string `json:"test"`
-	// Part and Max are the test's part of the lab and its points, as the
-	// catalogue logged them; a test outside the catalogue has neither.
-	Part   string `json:"part,omitempty"`
+	Test   string `json:"test"`
+	Part   string `json:"part"`
 	Max    int    `json:"max"`
 	Points int    `json:"points"` // Max if it passed, else 0
-	// Status is "pass", "fail", "skip", or "unfinished" when the run
-	// ended before the test did (a crash or a timeout).
+	// Status is "pass", "fail", "skip", "not run" (the run never started
+	// it), "unfinished" (it started and the run ended before it did: a
+	// crash or a timeout), or "not the catalogue's" (it passed without
+	// running the catalogue's test of that name, which would have logged
+	// its part and points).
 	Status  string  `json:"status"`
 	Seconds float64 `json:"seconds"`
 	// Seed and Replay are, for a failing test, the first seed that failed
@@ -55,29 +62,74 @@ type Part struct {
 	Max    int    `json:"max"`
 }
 
+// Test statuses that Grade gives beside go test's own.
+const (
+	notRun       = "not run"
+	unfinished   = "unfinished"
+	notOurs      = "not the catalogue's"
+	doesNotBuild = "does not build"
+)
+
 // event is one line of `go test -json` (see go doc test2json).
 type event struct {
-	Action     string
-	Package    string
-	ImportPath string
-	Test       string
-	Elapsed    float64
-	Output     string
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Elapsed     float64
+	Output      string
+	FailedBuild string
 }
 
 var (
-	partLine   = regexp.MustCompile(`: part (\S+), (\d+) points?$`)
+	partLine   = regexp.MustCompile(`^\s+\S+\.go:\d+: part (\S+), (\d+) points?$`)
 	failedLine = regexp.MustCompile(`FAILED with seed (-?\d+); replay with:$`)
 )
 
-// Grade reads a `go test -json` stream and returns its grade sheet. Lines
-// that are not JSON (the go command's own messages) are skipped; a stream
-// with no test events at all is an error.
-func Grade(r io.Reader) (*Sheet, error) {
-	g := &grader{byName: map[string]*Result{}, pkgs: map[string]string{}, replayNext: map[string]bool{}}
+// Grade reads a `go test -json` stream of a run of lab's catalogue (lab is
+// "raft" or "kvraft"; "" reads it from the run's package names) and
+// returns its grade sheet. Lines that are not JSON (the go command's own
+// messages) are skipped; a stream with no events at all is an error.
+func Grade(r io.Reader, lab string) (*Sheet, error) {
+	events, err := readEvents(r)
+	if err != nil {
+		return nil, err
+	}
+	if lab == "" {
+		if lab, err = guessLab(events); err != nil {
+			return nil, err
+		}
+	}
+	cat, err := Catalogue(lab)
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := labPackage(events, lab)
+	if err != nil {
+		return nil, err
+	}
+	g := &grader{
+		sheet:  &Sheet{Lab: lab, Package: pkg, Status: unfinished, Parts: []Part{}},
+		byName: map[string]*Result{}, marked: map[string]bool{}, replayNext: map[string]bool{},
+	}
+	for _, t := range cat {
+		g.sheet.Tests = append(g.sheet.Tests, Result{Test: t.Name, Part: t.Part, Max: t.Points, Status: notRun})
+	}
+	for i := range g.sheet.Tests {
+		g.byName[g.sheet.Tests[i].Test] = &g.sheet.Tests[i]
+	}
+	for _, e := range events {
+		g.add(e)
+	}
+	g.total()
+	return g.sheet, nil
+}
+
+// readEvents returns the events of a go test -json stream.
+func readEvents(r io.Reader) ([]event, error) {
+	var events []event
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	events := 0
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 || line[0] != '{' {
@@ -87,66 +139,109 @@ func Grade(r io.Reader) (*Sheet, error) {
 		if err := json.Unmarshal(line, &e); err != nil {
 			return nil, fmt.Errorf("kit: line %d is not go test -json output: %v", n, err)
 		}
-		events++
-		g.add(e)
+		if e.Package == "" {
+			e.Package = e.ImportPath
+		}
+		events = append(events, e)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	if events == 0 {
+	if len(events) == 0 {
 		return nil, errors.New("kit: no go test -json events in the input (run go test -json)")
 	}
-	return g.sheet(), nil
+	return events, nil
 }
 
-// grader accumulates a sheet from events.
+// ErrWhichLab says that Grade was not told which lab a run is of and could
+// not tell from the run: no package named after a lab ran tests, or more
+// than one did.
+var ErrWhichLab = errors.New("kit: cannot tell which lab the run is of (" + strings.Join(Kinds(), " or ") + ")")
+
+// guessLab returns the lab whose package (named after the lab) ran tests
+// or failed to build in the run.
+func guessLab(events []event) (string, error) {
+	found := map[string]bool{}
+	for _, e := range events {
+		base := path.Base(strings.Fields(e.Package + " x")[0])
+		if _, ok := specs[base]; ok && (e.Test != "" || e.Action == "build-fail" || e.FailedBuild != "") {
+			found[base] = true
+		}
+	}
+	if len(found) != 1 {
+		return "", ErrWhichLab
+	}
+	for lab := range found {
+		return lab, nil
+	}
+	panic("unreachable")
+}
+
+// labPackage returns the one package of the run named after lab.
+func labPackage(events []event, lab string) (string, error) {
+	var pkgs []string
+	for _, e := range events {
+		if e.Action != "build-output" && e.Package != "" && path.Base(e.Package) == lab && !slices.Contains(pkgs, e.Package) {
+			pkgs = append(pkgs, e.Package)
+		}
+	}
+	switch len(pkgs) {
+	case 0:
+		return "", fmt.Errorf("kit: the run has no package %s: run go test -json ./%s in the kit", lab, lab)
+	case 1:
+		return pkgs[0], nil
+	}
+	return "", fmt.Errorf("kit: the run has %d packages named %s (%s): grade one at a time", len(pkgs), lab, strings.Join(pkgs, ", "))
+}
+
+// grader fills in a sheet from events.
 type grader struct {
-	order      []*Result
-	byName     map[string]*Result // by package and top-level test
-	pkgOrder   []string
-	pkgs       map[string]string // package status
-	replayNext map[string]bool   // the next output of this test is a replay command
+	sheet      *Sheet
+	byName     map[string]*Result // the catalogue's tests
+	marked     map[string]bool    // the test logged its part and points as the catalogue does
+	replayNext map[string]bool    // the next output of this test is a replay command
+	buildPkg   string             // the package whose build failed first
 }
 
 func (g *grader) add(e event) {
-	pkg := e.Package
-	if pkg == "" {
-		pkg = e.ImportPath
-	}
-	if _, ok := g.pkgs[pkg]; !ok && pkg != "" {
-		g.pkgOrder = append(g.pkgOrder, pkg)
-		g.pkgs[pkg] = ""
-	}
-	if e.Action == "build-fail" {
-		g.pkgs[pkg] = "build failed"
+	s := g.sheet
+	switch {
+	case e.Action == "build-output":
+		if g.buildPkg == "" || g.buildPkg == e.Package {
+			line := strings.TrimSpace(e.Output)
+			if s.BuildError == "" && line != "" && !strings.HasPrefix(line, "#") {
+				g.buildPkg, s.BuildError = e.Package, line
+			}
+		}
 		return
-	}
-	if e.Test == "" {
-		switch e.Action {
-		case "pass":
-			g.pkgs[pkg] = "ok"
-		case "fail":
-			if g.pkgs[pkg] != "build failed" {
-				g.pkgs[pkg] = "FAIL"
-			}
-		case "output":
-			if strings.Contains(e.Output, "[build failed]") || strings.Contains(e.Output, "[setup failed]") {
-				g.pkgs[pkg] = "build failed"
-			}
+	case e.Package != s.Package:
+		return
+	case e.Test == "":
+		switch {
+		case e.Action == "pass":
+			s.Status = "ok"
+		case e.Action == "fail" && e.FailedBuild != "":
+			s.Status = doesNotBuild
+		case e.Action == "fail":
+			s.Status = "FAIL"
 		}
 		return
 	}
 	top, _, sub := strings.Cut(e.Test, "/")
-	key := pkg + "\x00" + top
-	r := g.byName[key]
+	r := g.byName[top]
 	if r == nil {
-		r = &Result{Package: pkg, Test: top, Status: "unfinished"}
-		g.byName[key] = r
-		g.order = append(g.order, r)
+		if !slices.Contains(s.Ignored, top) {
+			s.Ignored = append(s.Ignored, top)
+		}
+		return
 	}
 	switch e.Action {
-	case "pass", "fail", "skip":
-		if !sub {
+	case "run":
+		if r.Status == notRun {
+			r.Status = unfinished
+		}
+	case "pass", "skip", "fail":
+		if !sub && r.Status != "fail" { // a test run twice (-count) fails if either run did
 			r.Status, r.Seconds = e.Action, e.Elapsed
 		}
 	case "output":
@@ -157,13 +252,11 @@ func (g *grader) add(e event) {
 				r.Replay = strings.TrimSpace(out)
 			}
 		}
-		if m := partLine.FindStringSubmatch(out); m != nil && !sub {
-			r.Part = m[1]
-			r.Max, _ = strconv.Atoi(m[2])
+		if m := partLine.FindStringSubmatch(out); m != nil && !sub && m[1] == r.Part && m[2] == strconv.Itoa(r.Max) {
+			g.marked[top] = true
 		}
 		if m := failedLine.FindStringSubmatch(out); m != nil && r.Seed == nil {
-			seed, err := strconv.ParseInt(m[1], 10, 64)
-			if err == nil {
+			if seed, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 				r.Seed = &seed
 				g.replayNext[e.Test] = true
 			}
@@ -171,64 +264,74 @@ func (g *grader) add(e event) {
 	}
 }
 
-// sheet totals what was read.
-func (g *grader) sheet() *Sheet {
-	s := &Sheet{Tests: []Result{}, Packages: []Package{}, Parts: []Part{}}
-	for _, p := range g.pkgOrder {
-		status := g.pkgs[p]
-		if status == "" {
-			status = "unfinished"
-		}
-		s.Packages = append(s.Packages, Package{p, status})
+// total gives each test its points and sums them by part and in all.
+func (g *grader) total() {
+	s := g.sheet
+	if s.Status == doesNotBuild && s.BuildError == "" {
+		s.BuildError = "(the run shows no compiler error)"
 	}
 	parts := map[string]int{} // index in s.Parts
-	for _, r := range g.order {
+	for i := range s.Tests {
+		r := &s.Tests[i]
+		if r.Status == "pass" && !g.marked[r.Test] {
+			r.Status = notOurs
+		}
 		if r.Status == "pass" {
 			r.Points = r.Max
 		}
 		if r.Status != "fail" {
 			r.Seed, r.Replay = nil, ""
 		}
-		s.Tests = append(s.Tests, *r)
 		s.Points += r.Points
 		s.Max += r.Max
-		if r.Part == "" {
-			continue
-		}
-		i, ok := parts[r.Part]
+		j, ok := parts[r.Part]
 		if !ok {
-			i = len(s.Parts)
-			parts[r.Part] = i
+			j = len(s.Parts)
+			parts[r.Part] = j
 			s.Parts = append(s.Parts, Part{Part: r.Part})
 		}
-		s.Parts[i].Points += r.Points
-		s.Parts[i].Max += r.Max
+		s.Parts[j].Points += r.Points
+		s.Parts[j].Max += r.Max
 	}
-	return s
 }
 
-// Failed reports whether any package or test did not pass.
-func (s *Sheet) Failed() bool {
-	for _, p := range s.Packages {
-		if p.Status != "ok" {
-			return true
-		}
-	}
+// NotRun returns the catalogue's tests that did not run to the end.
+func (s *Sheet) NotRun() []string {
+	var out []string
 	for _, r := range s.Tests {
-		if r.Status != "pass" && r.Status != "skip" {
-			return true
+		if r.Status == notRun || r.Status == unfinished {
+			out = append(out, r.Test)
 		}
 	}
-	return false
+	return out
 }
 
-// WriteTable writes the sheet as a table: a line per test with its part,
-// points and result, each failing test's replay command under it, then the
-// points by part and in all.
+// Err returns nil if every test of the catalogue ran and passed, or else
+// an error that says why the sheet is not full marks: the package does not
+// build, tests did not run (then the sheet is not a full grade), or tests
+// failed.
+func (s *Sheet) Err() error {
+	if s.Status == doesNotBuild {
+		return fmt.Errorf("%d of %d points: %s does not build: %s", s.Points, s.Max, s.Package, s.BuildError)
+	}
+	if n := len(s.NotRun()); n > 0 {
+		return fmt.Errorf("%d of %d points, and not a full grade: %d of the catalogue's %d tests did not run to the end", s.Points, s.Max, n, len(s.Tests))
+	}
+	if s.Points < s.Max {
+		return fmt.Errorf("%d of %d points: not every test passed", s.Points, s.Max)
+	}
+	return nil
+}
+
+// WriteTable writes the sheet as a table: the package and how its run
+// ended, a line per catalogue test with its part, points and result, each
+// failing test's replay command under it, then the points by part and in
+// all, and what the run did not show.
 func (s *Sheet) WriteTable(w io.Writer) error {
 	var b strings.Builder
-	for _, p := range s.Packages {
-		fmt.Fprintf(&b, "package %s: %s\n", p.Package, p.Status)
+	fmt.Fprintf(&b, "lab %s, package %s: %s\n", s.Lab, s.Package, s.Status)
+	if s.BuildError != "" {
+		fmt.Fprintf(&b, "    %s\n", s.BuildError)
 	}
 	width := len("test")
 	for _, r := range s.Tests {
@@ -240,15 +343,11 @@ func (s *Sheet) WriteTable(w io.Writer) error {
 	b.WriteString("\n")
 	row("test", "part", "points", "result")
 	for _, r := range s.Tests {
-		part, points := r.Part, fmt.Sprintf("%d/%d", r.Points, r.Max)
-		if part == "" {
-			part, points = "-", "-"
-		}
 		result := r.Status
 		if r.Seed != nil {
 			result += fmt.Sprintf(" (seed %d)", *r.Seed)
 		}
-		row(r.Test, part, points, result)
+		row(r.Test, r.Part, fmt.Sprintf("%d/%d", r.Points, r.Max), result)
 		if r.Replay != "" {
 			fmt.Fprintf(&b, "    replay: %s\n", r.Replay)
 		}
@@ -258,6 +357,12 @@ func (s *Sheet) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "part %-4s %d/%d\n", p.Part, p.Points, p.Max)
 	}
 	fmt.Fprintf(&b, "total     %d/%d\n", s.Points, s.Max)
+	if n := len(s.NotRun()); n > 0 && s.Status != doesNotBuild {
+		fmt.Fprintf(&b, "\nnot a full grade: %d of the catalogue's %d tests did not run to the end (a -run subset, a crash or a timeout, or tests missing from the package); they score 0\n", n, len(s.Tests))
+	}
+	if len(s.Ignored) > 0 {
+		fmt.Fprintf(&b, "ignored, as not the catalogue's: %s\n", strings.Join(s.Ignored, " "))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -3,6 +3,7 @@ package kit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,15 +12,150 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+const labPkg = kitModule + "/raft"
+
 // gradeFile grades the go test -json stream in testdata/name.
 func gradeFile(t *testing.T, name string) *Sheet {
 	t.Helper()
 	f, err := os.Open("testdata/" + name)
 	require.NoError(t, err)
 	defer f.Close()
-	s, err := Grade(f)
+	s, err := Grade(f, "")
 	require.NoError(t, err)
 	return s
+}
+
+// stream builds a go test -json stream, a test at a time.
+type stream struct{ b strings.Builder }
+
+func (s *stream) event(pkg, test, action, output string) {
+	b, _ := json.Marshal(event{Action: action, Package: pkg, Test: test, Output: output})
+	s.b.Write(append(b, '\n'))
+}
+
+// test adds a run of test in pkg that logs lines and ends with result.
+func (s *stream) test(pkg, test, result string, lines ...string) {
+	s.event(pkg, test, "run", "")
+	for _, l := range lines {
+		s.event(pkg, test, "output", "    catalogue_test.go:16: "+l+"\n")
+	}
+	s.event(pkg, test, result, "")
+}
+
+// catalogue adds a run of each of the raft catalogue's tests that logs
+// its part and points and passes, but for the tests in skip.
+func (s *stream) catalogue(t *testing.T, skip ...string) {
+	cat, err := Catalogue("raft")
+	require.NoError(t, err)
+	for _, g := range cat {
+		if !strings.Contains(" "+strings.Join(skip, " ")+" ", " "+g.Name+" ") {
+			s.test(labPkg, g.Name, "pass", fmt.Sprintf("part %s, %d points", g.Part, g.Points))
+		}
+	}
+}
+
+func (s *stream) grade(t *testing.T, lab string) *Sheet {
+	t.Helper()
+	sheet, err := Grade(strings.NewReader(s.b.String()), lab)
+	require.NoError(t, err)
+	return sheet
+}
+
+// result returns the sheet's result for the named test.
+func (sh *Sheet) result(name string) Result {
+	for _, r := range sh.Tests {
+		if r.Test == name {
+			return r
+		}
+	}
+	return Result{}
+}
+
+func TestGradeFullRun(t *testing.T) {
+	var s stream
+	s.catalogue(t)
+	s.event(labPkg, "", "pass", "")
+	sheet := s.grade(t, "")
+	assert.Equal(t, "raft", sheet.Lab)
+	assert.Equal(t, "ok", sheet.Status)
+	assert.Equal(t, [2]int{100, 100}, [2]int{sheet.Points, sheet.Max})
+	assert.Equal(t, []Part{{"3A", 15, 15}, {"3B", 30, 30}, {"3C", 32, 32}, {"3D", 23, 23}}, sheet.Parts)
+	assert.NoError(t, sheet.Err())
+	assert.Empty(t, sheet.NotRun())
+}
+
+// TestGradeTampering checks that each way of making a run look better than
+// the student's code is caught.
+func TestGradeTampering(t *testing.T) {
+	t.Run("a test of one's own claims points", func(t *testing.T) {
+		var s stream
+		s.catalogue(t, "TestBackup")
+		s.test(labPkg, "TestBackup", "fail", "part 3B, 3 points")
+		s.test(labPkg, "TestMine", "pass", "part 3B, 85 points")
+		s.test(kitModule+"/other", "TestOther", "pass", "part 3E, 85 points")
+		s.event(labPkg, "", "fail", "")
+		sheet := s.grade(t, "")
+		assert.Equal(t, [2]int{97, 100}, [2]int{sheet.Points, sheet.Max})
+		assert.Equal(t, []string{"TestMine"}, sheet.Ignored, "the other package's test is not even listed")
+		assert.Len(t, sheet.Parts, 4)
+		assert.EqualError(t, sheet.Err(), "97 of 100 points: not every test passed")
+	})
+	t.Run("a catalogue test deleted", func(t *testing.T) {
+		var s stream
+		s.catalogue(t, "TestFigure8", "TestCount")
+		s.event(labPkg, "", "pass", "")
+		sheet := s.grade(t, "")
+		assert.Equal(t, [2]int{93, 100}, [2]int{sheet.Points, sheet.Max}, "the denominator stays the catalogue's")
+		assert.Equal(t, Result{Test: "TestCount", Part: "3B", Max: 3, Status: "not run"}, sheet.result("TestCount"))
+		assert.Equal(t, []string{"TestCount", "TestFigure8"}, sheet.NotRun())
+		assert.EqualError(t, sheet.Err(), "93 of 100 points, and not a full grade: 2 of the catalogue's 28 tests did not run to the end")
+	})
+	t.Run("a catalogue test replaced by a stub", func(t *testing.T) {
+		var s stream
+		s.catalogue(t, "TestFigure8", "TestCount", "TestRejoin")
+		s.test(labPkg, "TestFigure8", "pass")
+		s.test(labPkg, "TestCount", "pass", "part 3B, 30 points")
+		s.test(labPkg, "TestRejoin/seed=1", "pass", "part 3B, 3 points") // a subtest's claim is not the catalogue's
+		s.test(labPkg, "TestRejoin", "pass")
+		s.event(labPkg, "", "pass", "")
+		sheet := s.grade(t, "")
+		assert.Equal(t, [2]int{90, 100}, [2]int{sheet.Points, sheet.Max})
+		for _, name := range []string{"TestFigure8", "TestCount", "TestRejoin"} {
+			assert.Equal(t, "not the catalogue's", sheet.result(name).Status, name)
+			assert.Zero(t, sheet.result(name).Points, name)
+		}
+		assert.EqualError(t, sheet.Err(), "90 of 100 points: not every test passed")
+	})
+	t.Run("a subset run", func(t *testing.T) {
+		sheet := gradeFile(t, "raft-planted-bug.json")
+		assert.Equal(t, [2]int{11, 100}, [2]int{sheet.Points, sheet.Max})
+		assert.Len(t, sheet.NotRun(), 24)
+		assert.EqualError(t, sheet.Err(), "11 of 100 points, and not a full grade: 24 of the catalogue's 28 tests did not run to the end")
+		var table bytes.Buffer
+		require.NoError(t, sheet.WriteTable(&table))
+		assert.Contains(t, table.String(), "\ntotal     11/100\n\nnot a full grade: 24 of the catalogue's 28 tests did not run to the end")
+	})
+	t.Run("a build failure", func(t *testing.T) {
+		sheet := gradeFile(t, "raft-build-failed.json")
+		assert.Equal(t, "does not build", sheet.Status)
+		assert.Equal(t, "raft/raft.go:246:17: undefined: undefined", sheet.BuildError)
+		assert.Equal(t, [2]int{0, 100}, [2]int{sheet.Points, sheet.Max})
+		assert.Len(t, sheet.NotRun(), 28)
+		assert.EqualError(t, sheet.Err(), "0 of 100 points: "+labPkg+" does not build: raft/raft.go:246:17: undefined: undefined")
+		var table bytes.Buffer
+		require.NoError(t, sheet.WriteTable(&table))
+		assert.True(t, strings.HasPrefix(table.String(), "lab raft, package "+labPkg+": does not build\n    raft/raft.go:246:17: undefined: undefined\n"), table.String())
+		assert.NotContains(t, table.String(), "not a full grade")
+	})
+	t.Run("a failure hidden by a second run", func(t *testing.T) {
+		var s stream
+		s.catalogue(t)
+		s.test(labPkg, "TestCount", "fail", "part 3B, 3 points")
+		s.catalogue(t) // -count=2: the second run passes
+		sheet := s.grade(t, "")
+		assert.Equal(t, "fail", sheet.result("TestCount").Status)
+		assert.Equal(t, 97, sheet.Points)
+	})
 }
 
 // TestGradeRun grades a run of four tests of the catalogue on our Raft
@@ -27,44 +163,32 @@ func gradeFile(t *testing.T, name string) *Sheet {
 // catches on its first seed.
 func TestGradeRun(t *testing.T) {
 	s := gradeFile(t, "raft-planted-bug.json")
-	assert.Equal(t, []Package{{"example.edu/course/lab/raft", "FAIL"}}, s.Packages)
-	require.Len(t, s.Tests, 4)
+	assert.Equal(t, "FAIL", s.Status)
+	require.Len(t, s.Tests, 28)
 	seed := int64(1)
-	fig8 := Result{Package: "example.edu/course/lab/raft", Test: "TestFigure8Unreliable", Part: "3C", Max: 4, Points: 0,
-		Status: "fail", Seconds: s.Tests[2].Seconds, Seed: &seed,
-		Replay: "go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"}
-	assert.Equal(t, fig8, s.Tests[2])
-	for _, i := range []int{0, 1, 3} {
-		r := s.Tests[i]
-		assert.Equal(t, "pass", r.Status, r.Test)
-		assert.Equal(t, r.Max, r.Points, r.Test)
-		assert.Nil(t, r.Seed, r.Test)
-		assert.Empty(t, r.Replay, r.Test)
+	fig8 := s.result("TestFigure8Unreliable")
+	assert.Equal(t, Result{Test: "TestFigure8Unreliable", Part: "3C", Max: 4, Points: 0,
+		Status: "fail", Seconds: fig8.Seconds, Seed: &seed,
+		Replay: "go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"}, fig8)
+	for _, name := range []string{"TestInitialElection", "TestRejoin", "TestSnapshotBasic"} {
+		r := s.result(name)
+		assert.Equal(t, "pass", r.Status, name)
+		assert.Equal(t, r.Max, r.Points, name)
+		assert.Nil(t, r.Seed, name)
+		assert.Empty(t, r.Replay, name)
 	}
-	assert.Equal(t, []string{"TestInitialElection", "TestRejoin", "TestFigure8Unreliable", "TestSnapshotBasic"},
-		[]string{s.Tests[0].Test, s.Tests[1].Test, s.Tests[2].Test, s.Tests[3].Test})
-	assert.Equal(t, []Part{{"3A", 5, 5}, {"3B", 3, 3}, {"3C", 0, 4}, {"3D", 3, 3}}, s.Parts)
-	assert.Equal(t, [2]int{11, 15}, [2]int{s.Points, s.Max})
-	assert.True(t, s.Failed())
+	assert.Equal(t, []Part{{"3A", 5, 15}, {"3B", 3, 30}, {"3C", 0, 32}, {"3D", 3, 23}}, s.Parts)
 
 	var table bytes.Buffer
 	require.NoError(t, s.WriteTable(&table))
-	want := `package example.edu/course/lab/raft: FAIL
-
-test                   part  points  result
-TestInitialElection    3A       5/5  pass
-TestRejoin             3B       3/3  pass
-TestFigure8Unreliable  3C       0/4  fail (seed 1)
-    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v
-TestSnapshotBasic      3D       3/3  pass
-
-part 3A   5/5
-part 3B   3/3
-part 3C   0/4
-part 3D   3/3
-total     11/15
-`
-	assert.Equal(t, want, table.String())
+	for _, want := range []string{
+		"lab raft, package example.edu/course/lab/raft: FAIL\n\ntest                           part  points  result\n",
+		"TestInitialElection            3A       5/5  pass\nTestReElection                 3A       0/5  not run\n",
+		"TestFigure8Unreliable          3C       0/4  fail (seed 1)\n    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v\n",
+		"part 3A   5/15\npart 3B   3/30\npart 3C   0/32\npart 3D   3/23\ntotal     11/100\n",
+	} {
+		assert.Contains(t, table.String(), want)
+	}
 
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
@@ -74,37 +198,41 @@ total     11/15
 	assert.Contains(t, string(b), `"replay":"go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"`)
 }
 
-func TestGradeBuildFailed(t *testing.T) {
-	s := gradeFile(t, "raft-build-failed.json")
-	assert.Equal(t, []Package{{"example.edu/course/lab/raft", "build failed"}}, s.Packages)
-	assert.Empty(t, s.Tests)
-	assert.True(t, s.Failed())
-	var table bytes.Buffer
-	require.NoError(t, s.WriteTable(&table))
-	assert.Contains(t, table.String(), "package example.edu/course/lab/raft: build failed\n")
-	assert.Contains(t, table.String(), "total     0/0\n")
-}
-
 // TestGradeUnfinished grades a run that crashed in the middle of a test:
 // the test has no result, and the package none either.
 func TestGradeUnfinished(t *testing.T) {
-	in := `go: downloading something
-{"Action":"start","Package":"p"}
-{"Action":"run","Package":"p","Test":"TestA"}
-{"Action":"output","Package":"p","Test":"TestA","Output":"    catalogue_test.go:18: part 3A, 5 points\n"}
-{"Action":"run","Package":"p","Test":"TestA/seed=1"}
-{"Action":"output","Package":"p","Test":"TestA/seed=1","Output":"panic: boom\n"}
-`
-	s, err := Grade(strings.NewReader(in))
-	require.NoError(t, err)
-	assert.Equal(t, []Package{{"p", "unfinished"}}, s.Packages)
-	assert.Equal(t, []Result{{Package: "p", Test: "TestA", Part: "3A", Max: 5, Status: "unfinished"}}, s.Tests)
-	assert.True(t, s.Failed())
+	var s stream
+	s.b.WriteString("go: downloading something\n")
+	s.event(labPkg, "TestInitialElection", "run", "")
+	s.event(labPkg, "TestInitialElection", "output", "    catalogue_test.go:16: part 3A, 5 points\n")
+	s.event(labPkg, "TestInitialElection/seed=1", "output", "panic: boom\n")
+	sheet := s.grade(t, "raft")
+	assert.Equal(t, "unfinished", sheet.Status)
+	assert.Equal(t, Result{Test: "TestInitialElection", Part: "3A", Max: 5, Status: "unfinished"}, sheet.result("TestInitialElection"))
+	assert.Len(t, sheet.NotRun(), 28)
+	assert.Error(t, sheet.Err())
 }
 
 func TestGradeBadInput(t *testing.T) {
-	_, err := Grade(strings.NewReader("ok  \tp\t0.1s\n"))
+	_, err := Grade(strings.NewReader("ok  \tp\t0.1s\n"), "")
 	assert.EqualError(t, err, "kit: no go test -json events in the input (run go test -json)")
-	_, err = Grade(strings.NewReader("{\"Action\":\"start\"}\n{\"Action\": oops}\n"))
+	_, err = Grade(strings.NewReader("{\"Action\":\"start\"}\n{\"Action\": oops}\n"), "")
 	assert.ErrorContains(t, err, "kit: line 2 is not go test -json output: ")
+
+	var s stream
+	s.test("example.edu/x", "TestA", "pass")
+	_, err = Grade(strings.NewReader(s.b.String()), "")
+	assert.ErrorIs(t, err, ErrWhichLab)
+	_, err = Grade(strings.NewReader(s.b.String()), "raft")
+	assert.EqualError(t, err, "kit: the run has no package raft: run go test -json ./raft in the kit")
+	_, err = Grade(strings.NewReader(s.b.String()), "raftt")
+	assert.EqualError(t, err, `kit: unknown lab "raftt" (there are kvraft, raft)`)
+
+	s.test("a/raft", "TestA", "pass")
+	s.test("b/kvraft", "TestA", "pass")
+	_, err = Grade(strings.NewReader(s.b.String()), "")
+	assert.ErrorIs(t, err, ErrWhichLab)
+	s.test("b/raft", "TestA", "pass")
+	_, err = Grade(strings.NewReader(s.b.String()), "raft")
+	assert.EqualError(t, err, "kit: the run has 2 packages named raft (a/raft, b/raft): grade one at a time")
 }

@@ -26,6 +26,8 @@ import (
 	"strings"
 
 	"github.com/replab/replab"
+	"github.com/replab/replab/kvraft/kvtest"
+	"github.com/replab/replab/raft/rafttest"
 )
 
 // ourModule is the module path the copied sources import each other by.
@@ -45,6 +47,41 @@ type spec struct {
 	templates []string
 	// requires are the modules of our go.mod the kit needs.
 	requires []string
+	// catalogue lists the lab's graded tests.
+	catalogue func() []Graded
+}
+
+// A Graded is a test of a lab's catalogue: the name of its test function,
+// the part of the lab it belongs to, and its points.
+type Graded struct {
+	Name, Part string
+	Points     int
+}
+
+// Catalogue returns the graded tests of the lab that the kit called kind
+// hands out, in the catalogue's order.
+func Catalogue(kind string) ([]Graded, error) {
+	sp, ok := specs[kind]
+	if !ok {
+		return nil, fmt.Errorf("kit: unknown lab %q (there are %s)", kind, strings.Join(Kinds(), ", "))
+	}
+	return sp.catalogue(), nil
+}
+
+func raftCatalogue() []Graded {
+	var out []Graded
+	for _, t := range rafttest.Tests() {
+		out = append(out, Graded{t.Name, t.Part, t.Points})
+	}
+	return out
+}
+
+func kvraftCatalogue() []Graded {
+	var out []Graded
+	for _, t := range kvtest.Tests() {
+		out = append(out, Graded{t.Name, t.Part, t.Points})
+	}
+	return out
 }
 
 var specs = map[string]spec{
@@ -52,12 +89,14 @@ var specs = map[string]spec{
 		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest"},
 		tests:     []string{"raft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "raft"},
+		catalogue: raftCatalogue,
 	},
 	"kvraft": {
 		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "checks/linearize", "kvraft/kvtest"},
 		tests:     []string{"kvraft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "kvraft"},
 		requires:  []string{"github.com/anishathalye/porcupine"},
+		catalogue: kvraftCatalogue,
 	},
 }
 

@@ -142,26 +142,39 @@ func TestGrade(t *testing.T) {
 	sheet := filepath.Join(t.TempDir(), "sheet.json")
 	r := labsim(nil, "grade", "-in", in, "-json", sheet)
 	assert.Equal(t, exitFailed, r.code)
-	assert.Equal(t, "labsim grade: 11 of 15 points: not every test passed\n", r.stderr)
-	assert.Contains(t, r.stdout, "TestFigure8Unreliable  3C       0/4  fail (seed 1)\n"+
+	assert.Equal(t, "labsim grade: 11 of 100 points, and not a full grade: 24 of the catalogue's 28 tests did not run to the end\n", r.stderr)
+	assert.Contains(t, r.stdout, "TestFigure8Unreliable          3C       0/4  fail (seed 1)\n"+
 		"    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v\n")
-	assert.Contains(t, r.stdout, "total     11/15\n")
+	assert.Contains(t, r.stdout, "TestReElection                 3A       0/5  not run\n")
+	assert.Contains(t, r.stdout, "total     11/100\n")
 	b, err := os.ReadFile(sheet)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"replay": "go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v"`)
 
+	build := labsim(nil, "grade", "-in", filepath.Join("..", "kit", "testdata", "raft-build-failed.json"))
+	assert.Equal(t, exitFailed, build.code)
+	assert.Equal(t, "labsim grade: 0 of 100 points: example.edu/course/lab/raft does not build: raft/raft.go:246:17: undefined: undefined\n", build.stderr)
+
 	e := fakeEnv()
 	e.stdin = strings.NewReader(`{"Action":"run","Package":"p","Test":"TestA"}
-{"Action":"output","Package":"p","Test":"TestA","Output":"    x_test.go:1: part 3A, 5 points\n"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"    x_test.go:1: part 3A, 85 points\n"}
 {"Action":"pass","Package":"p","Test":"TestA","Elapsed":0.5}
 {"Action":"pass","Package":"p","Elapsed":0.6}
 `)
-	ok := labsim(e, "grade")
-	assert.Equal(t, exitOK, ok.code, ok.stderr)
-	assert.Contains(t, ok.stdout, "TestA  3A       5/5  pass\n")
+	which := labsim(e, "grade")
+	assert.Equal(t, exitUsage, which.code)
+	assertOneError(t, which, "cannot tell which lab the run is of (kvraft or raft): name it with -lab")
 
 	e.stdin = strings.NewReader("PASS\n")
-	none := labsim(e, "grade")
+	e.stdinTTY = true
+	none := labsim(e, "grade", "-lab", "raft")
 	assert.Equal(t, exitFailed, none.code)
-	assert.Equal(t, "labsim grade: no go test -json events in the input (run go test -json)\n", none.stderr)
+	assert.Equal(t, "labsim grade: reading 'go test -json' output from standard input, until end of input (Ctrl-D);\n"+
+		"pipe a run in (go test -json ./raft | labsim grade) or name a file with -in FILE\n"+
+		"labsim grade: no go test -json events in the input (run go test -json)\n", none.stderr)
+
+	unwritten := filepath.Join(t.TempDir(), "sheet.json")
+	e.stdin = strings.NewReader("PASS\n")
+	labsim(e, "grade", "-json", unwritten)
+	assert.NoFileExists(t, unwritten, "no sheet, no file")
 }

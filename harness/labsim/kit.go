@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -61,22 +60,35 @@ empty or new.`,
 
 var gradeCmd = &command{
 	name:  "grade",
-	args:  "[-in FILE] [-json FILE]",
-	short: "turn a 'go test -json' run of a kit's tests into a grade sheet",
+	args:  "[-in FILE] [-lab LAB] [-json FILE]",
+	short: "grade a 'go test -json' run of a kit's tests against the lab's catalogue",
 	long: `
 Grade reads the output of 'go test -json' on a course kit's tests (from
--in FILE, or standard input) and prints a grade sheet: each test with its
-part of the lab, its points and its result, and under each failing test
-the seed it failed with and the command that replays it; then the points
-by part and in all. -json also writes the sheet as JSON. Only the tests
-that ran are graded: run the whole catalogue. It exits with status 1 if
-a test or a package's build failed.
+-in FILE, or standard input) and prints a grade sheet against the lab's
+catalogue, as this labsim holds it: every test of the catalogue with its
+part and points and what the run did with it, the seed and replay command
+of each failing test, and the points by part and in all, out of the whole
+catalogue's. Points come from the catalogue, not from what the run prints:
+a catalogue test that did not run scores 0 and is listed, a run of a
+subset (-run) is not a full grade, a package that does not build scores 0
+and the sheet shows the compiler's first error, and tests outside the
+catalogue earn nothing. LAB (` + strings.Join(kit.Kinds(), " or ") + `) is read from the run's
+package names unless given. -json also writes the sheet as JSON. It exits
+with status 1 unless every test of the catalogue ran and passed.
+
+Grade the student's code with the kit's own test files, as handed out: a
+passing test that did not log its part and points, as the catalogue's
+tests do, is marked "not the catalogue's" and scores 0.
 
   go test -json ./raft | labsim grade -json grades.json`,
 	flags: func(fs *flag.FlagSet) action {
 		in := fs.String("in", "-", "read 'go test -json' output from `FILE` (- is standard input)")
+		lab := fs.String("lab", "", "grade against the catalogue of `LAB` (default: the run's package name)")
 		jsonOut := fs.String("json", "", "write the grade sheet as JSON to `FILE`")
 		return func(e *env, _ string) error {
+			if *lab != "" && !slices.Contains(kit.Kinds(), *lab) {
+				return usagef("-lab %q: unknown lab%s (%s)", *lab, suggest(*lab, kit.Kinds()), strings.Join(kit.Kinds(), " or "))
+			}
 			r := e.stdin
 			if *in != "-" {
 				f, err := os.Open(*in)
@@ -86,36 +98,51 @@ a test or a package's build failed.
 				defer f.Close()
 				r = f
 			}
+			var sheetFile *os.File
 			if *jsonOut != "" {
-				if fi, err := os.Stat(filepath.Dir(*jsonOut)); err != nil || !fi.IsDir() {
-					return usagef("-json %s: %s is not a directory", *jsonOut, filepath.Dir(*jsonOut))
+				f, err := os.Create(*jsonOut)
+				if err != nil {
+					return usagef("-json %s: cannot write it: %v", *jsonOut, errors.Unwrap(err))
 				}
+				defer f.Close()
+				sheetFile = f
 			}
-			sheet, err := kit.Grade(r)
+			if *in == "-" && e.stdinTTY {
+				fmt.Fprintln(e.stderr, "labsim grade: reading 'go test -json' output from standard input, until end of input (Ctrl-D);\n"+
+					"pipe a run in (go test -json ./raft | labsim grade) or name a file with -in FILE")
+			}
+			sheet, err := kit.Grade(r, *lab)
 			if err != nil {
-				return errors.New(strings.TrimPrefix(err.Error(), "kit: "))
+				if sheetFile != nil {
+					os.Remove(*jsonOut) // made to check it can be written: no sheet goes into it
+				}
+				msg := strings.TrimPrefix(err.Error(), "kit: ")
+				if errors.Is(err, kit.ErrWhichLab) {
+					return usagef("%s: name it with -lab", msg)
+				}
+				return errors.New(msg)
 			}
 			if err := sheet.WriteTable(e.stdout); err != nil {
 				return err
 			}
-			if *jsonOut != "" {
-				if err := writeJSON(*jsonOut, sheet); err != nil {
-					return err
+			if sheetFile != nil {
+				if err := writeJSON(sheetFile, sheet); err != nil {
+					return fmt.Errorf("-json %s: %v", *jsonOut, err)
 				}
 			}
-			if sheet.Failed() {
-				return fmt.Errorf("%d of %d points: not every test passed", sheet.Points, sheet.Max)
-			}
-			return nil
+			return sheet.Err()
 		}
 	},
 }
 
-// writeJSON writes v, indented, to the file at path.
-func writeJSON(path string, v any) error {
+// writeJSON writes v, indented, to f.
+func writeJSON(f *os.File, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	return f.Close()
 }

@@ -54,6 +54,7 @@ func Lab() Catalogue {
 // shown, and the catalogue it looks names up in (tests bring their own).
 type env struct {
 	stdin          io.Reader
+	stdinTTY       bool // stdin is a terminal: a command that reads it says so
 	stdout, stderr io.Writer
 	// tty says that stderr is a terminal, where progress is one line
 	// redrawn in place; elsewhere it is plain lines.
@@ -83,8 +84,10 @@ func Run(args []string, c Catalogue, stdin io.Reader, stdout, stderr io.Writer) 
 		panic(err.Error())
 	}
 	f, ok := stderr.(*os.File)
+	in, inFile := stdin.(*os.File)
 	e := &env{
 		stdin:       stdin,
+		stdinTTY:    inFile && isTerminal(in),
 		stdout:      stdout,
 		stderr:      stderr,
 		tty:         ok && isTerminal(f),

@@ -172,7 +172,9 @@ func TestBadValues(t *testing.T) {
 		{[]string{"kit", "raft", "-out", filepath.Dir(file)}, "-out " + filepath.Dir(file) + ": not empty"},
 
 		{[]string{"grade", "-in", "/no/such/file"}, "-in /no/such/file: no such file or directory"},
-		{[]string{"grade", "-json", "/no/such/dir/sheet.json"}, "-json /no/such/dir/sheet.json: /no/such/dir is not a directory"},
+		{[]string{"grade", "-json", "/no/such/dir/sheet.json"}, "-json /no/such/dir/sheet.json: cannot write it: no such file or directory"},
+		{[]string{"grade", "-json", dir}, "-json " + dir + ": cannot write it: is a directory"},
+		{[]string{"grade", "-lab", "raf"}, `-lab "raf": unknown lab; did you mean raft? (kvraft or raft)`},
 	} {
 		r := labsim(nil, tc.args...)
 		assert.Equal(t, exitUsage, r.code, "%v: %s", tc.args, r.stderr)
