@@ -203,6 +203,9 @@ func (c *call) deliver() {
 		return
 	}
 	n.w.Fold(sim.TagDeliver, c.id)
+	if n.w.Tracing() {
+		n.w.Tracef("call #%d %s delivered to %v", c.id, c.svcMeth, c.end.server)
+	}
 	c.srv.count++
 	if d := n.processing(c.srv.host); d > 0 {
 		n.w.Schedule(d, (*handleAct)(c))
@@ -262,6 +265,9 @@ func (c *call) respond(a *Deferred) {
 	size := n.codec.copyInto(rc, a.wire, reflect.NewAt(rc.t, a.reply), true)
 	n.replyBytes += int64(size)
 	n.w.Fold(sim.TagReply, c.id, uint64(size))
+	if n.w.Tracing() {
+		n.w.Tracef("call #%d %s answered by %v %dB", c.id, c.svcMeth, c.end.server, size)
+	}
 	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
 		c.lost("reply dropped", 0)
 		return
@@ -311,6 +317,9 @@ func (c *call) finish(wire unsafe.Pointer, ok bool) {
 	}
 	c.finished = true
 	c.end.net.w.Fold(sim.TagDone, c.id, b2u(ok))
+	if c.end.net.w.Tracing() {
+		c.end.net.w.Tracef("call #%d %s returns to %v ok=%t", c.id, c.svcMeth, c.end.name, ok)
+	}
 	if ok {
 		rc := c.frame.reply
 		rc.at(c.reply).Set(rc.at(wire))

@@ -2,6 +2,7 @@ package labrpc
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -393,5 +394,25 @@ func TestTheTraceFoldsEachCallsMethod(t *testing.T) {
 		h := trace(ms...)
 		require.NotContains(t, hashes, h, "%v traces like %v", ms, hashes[h])
 		hashes[h] = ms
+	}
+}
+
+// TestTraceFollowsACall checks that a traced world writes each step of a
+// call: sent, delivered, answered, returned.
+func TestTraceFollowsACall(t *testing.T) {
+	w, _, _, e := setup(1)
+	var trace strings.Builder
+	w.SetTraceWriter(&trace)
+	var reply int
+	require.True(t, callSync(t, w, e, "JunkServer.Handler6", "four", &reply))
+	lines := strings.Split(strings.TrimSpace(trace.String()), "\n")
+	require.Len(t, lines, 4, trace.String())
+	for i, want := range []string{
+		"call #1 c→1000 JunkServer.Handler6 ",
+		"call #1 JunkServer.Handler6 delivered to 1000",
+		"call #1 JunkServer.Handler6 answered by 1000 ",
+		"call #1 JunkServer.Handler6 returns to c ok=true",
+	} {
+		assert.Contains(t, lines[i], want)
 	}
 }

@@ -26,6 +26,14 @@ func (h *Host) NewTimer(fn func()) *Timer {
 	return &Timer{w: h.w, host: h, epoch: h.epoch, fn: fn}
 }
 
+// owner names the timer's host, or the world for a timer of no host.
+func (t *Timer) owner() string {
+	if t.host == nil {
+		return "the world"
+	}
+	return t.host.name
+}
+
 // Fire calls the timer's function; the world calls it when the timer is due.
 func (t *Timer) Fire() { t.fn() }
 

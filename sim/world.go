@@ -138,6 +138,9 @@ func (w *World) Step() bool {
 	}
 	w.fire(en, e.host)
 	if t := e.timer; t != nil {
+		if w.trace != nil {
+			w.Tracef("timer fires on %s", t.owner())
+		}
 		// The timer keeps its slot while it fires, for Reset to reuse.
 		t.pending = false
 		t.Fire()

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -520,4 +521,21 @@ func TestFoldedStringsAreToldApart(t *testing.T) {
 	w := NewWorld(1)
 	w.Fold(StringWord("Raft.RequestVote"))
 	assert.Equal(t, hashAfter("Raft.RequestVote"), w.TraceHash(), "FoldString(s) is Fold(StringWord(s))")
+}
+
+// TestTraceShowsTimersAndHosts checks that a traced world writes a line,
+// at its virtual time, when a timer fires and when a host dies or comes
+// back.
+func TestTraceShowsTimersAndHosts(t *testing.T) {
+	w := NewWorld(1)
+	var trace strings.Builder
+	w.SetTraceWriter(&trace)
+	h := w.NewHost("raft0")
+	h.NewTimer(func() { h.Kill() }).Reset(300 * time.Millisecond)
+	w.NewTimer(func() { h.Restart() }).Reset(time.Second)
+	w.Run(2 * time.Second)
+	assert.Equal(t, "         300ms  timer fires on raft0\n"+
+		"         300ms  kill raft0\n"+
+		"            1s  timer fires on the world\n"+
+		"            1s  restart raft0\n", trace.String())
 }

@@ -100,13 +100,20 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 // name, and logs the test's part and points in the form a grade sheet
 // reads ("part 3A, 5 points"). A run that panics fails like any failing
 // run, with its seed and replay command, and the catalogue goes on with
-// the next test: a student's panicking node costs one test, not all.
+// the next test: a student's panicking node costs one test, not all. A
+// failing test also logs what in the package under test breaks the rule
+// that a run is a function of its seed (see SeedDriven), if anything does.
 func RunGraded(t *testing.T, name, part string, points int, defaults []int64, body func(t *testing.T, seed int64) Result) {
 	t.Helper()
 	if t.Name() != name {
 		t.Fatalf("simtest: %s runs the test %s: call it from a function with its name", t.Name(), name)
 	}
 	t.Logf("part %s, %d points", part, points)
+	t.Cleanup(func() {
+		if t.Failed() {
+			explainSeedDriven(t)
+		}
+	})
 	Run(t, defaults, func(t *testing.T, seed int64) Result {
 		defer func() {
 			if p := recover(); p != nil {
@@ -160,10 +167,17 @@ func panicStack() string {
 // sameRun returns an error unless a replay ended as the first run did.
 func sameRun(first, again sim.Summary) error {
 	if first != again {
-		return fmt.Errorf("simtest: nondeterminism: seed %d gave %v, then %v", first.Seed, first, again)
+		return fmt.Errorf("simtest: nondeterminism: seed %d gave %v, then %v\n%s", first.Seed, first, again, nondeterminismCauses)
 	}
 	return nil
 }
+
+// nondeterminismCauses lists what makes one seed run two ways.
+const nondeterminismCauses = `The same seed ran two ways, so something besides the seed decides what happens. The likely causes:
+	- iterating over a map where the order matters (which peer first, what to encode): Go's map order differs from run to run; iterate over a slice, or sort the keys;
+	- the wall clock (time.Now, time.Since): use the host's virtual clock, host.Now();
+	- a goroutine, a channel, a lock or time.Sleep: they run outside the world's one goroutine; use timers (host.After) and callbacks;
+	- math/rand's global functions: draw from host.World().Rand().`
 
 // OnFailure makes a failing test print its seed and the command that
 // replays it.
