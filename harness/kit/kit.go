@@ -40,7 +40,9 @@ var templates embed.FS
 type spec struct {
 	// packages are copied whole: their non-test Go files.
 	packages []string
-	// tests are the catalogue's test files, copied as they are.
+	// tests are the catalogues' test files, copied as they are: the lab's,
+	// and the Raft lab's in the key/value kit, so that a student can check
+	// the Raft the service stands on.
 	tests []string
 	// templates are the directories of templates/ whose files go into
 	// the kit, at the same paths without .tmpl.
@@ -92,8 +94,8 @@ var specs = map[string]spec{
 		catalogue: raftCatalogue,
 	},
 	"kvraft": {
-		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "checks/linearize", "kvraft/kvtest"},
-		tests:     []string{"kvraft/catalogue_test.go"},
+		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
+		tests:     []string{"raft/catalogue_test.go", "kvraft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "kvraft"},
 		requires:  []string{"github.com/anishathalye/porcupine"},
 		catalogue: kvraftCatalogue,
@@ -166,7 +168,7 @@ func (sp spec) files(module string) (map[string][]byte, error) {
 			return nil, fmt.Errorf("kit: %s: %v", name, err)
 		}
 	}
-	guide, err := fs.ReadFile(src, "docs/writing-raft.md")
+	guide, err := fs.ReadFile(src, guidePath)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +208,14 @@ func (sp spec) files(module string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// rewrite points the imports of our packages at the kit's module.
+// guidePath is where our module keeps the guide the kit has as GUIDE.md.
+const guidePath = "docs/writing-raft.md"
+
+// rewrite points the imports of our packages at the kit's module, and
+// mentions of the guide at the kit's copy.
 func rewrite(b []byte, module string) []byte {
-	return bytes.ReplaceAll(b, []byte(ourModule+"/"), []byte(module+"/"))
+	b = bytes.ReplaceAll(b, []byte(ourModule+"/"), []byte(module+"/"))
+	return bytes.ReplaceAll(b, []byte(guidePath), []byte("GUIDE.md"))
 }
 
 // rewriteGo rewrites a Go file's imports and formats it, since the new

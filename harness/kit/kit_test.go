@@ -1,11 +1,17 @@
 package kit
 
 import (
+	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,9 +150,10 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 	assert.Contains(t, goFiles, "raft/raft.go")
 	for _, f := range goFiles {
 		if strings.HasSuffix(f, "_test.go") {
-			assert.Contains(t, []string{kind + "/catalogue_test.go", kind + "/lab_test.go"}, f)
+			assert.Contains(t, []string{"catalogue_test.go", "lab_test.go", "seeddriven_test.go"}, path.Base(f))
 		}
 	}
+	checkReferences(t, dir)
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	require.NoError(t, err)
 	assert.Regexp(t, `^module example.edu/course/lab\n\ngo 1\.\d+`, string(gomod))
@@ -181,6 +188,97 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 	}
 }
 
+var (
+	fileRef = regexp.MustCompile(`[A-Za-z0-9_./-]+\.(go|md)\b`)
+	testRef = regexp.MustCompile(`\bTest[A-Z]\w*`)
+	declRef = regexp.MustCompile(`\b([a-z]+)\.([A-Z]\w*)`)
+)
+
+// checkReferences checks that what the kit's text names is in the kit:
+// every file a document or a Go file mentions (from the kit's root or its
+// own directory), every test a document names, and every pkg.Name a
+// document names of a package of the kit.
+func checkReferences(t *testing.T, dir string) {
+	decls := map[string]map[string]bool{} // package directory's base -> declared names
+	var docs []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if strings.HasSuffix(p, ".md") {
+			docs = append(docs, p)
+		}
+		if !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		for _, ref := range fileRef.FindAllString(string(b), -1) {
+			if ref == "_test.go" || strings.Contains(ref, "://") {
+				continue
+			}
+			_, errRoot := os.Stat(filepath.Join(dir, ref))
+			_, errHere := os.Stat(filepath.Join(filepath.Dir(p), ref))
+			assert.True(t, errRoot == nil || errHere == nil, "%s mentions %s, which the kit lacks", rel, ref)
+		}
+		if strings.HasSuffix(p, ".go") {
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			base := filepath.Base(filepath.Dir(p))
+			if decls[base] == nil {
+				decls[base] = map[string]bool{}
+			}
+			for name, obj := range declared(f) {
+				decls[base][name] = obj
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	for _, p := range docs {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		rel, _ := filepath.Rel(dir, p)
+		for _, ref := range testRef.FindAllString(string(b), -1) {
+			found := false
+			for _, names := range decls {
+				found = found || names[ref]
+			}
+			assert.True(t, found, "%s names %s, which no test file of the kit declares", rel, ref)
+		}
+		for _, m := range declRef.FindAllStringSubmatch(string(b), -1) {
+			if names, ok := decls[m[1]]; ok {
+				assert.True(t, names[m[2]], "%s names %s.%s, which the kit's package %s does not declare", rel, m[1], m[2], m[1])
+			}
+		}
+	}
+}
+
+// declared returns the names a file declares at its top level, and its
+// methods' names.
+func declared(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			out[d.Name.Name] = true
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.TypeSpec:
+					out[spec.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						out[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // A kitRun is what a kit test does with a kit: check that the skeleton
 // fails first with missing, then drop our packages in and run tests.
 type kitRun struct {
@@ -190,26 +288,56 @@ type kitRun struct {
 	run     []string // the catalogue's tests to run on ours
 }
 
+// port is a file of a goroutine-based port, which breaks a seed twice.
+const port = `package %s
+
+import "time"
+
+func ticker() {
+	for {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func startTicker() { go ticker() }
+`
+
 // check writes the kit, shows that its skeleton fails the catalogue's
 // first test saying what is not implemented (with the replay command),
-// then drops our packages and our lab_test.go in and runs k.run.
+// and, with a goroutine-based file added, what breaks a seed, in that
+// test and in TestSeedDriven; then it drops our packages and our
+// lab_test.go in and runs k.run.
 func (k kitRun) check(t *testing.T) {
 	dir := writeKit(t, k.kind)
 	pkg := "./" + k.kind
-	out, ok := goTest(t, dir, pkg, "-run", "^"+k.run[0]+"$")
+	portFile := filepath.Join(dir, k.kind, "port.go")
+	require.NoError(t, os.WriteFile(portFile, []byte(fmt.Sprintf(port, k.kind)), 0o644))
+	out, ok := goTest(t, dir, pkg, "-run", "^("+k.run[0]+"|TestSeedDriven)$")
 	assert.False(t, ok, "the skeleton passes:\n%s", out)
 	assert.Contains(t, out, "panic: not implemented: "+k.missing)
 	assert.Contains(t, out, "go test "+pkg+" -run '^"+k.run[0]+"$' -seed 1 -v", "the replay command")
+	assert.Contains(t, out, "this package's code does 2 thing(s) that break the rule that a run is a function of its seed")
+	for _, want := range []string{"port.go:7:3: uses time.Sleep: ", "port.go:11:22: starts a goroutine: "} {
+		assert.Equal(t, 2, strings.Count(out, want), "%q, in the failing test and in TestSeedDriven:\n%s", want, out)
+	}
+	assert.Contains(t, out, "--- FAIL: TestSeedDriven ")
+	require.NoError(t, os.Remove(portFile))
 
 	for _, p := range k.ours {
 		copyOurs(t, dir, p)
 	}
 	copyOurs(t, dir, k.kind, "lab_test.go")
-	out, ok = goTest(t, dir, pkg, "-v", "-run", "^("+strings.Join(k.run, "|")+")$")
+	out, ok = goTest(t, dir, pkg, "-json", "-run", "^("+strings.Join(k.run, "|")+")$")
 	require.True(t, ok, "our code fails the kit's catalogue:\n%s", out)
+	sheet, err := Grade(strings.NewReader(out), "")
+	require.NoError(t, err)
 	for _, name := range k.run {
-		assert.Contains(t, out, "--- PASS: "+name+" ", name)
+		assert.Equal(t, "pass", sheet.result(name).Status, name)
 	}
+	cat, err := Catalogue(k.kind)
+	require.NoError(t, err)
+	assert.Len(t, sheet.NotRun(), len(cat)-len(k.run))
+	assert.Equal(t, len(k.run) == len(cat), sheet.Err() == nil, "a full grade if all ran: %v", sheet.Err())
 }
 
 // TestRaftKit checks the raft kit's skeleton, and runs the whole catalogue
@@ -226,7 +354,7 @@ func TestRaftKit(t *testing.T) {
 // of the catalogue (both parts) on our Raft, service core and key/value
 // service in the kit.
 func TestKVRaftKit(t *testing.T) {
-	kitRun{kind: "kvraft", missing: "kvraft.StartKVServer (kvraft/)", ours: []string{"raft", "rsm", "rsm/wire"},
+	kitRun{kind: "kvraft", missing: "kvraft.StartKVServer (kvraft/server.go)", ours: []string{"raft", "rsm", "rsm/wire"},
 		run: []string{"TestBasic", "TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
 			"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}}.check(t)
 }

@@ -30,26 +30,62 @@ import (
 
 var (
 	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only (SIM_SEED does the same for any package)")
+	seedsFlag = flag.String("seeds", "", "run world-driven tests with seeds 1 to `N`, all of them, and list the seeds that fail with their replay commands (SIM_SEEDS does the same for any package)")
 	traceFlag = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
 )
 
+// maxSeeds bounds -seeds: a million runs of a test is a typo, not a plan.
+const maxSeeds = 1_000_000
+
 // Seeds returns the seeds a test runs: the one given by -seed or SIM_SEED,
-// or else defaults. A malformed seed fails the test.
+// 1 to N for -seeds N or SIM_SEEDS, or else defaults. A malformed seed or
+// count, or both a seed and a count, fails the test.
 func Seeds(t testing.TB, defaults ...int64) []int64 {
 	t.Helper()
-	s := *seedFlag
-	if s == "" {
-		s = os.Getenv("SIM_SEED")
-	}
-	if s == "" {
-		return defaults
-	}
-	seed, err := strconv.ParseInt(s, 10, 64)
+	seeds, err := seedsFrom(setting(seedFlag, "SIM_SEED"), setting(seedsFlag, "SIM_SEEDS"), defaults)
 	if err != nil {
-		t.Fatalf("simtest: seed %q is not an integer", s)
+		t.Fatal(err)
 	}
-	return []int64{seed}
+	return seeds
 }
+
+// seedsFrom returns the seeds that a seed (one) and a number of seeds
+// (many) given as text ask for, either of them "" if not given.
+func seedsFrom(one, many string, defaults []int64) ([]int64, error) {
+	switch {
+	case one != "" && many != "":
+		return nil, fmt.Errorf("simtest: a seed (%s) and a number of seeds (%s): give one", one, many)
+	case one != "":
+		seed, err := strconv.ParseInt(one, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("simtest: seed %q is not an integer", one)
+		}
+		return []int64{seed}, nil
+	case many != "":
+		n, err := strconv.Atoi(many)
+		if err != nil || n < 1 || n > maxSeeds {
+			return nil, fmt.Errorf("simtest: number of seeds %q is not an integer from 1 to %d", many, maxSeeds)
+		}
+		seeds := make([]int64, n)
+		for i := range seeds {
+			seeds[i] = int64(i + 1)
+		}
+		return seeds, nil
+	}
+	return defaults, nil
+}
+
+// setting returns the flag's value, or else the environment variable's.
+func setting(flag *string, env string) string {
+	if *flag != "" {
+		return *flag
+	}
+	return os.Getenv(env)
+}
+
+// manySeeds reports whether -seeds or SIM_SEEDS asks for a run over many
+// seeds, which goes on past a failing seed.
+func manySeeds() bool { return setting(seedsFlag, "SIM_SEEDS") != "" }
 
 // A Result is what one run of a test body reports: its world, for the
 // summary and the trace hash, and counts for the summary line.
@@ -63,12 +99,15 @@ type Result struct {
 
 // Run runs body once per seed (see Seeds) as a subtest named seed=N, prints
 // a summary line for each, and prints the replay command for a failing one.
+// It stops at the first failing seed, except over -seeds N, where it runs
+// them all and then lists the failing seeds with their replay commands.
 // Then it runs the first seed again and fails if the run does not end with
 // the same virtual time, event count and trace hash.
 func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Result) {
 	t.Helper()
 	seeds := Seeds(t, defaults...)
 	var first sim.Summary
+	var failed []int64
 	for i, seed := range seeds {
 		ok := t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			OnFailure(t, seed)
@@ -84,8 +123,15 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 				t.Name(), r.World.Now().Seconds(), time.Since(start).Seconds(), r.Hosts, r.RPCs, r.Bytes, r.Ops, seed, r.World.TraceHash())
 		})
 		if !ok {
-			return
+			failed = append(failed, seed)
+			if !manySeeds() {
+				return
+			}
 		}
+	}
+	if len(failed) > 0 {
+		t.Logf("%s", failedSeeds(t.Name(), len(seeds), failed))
+		return
 	}
 	t.Run(fmt.Sprintf("replay=%d", seeds[0]), func(t *testing.T) {
 		OnFailure(t, seeds[0])
@@ -162,6 +208,17 @@ func panicStack() string {
 		lines = append(lines[:2*maxFrames], "...")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// failedSeeds lists the seeds of the named test that failed, out of n,
+// each with its replay command.
+func failedSeeds(test string, n int, failed []int64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d seeds failed:", len(failed), n)
+	for _, seed := range failed {
+		fmt.Fprintf(&b, "\n\tseed %d: %s", seed, ReplayCommand(test, seed))
+	}
+	return b.String()
 }
 
 // sameRun returns an error unless a replay ended as the first run did.

@@ -2,6 +2,8 @@ package simtest
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -73,4 +75,59 @@ func TestCheckDeclared(t *testing.T) {
 	CheckDeclared(&r, "no_such_file.go", nil)
 	require.Len(t, r.errors, 1)
 	assert.Contains(t, r.errors[0], "simtest: open no_such_file.go: no such file or directory")
+}
+
+func TestSeedsFrom(t *testing.T) {
+	for _, tc := range []struct {
+		one, many string
+		want      []int64
+		err       string
+	}{
+		{"", "", []int64{4, 5}, ""},
+		{"-3", "", []int64{-3}, ""},
+		{"", "3", []int64{1, 2, 3}, ""},
+		{"x", "", nil, `simtest: seed "x" is not an integer`},
+		{"", "0", nil, `simtest: number of seeds "0" is not an integer from 1 to 1000000`},
+		{"", "ten", nil, `simtest: number of seeds "ten" is not an integer from 1 to 1000000`},
+		{"", "1000001", nil, `simtest: number of seeds "1000001" is not an integer from 1 to 1000000`},
+		{"2", "3", nil, "simtest: a seed (2) and a number of seeds (3): give one"},
+	} {
+		got, err := seedsFrom(tc.one, tc.many, []int64{4, 5})
+		if tc.err != "" {
+			assert.EqualError(t, err, tc.err)
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
+}
+
+// TestManySeedsGoOnPastFailures runs a test that fails on multiples of 3
+// over -seeds 7 (as SIM_SEEDS), in a child process, since it must fail.
+func TestManySeedsGoOnPastFailures(t *testing.T) {
+	if os.Getenv("SIMTEST_CHILD") == "1" {
+		Run(t, []int64{1}, func(t *testing.T, seed int64) Result {
+			if seed%3 == 0 {
+				t.Errorf("seed %d is a multiple of 3", seed)
+			}
+			return Result{World: sim.NewWorld(seed)}
+		})
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestManySeedsGoOnPastFailures$", "-test.v")
+	cmd.Env = append(os.Environ(), "SIMTEST_CHILD=1", "SIM_SEEDS=7", "SIM_SEED=", "SIM_TRACE=")
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the child passed:\n%s", out)
+	for seed := 1; seed <= 7; seed++ {
+		result := "PASS"
+		if seed%3 == 0 {
+			result = "FAIL"
+		}
+		assert.Contains(t, string(out), fmt.Sprintf("--- %s: TestManySeedsGoOnPastFailures/seed=%d ", result, seed))
+	}
+	assert.Regexp(t, `2 of 7 seeds failed:
+\s+seed 3: go test ./sim/simtest -run '\^TestManySeedsGoOnPastFailures\$' -seed 3 -v
+\s+seed 6: go test ./sim/simtest -run '\^TestManySeedsGoOnPastFailures\$' -seed 6 -v
+`, string(out))
+	assert.NotContains(t, string(out), "replay=1", "no replay check after a failure")
 }
