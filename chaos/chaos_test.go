@@ -131,7 +131,7 @@ func TestBridge(t *testing.T) {
 		{false, false, true, true, false},
 		{false, false, false, false, true},
 	}, c.m.Matrix(), "the bridge hears both sides, the sides do not hear each other, host 4 is alone")
-	assert.Equal(t, "bridge [h0 h1] <h2> [h3]", c.m.Log()[0].Text)
+	assert.Equal(t, "partition {h0 h1} | {h3} | {h4}, bridged by h2", c.m.Log()[0].Text)
 	assert.Equal(t, "h2", c.m.Log()[0].Host)
 }
 
@@ -167,7 +167,7 @@ func TestMessagesNeverCrossAPartition(t *testing.T) {
 		}
 		assert.Greater(t, crossedBefore, 100, "pings crossed before the partition")
 		assert.Greater(t, crossedAfter, 100, "heal restored the links")
-		assert.Equal(t, "          1s  partition [h0 h1] | [h2 h3 h4]\n          2s  heal\n", c.m.Log().String())
+		assert.Equal(t, "          1s  partition {h0 h1} | {h2 h3 h4}\n          2s  heal\n", c.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
 }
@@ -325,5 +325,43 @@ func TestDrift(t *testing.T) {
 	c.w.Run(time.Second)
 	assert.Equal(t, 1500*time.Millisecond, c.hosts[1].Now())
 	assert.Equal(t, time.Second, c.hosts[0].Now())
-	assert.Equal(t, "drift 1 x1.5", c.m.Log()[0].Fault.String())
+	assert.Equal(t, "drift server 1 x1.5", c.m.Log()[0].Fault.String())
+	assert.Equal(t, "drift h1 x1.5", c.m.Log()[0].Text)
+}
+
+// TestLogSaysWhatChanged checks that the log names a group's servers by
+// number and leaves out faults that change nothing.
+func TestLogSaysWhatChanged(t *testing.T) {
+	w := sim.NewWorld(1)
+	hosts, err := w.NewHosts(5, "raft")
+	require.NoError(t, err)
+	m, err := New(labrpc.MakeNetwork(w), hosts, Hooks{})
+	require.NoError(t, err)
+	for _, f := range []fault.Fault{
+		{Kind: fault.Heal}, // nothing was cut
+		{Kind: fault.Partition, Groups: [][]int{{0, 2, 3, 4}}},
+		{Kind: fault.Partition, Groups: [][]int{{4, 3, 2, 0}}}, // the same again
+		{Kind: fault.Kill, Host: 1},
+		{Kind: fault.Kill, Host: 1}, // dead already
+		{Kind: fault.Heal},
+		{Kind: fault.Heal},
+		{Kind: fault.Cut, Host: 0, To: 4},
+		{Kind: fault.Cut, Host: 0, To: 4},
+	} {
+		require.NoError(t, m.Apply(f))
+	}
+	assert.Equal(t, "          0s  partition {0 2 3 4} | {1}\n"+
+		"          0s  kill server 1\n"+
+		"          0s  heal\n"+
+		"          0s  cut server 0 → server 4\n", m.Log().String())
+	assert.Equal(t, "raft1", m.Log()[1].Host, "events name the host")
+
+	other, err := w.NewHosts(2, "r")
+	require.NoError(t, err)
+	for _, hosts := range [][]*sim.Host{other, {hosts[1], hosts[0]}, append(hosts[:2:2], other[0])} {
+		m, err := New(labrpc.MakeNetwork(w), hosts, Hooks{})
+		require.NoError(t, err)
+		require.NoError(t, m.Apply(fault.Fault{Kind: fault.Isolate, Host: 1}))
+		assert.Equal(t, "isolate "+hosts[1].Name(), m.Log()[0].Text, "not a group's servers in order: names kept")
+	}
 }

@@ -8,6 +8,10 @@ package chaos
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -39,19 +43,36 @@ func New(net *labrpc.Network, hosts []*sim.Host, hooks Hooks) (*Monkey, error) {
 	if len(hosts) == 0 {
 		return nil, errors.New("chaos: New: need at least one host, got 0")
 	}
+	return &Monkey{w: net.World(), net: net, hosts: hosts, names: logNames(hosts), hooks: hooks}, nil
+}
+
+// logNames returns what the fault log calls the hosts. Hosts named after
+// one group and numbered in order (raft0, raft1, ...) are the group's
+// servers, which the log names by number ("kill server 0", "partition
+// {0 1} | {2}"); other hosts keep their names (a cluster's machines shared
+// by several groups are h0, h1, ...: one letter, not a group's name).
+func logNames(hosts []*sim.Host) []string {
 	names := make([]string, len(hosts))
+	prefix, _ := strings.CutSuffix(hosts[0].Name(), "0")
+	servers := len(prefix) > 1
 	for i, h := range hosts {
 		names[i] = h.Name()
+		servers = servers && h.Name() == prefix+strconv.Itoa(i)
 	}
-	return &Monkey{w: net.World(), net: net, hosts: hosts, names: names, hooks: hooks}, nil
+	if servers {
+		for i := range names {
+			names[i] = strconv.Itoa(i)
+		}
+	}
+	return names
 }
 
 // Hosts returns how many hosts the monkey works on.
 func (m *Monkey) Hosts() int { return len(m.hosts) }
 
 // Apply applies f now, logs it and folds it into the trace hash. A fault
-// that changes nothing (killing a dead host, restarting a live one) is
-// neither applied nor logged.
+// that changes nothing (killing a dead host, restarting a live one,
+// healing links that are all up, cutting what is cut) is not logged.
 func (m *Monkey) Apply(f fault.Fault) error {
 	if err := validate(f, len(m.hosts)); err != nil {
 		return err
@@ -62,6 +83,11 @@ func (m *Monkey) Apply(f fault.Fault) error {
 
 // apply applies a validated fault.
 func (m *Monkey) apply(f fault.Fault) {
+	var before [][]bool
+	switch f.Kind {
+	case fault.Heal, fault.Partition, fault.Bridge, fault.Isolate, fault.Cut:
+		before = m.Matrix()
+	}
 	switch f.Kind {
 	case fault.Heal:
 		m.net.HealLinks()
@@ -98,14 +124,22 @@ func (m *Monkey) apply(f fault.Fault) {
 	case fault.Drift:
 		_ = m.hosts[f.Host].SetClockRate(f.Rate) // the rate was validated
 	}
+	if before != nil && slices.EqualFunc(before, m.Matrix(), slices.Equal) {
+		return // the links are as they were
+	}
 	e := fault.Event{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
 	switch f.Kind {
 	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
-		e.Host = m.names[f.Host]
+		e.Host = m.hosts[f.Host].Name()
 	}
 	m.log = append(m.log, e)
-	m.w.Fold(sim.TagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To))
-	m.w.FoldString(e.Text)
+	m.w.Fold(sim.TagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To), math.Float64bits(f.Rate))
+	for _, g := range f.Groups {
+		m.w.Fold(uint64(len(g)))
+		for _, h := range g {
+			m.w.Fold(uint64(h))
+		}
+	}
 	m.w.Tracef("chaos: %s", e.Text)
 }
 

@@ -9,6 +9,8 @@ package fault
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -47,39 +49,75 @@ type Fault struct {
 	Rate   float64 // Drift: the host's new clock rate
 }
 
-// String describes the fault in a few words, naming hosts by index.
+// String describes the fault as a person says it, hosts being servers
+// named by index: "kill server 2", "partition {0 1} | {2}".
 func (f Fault) String() string { return f.Format(nil) }
 
-// Format describes the fault in a few words, naming host i by names[i]
-// (by its index where names is too short).
+// Format describes the fault as a person says it, naming host i by
+// names[i] (by its index where names is too short). A host named by a
+// number is a server: alone, it is "server 3"; in a set, "3". Every set is
+// written in braces, its hosts in order: "partition {0 1 2} | {3 4}". A
+// partition lists every side, each host that its groups leave out being a
+// side of its own, when names gives every host.
 func (f Fault) Format(names []string) string {
-	name := func(h int) string {
+	member := func(h int) string {
 		if h >= 0 && h < len(names) {
 			return names[h]
 		}
-		return fmt.Sprint(h)
+		return strconv.Itoa(h)
+	}
+	one := func(h int) string {
+		name := member(h)
+		if _, err := strconv.Atoi(name); err == nil {
+			return "server " + name
+		}
+		return name
 	}
 	switch f.Kind {
 	case Heal:
 		return "heal"
 	case Partition, Bridge:
-		parts := make([]string, len(f.Groups))
-		for i, g := range f.Groups {
-			hs := make([]string, len(g))
-			for j, h := range g {
-				hs[j] = name(h)
+		sides := f.sides(len(names))
+		parts := make([]string, len(sides))
+		for i, side := range sides {
+			hs := make([]string, len(side))
+			for j, h := range side {
+				hs[j] = member(h)
 			}
-			parts[i] = "[" + strings.Join(hs, " ") + "]"
+			parts[i] = "{" + strings.Join(hs, " ") + "}"
 		}
 		if f.Kind == Bridge {
-			return "bridge " + strings.Join(parts, " <"+name(f.Host)+"> ")
+			return "partition " + strings.Join(parts, " | ") + ", bridged by " + one(f.Host)
 		}
 		return "partition " + strings.Join(parts, " | ")
 	case Cut:
-		return fmt.Sprintf("cut %s->%s", name(f.Host), name(f.To))
+		return fmt.Sprintf("cut %s → %s", one(f.Host), one(f.To))
 	case Drift:
-		return fmt.Sprintf("drift %s x%g", name(f.Host), f.Rate)
+		return fmt.Sprintf("drift %s x%g", one(f.Host), f.Rate)
 	default:
-		return fmt.Sprintf("%v %s", f.Kind, name(f.Host))
+		return fmt.Sprintf("%v %s", f.Kind, one(f.Host))
 	}
+}
+
+// sides returns the groups of a partition or bridge, each sorted, and, of
+// n hosts, each that no group holds (nor the bridge) as a side of its own.
+func (f Fault) sides(n int) [][]int {
+	placed := map[int]bool{}
+	if f.Kind == Bridge {
+		placed[f.Host] = true
+	}
+	var sides [][]int
+	for _, g := range f.Groups {
+		side := slices.Sorted(slices.Values(g))
+		for _, h := range side {
+			placed[h] = true
+		}
+		sides = append(sides, side)
+	}
+	for h := range n {
+		if !placed[h] {
+			sides = append(sides, []int{h})
+		}
+	}
+	return sides
 }

@@ -14,9 +14,11 @@ type Event struct {
 	Text  string // the fault as the log prints it, hosts named
 }
 
-// String formats the entry as a line of the log prints it (without newline).
+// String formats the entry as a line of the log prints it (without
+// newline): its virtual time to the microsecond, right-aligned, then the
+// fault.
 func (e Event) String() string {
-	return fmt.Sprintf("%12v  %s", e.At, e.Describe())
+	return fmt.Sprintf("%12v  %s", e.At.Round(time.Microsecond), e.Describe())
 }
 
 // Describe returns the fault as the log prints it: Text, or where that is

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,16 @@ func TestDemoReplaysItsSeed(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "a ping counter, not Raft: 5 hosts pinging each other for 10s of virtual time")
 	assert.Contains(t, r.stdout, "fault log (seed 3):")
+	counts := regexp.MustCompile(`\n(\d+) pings sent \(\d+ bytes\): (\d+) answered, (\d+) failed \(lost, or cut off by a fault\), (\d+) with no outcome \(`).FindStringSubmatch(r.stdout)
+	require.NotNil(t, counts, r.stdout)
+	n := make([]int, 4)
+	for i := range n {
+		n[i], _ = strconv.Atoi(counts[i+1])
+	}
+	assert.GreaterOrEqual(t, n[3], 0, "no ping is counted twice, so the counts add up")
+	assert.Positive(t, n[1])
+	assert.Positive(t, n[2])
+	assert.Regexp(t, `\n5 hosts, [0-5] of them alive at the end\n`, r.stdout)
 	m := regexp.MustCompile(`trace=([0-9a-f]{16})`).FindStringSubmatch(r.stdout)
 	require.NotNil(t, m, r.stdout)
 	assert.Contains(t, r.stdout, "replayed seed 3: same trace hash "+m[1])

@@ -73,8 +73,9 @@ func demo(e *env, seed int64, hosts int, d time.Duration, trace string) error {
 	out := e.stdout
 	fmt.Fprintf(out, "a ping counter, not Raft: %d hosts pinging each other for %s of virtual time under random faults\n", hosts, shortDuration(d))
 	fmt.Fprintf(out, "fault log (seed %d):\n%s\n", seed, first.faults)
-	fmt.Fprintf(out, "%d hosts (%d alive at the end), %d RPCs (%d answered, %d failed), %d request bytes\n",
-		first.hosts, first.alive, first.rpcs, first.ok, first.failed, first.bytes)
+	fmt.Fprintf(out, "%d hosts, %d of them alive at the end\n", first.hosts, first.alive)
+	fmt.Fprintf(out, "%d pings sent (%d bytes): %d answered, %d failed (lost, or cut off by a fault), %d with no outcome (in flight at the end, or their sender died first)\n",
+		first.rpcs, first.bytes, first.ok, first.failed, first.rpcs-first.ok-first.failed)
 	fmt.Fprintf(out, "%v in %.3fs of wall time\n", first.summary, first.wall.Seconds())
 	if trace != "" {
 		fmt.Fprintf(out, "event trace: %s\n", trace)
@@ -153,7 +154,7 @@ func runDemo(seed int64, n int, d time.Duration, steps int, trace io.Writer, ste
 		}
 		return pinger{}, []*labrpc.Service{labrpc.MakeService(&Pinger{})}, nil
 	}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "h", Replicas: n, Factory: node}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "ping", Replicas: n, Factory: node}}})
 	if err != nil {
 		return demoResult{}, err
 	}
