@@ -54,7 +54,7 @@ func TestList(t *testing.T) {
 	r := labsim(realEnv(), "list")
 	require.Equal(t, exitOK, r.code)
 	assert.Regexp(t, `\n  live-nodes +re-election time as leaders of 31 servers`, r.stdout)
-	assert.Regexp(t, `\n  kv-linearizability +5-server KV`, r.stdout)
+	assert.Regexp(t, `\n  kv-linearizability +Five key/value servers`, r.stdout)
 	assert.NotContains(t, r.stdout, "Raft-KV-with-ChaosMonkey paper", "the details are for -v")
 
 	v := labsim(realEnv(), "list", "-v")

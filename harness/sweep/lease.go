@@ -23,7 +23,7 @@ func leaseElections() Scenario { return leaseSpec().scenario() }
 func leaseSpec() kvSpec {
 	return kvSpec{
 		name:         "kv-lease-elections",
-		description:  "3-server KV with lease reads; pre-vote replies held back up to a lease; the leader cut off and let back in through a bridge",
+		description:  "Three key/value servers with lease reads serve ten clients while the leader is cut off again and again for about an election timeout and let back in through a bridge, and pre-vote replies are held back up to a lease's length, so that a new leader may be elected while the old one's lease still seems to hold; porcupine then checks that the history is linearizable.",
 		opts:         kvraft.Options{Reads: rsm.ReadLease, Raft: raft.LabConfig()},
 		servers:      3, // the bridge is the follower whose pre-election is open in one flicker of two
 		clients:      10,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
 
@@ -49,9 +50,9 @@ func (o Outcome) OK() bool { return o.Problem == "" }
 // Scenarios returns every scenario, by name.
 func Scenarios() []Scenario {
 	return []Scenario{
-		kvScenario("kv-linearizability", "5-server KV with reads through the log, unreliable network, random partitions, kills and restarts, snapshots; porcupine at the end", 0),
-		kvScenario("kv-readindex", "the same with ReadIndex reads", 1),
-		kvScenario("kv-lease", "the same with lease reads", 2),
+		kvScenario("kv-linearizability", "Five key/value servers that put every read through the Raft log serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLog),
+		kvScenario("kv-readindex", "Five key/value servers that read by ReadIndex (the leader confirms it still leads with a round of heartbeats, then reads) serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadIndex),
+		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
 	}
 }

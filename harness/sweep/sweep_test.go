@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/replab/replab/raft"
@@ -89,4 +90,16 @@ func TestLeaseElectionsCatchesPreVoteBug(t *testing.T) {
 		}
 	}
 	t.Fatalf("kv-lease-elections did not catch the planted pre-vote bug in 20 seeds")
+}
+
+// TestDescriptionsStandAlone checks that each scenario says what it does
+// in sentences that need no other scenario's description to be read.
+func TestDescriptionsStandAlone(t *testing.T) {
+	for _, s := range Scenarios() {
+		assert.Regexp(t, `^[A-Z][^\n]*\.$`, s.Description, s.Name)
+		for _, other := range []string{"the same", "as above", "as kv-"} {
+			assert.NotContains(t, strings.ToLower(s.Description), other, s.Name)
+		}
+		assert.Contains(t, s.Description, "porcupine then checks", s.Name)
+	}
 }
