@@ -202,7 +202,7 @@ type Series struct {
 // shaded behind them, one shade per label.
 func TimeSeries(a Axes, faults []fault.Interval, series ...Series) (*Chart, error) {
 	ch := newChart(a)
-	top := 0.0
+	top := a.YMax
 	for _, s := range series {
 		for _, y := range s.Y {
 			top = max(top, y)

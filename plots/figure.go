@@ -32,6 +32,10 @@ type Chart struct {
 type Axes struct {
 	Title, X, Y string
 	LogX, LogY  bool
+	// YMax, if above zero, is the least top of a time series' value axis:
+	// charts stacked for comparison give it the largest value of them all,
+	// so that they share their scale and ticks.
+	YMax float64
 }
 
 // Chart size on the page, not counting its legend.

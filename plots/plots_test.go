@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"math"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -28,6 +29,18 @@ func TestSummarize(t *testing.T) {
 	s := Summarize([]float64{5, 1, 4, 2, 3, 6, 7, 8, 9, 10})
 	assert.Equal(t, Stats{N: 10, Mean: 5.5, Min: 1, P5: 1, P50: 5, P95: 10, Max: 10}, s)
 	assert.Equal(t, Stats{}, Summarize(nil))
+}
+
+func TestMeanCI95(t *testing.T) {
+	mean, lo, hi := MeanCI95([]float64{1, 2, 3, 4, 5})
+	assert.Equal(t, 3.0, mean)
+	half := 1.96 * math.Sqrt(2.5/5) // sample variance 2.5, 5 values
+	assert.InDelta(t, 3-half, lo, 1e-12)
+	assert.InDelta(t, 3+half, hi, 1e-12)
+	mean, lo, hi = MeanCI95([]float64{7})
+	assert.Equal(t, [3]float64{7, 7, 7}, [3]float64{mean, lo, hi})
+	mean, lo, hi = MeanCI95(nil)
+	assert.True(t, math.IsNaN(mean) && math.IsNaN(lo) && math.IsNaN(hi))
 }
 
 // figures draws one figure of each kind.
@@ -147,4 +160,19 @@ func TestConcurrentRenderingIsIdentical(t *testing.T) {
 			assert.True(t, bytes.Equal(a, b), "%s%s", f.Name, ext)
 		}
 	}
+}
+
+// TestTimeSeriesShareAScale checks that charts given one YMax get one
+// value axis, whatever their own largest value.
+func TestTimeSeriesShareAScale(t *testing.T) {
+	var tops []float64
+	for _, peak := range []float64{4000, 5200} {
+		ch, err := TimeSeries(Axes{YMax: 5200}, nil, Series{Name: "a", X: []float64{0, 1}, Y: []float64{peak, 1}})
+		require.NoError(t, err)
+		tops = append(tops, ch.Plot.Y.Max)
+	}
+	assert.Equal(t, []float64{5200 * 1.05, 5200 * 1.05}, tops)
+	ch, err := TimeSeries(Axes{}, nil, Series{Name: "a", X: []float64{0, 1}, Y: []float64{4000, 1}})
+	require.NoError(t, err)
+	assert.Equal(t, 4000*1.05, ch.Plot.Y.Max, "without YMax, its own largest value")
 }

@@ -36,3 +36,27 @@ func Percentile(sorted []float64, p float64) float64 {
 	i := int(math.Ceil(p*float64(len(sorted)))) - 1
 	return sorted[max(0, min(i, len(sorted)-1))]
 }
+
+// MeanCI95 returns the sample's mean and the bounds of its 95 % confidence
+// interval, mean ± 1.96 standard errors (normal approximation; it wants a
+// few dozen values). One value gives an interval of zero width; none gives
+// NaNs.
+func MeanCI95(values []float64) (mean, lo, hi float64) {
+	n := float64(len(values))
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	for _, v := range values {
+		mean += v
+	}
+	mean /= n
+	if n == 1 {
+		return mean, mean, mean
+	}
+	ss := 0.0
+	for _, v := range values {
+		ss += (v - mean) * (v - mean)
+	}
+	half := 1.96 * math.Sqrt(ss/(n-1)/n)
+	return mean, mean - half, mean + half
+}

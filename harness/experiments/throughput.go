@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -57,23 +59,42 @@ func runConcurrency(p Params) (*Result, error) {
 	tab := plots.NewTable("servers", "clients", "window_s", "puts", "puts_per_s")
 	var bands []plots.Band
 	var notes []string
+	rates := make([][]float64, len(sizes)) // by size, then clients
 	for si, n := range sizes {
 		b := plots.Band{Name: fmt.Sprintf("%d servers", n)}
+		// Each size's markers sit a little aside, by dodge decades per
+		// size, so that equal values do not hide each other.
+		const dodge = 0.035
+		shift := math.Pow(10, dodge*(float64(si)-float64(len(sizes)-1)/2))
 		for ci, k := range clients {
 			v := puts[si*len(clients)+ci]
 			rate := float64(v) / window.Seconds()
 			tab.Add(n, k, window, v, rate)
-			b.X, b.Mid = append(b.X, float64(k)), append(b.Mid, rate)
+			rates[si] = append(rates[si], rate)
+			b.X, b.Mid = append(b.X, float64(k)*shift), append(b.Mid, rate)
 		}
 		bands = append(bands, b)
-		notes = append(notes, fmt.Sprintf("%d servers: %v Puts per second with %v clients", n, b.Mid, clients))
+		notes = append(notes, fmt.Sprintf("%d servers: %v Puts per second with %v clients", n, rates[si], clients))
 	}
-	ch, err := plots.Lines(plots.Axes{Title: "Concurrent Puts", X: "concurrent clients (log scale)", Y: "successful Puts per second", LogX: true}, bands...)
+	ch, err := plots.Lines(plots.Axes{Title: "Concurrent Puts", X: "concurrent clients (log scale)", Y: "successful Puts per second (log scale)", LogX: true, LogY: true}, bands...)
 	if err != nil {
 		return nil, err
 	}
+	first, last := rates[0], rates[len(rates)-1]
+	fewest, most := math.Inf(1), 0.0 // how much less the largest cluster does than the smallest, over the loads
+	for ci := range clients {
+		less := 1 - last[ci]/first[ci]
+		fewest, most = min(fewest, less), max(most, less)
+	}
+	top := len(clients) - 1
 	caption := fmt.Sprintf("Successful Puts per second against concurrent clients, each putting to a key of its own, counted over %v of virtual time "+
-		"(paper profile, 1 Gbit/s uplinks, 20 µs of CPU per message). ", window)
+		"(paper profile, 1 Gbit/s uplinks, 20 µs of CPU per message), for each cluster size. ", window)
+	caption += fmt.Sprintf("With %d servers: %.0f Puts a second from %d client(s), %.0f times as many from %d, %.0f times as many again from %d, "+
+		"and from %d to %d clients the count levels off near %.0f. ",
+		sizes[0], first[0], clients[0], first[1]/first[0], clients[1], first[2]/first[1], clients[2], clients[top-1], clients[top], first[top])
+	caption += fmt.Sprintf("Every cluster size follows the same curve; %d servers do %.0f-%.0f %% fewer Puts than %d at every load. "+
+		"Both axes are logarithmic, and each size's markers are shifted a little sideways so that equal values do not hide each other: "+
+		"each belongs to %s clients. ", sizes[len(sizes)-1], 100*fewest, 100*most, sizes[0], joinAnd(strings.Fields(strings.Trim(fmt.Sprint(clients), "[]"))))
 	if p.Full {
 		caption += "Counted over the paper's 5 s."
 	} else {
@@ -101,9 +122,12 @@ func runLeaderFailure(p Params) (*Result, error) {
 		length  = 10 * time.Second
 	)
 	tab := plots.NewTable("servers", "time_s", "puts_per_s")
-	var charts []*plots.Chart
+	sizes := []int{5, 31}
+	series := make([]plots.Series, len(sizes))
+	faults := make([][]fault.Interval, len(sizes))
 	var notes []string
-	for _, n := range []int{5, 31} {
+	top := 0.0 // the largest rate of both, which both charts reach
+	for i, n := range sizes {
 		e, err := newEnv(p.Seed, n, raft.PaperConfig(), network())
 		if err != nil {
 			return nil, err
@@ -125,7 +149,8 @@ func runLeaderFailure(p Params) (*Result, error) {
 		e.w.Run(length - backAt)
 		pt.stop()
 
-		s := plots.Series{Name: "Puts per second"}
+		s := &series[i]
+		s.Name = "Puts per second"
 		counts := make([]int, int(length/bin))
 		for _, at := range pt.completed {
 			if k := int((at - start) / bin); k < len(counts) {
@@ -137,19 +162,24 @@ func runLeaderFailure(p Params) (*Result, error) {
 			rate := float64(c) / bin.Seconds()
 			tab.Add(n, t, rate)
 			s.X, s.Y = append(s.X, t), append(s.Y, rate)
+			top = max(top, rate)
 		}
-		faults := e.m.Log().Shift(-start).Intervals(length)
-		for i := range faults {
-			faults[i].Label = "leader " + faults[i].Label
+		faults[i] = e.m.Log().Shift(-start).Intervals(length)
+		for k := range faults[i] {
+			faults[i][k].Label = "leader " + faults[i][k].Label
 		}
-		ch, err := plots.TimeSeries(plots.Axes{Title: fmt.Sprintf("Put throughput around a leader failure, %d servers", n), X: "time (s)", Y: "Puts per second"}, faults, s)
+		notes = append(notes, fmt.Sprintf("%d servers: no Put completed for %v after the kill", n, gap(pt.completed, start+killAt).Round(time.Millisecond)))
+	}
+	var charts []*plots.Chart
+	for i, n := range sizes {
+		a := plots.Axes{Title: fmt.Sprintf("Put throughput around a leader failure, %d servers", n), X: "time (s)", Y: "Puts per second", YMax: top}
+		ch, err := plots.TimeSeries(a, faults[i], series[i])
 		if err != nil {
 			return nil, err
 		}
 		charts = append(charts, ch)
-		notes = append(notes, fmt.Sprintf("%d servers: no Put completed for %v after the kill", n, gap(pt.completed, start+killAt).Round(time.Millisecond)))
 	}
-	caption := fmt.Sprintf("Puts per second (%v bins) from %d clients around a leader failure, for 5 servers (top) and 31 (bottom): "+
+	caption := fmt.Sprintf("Puts per second (%v bins) from %d clients around a leader failure, for 5 servers (top) and 31 (bottom), on one scale: "+
 		"each run kills its leader at %v and restarts it at %v (shaded; paper profile, elections after 500-1000 ms).", bin, clients, killAt, backAt)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "leader-failure", Caption: caption, Charts: charts}}}, nil
 }
@@ -175,6 +205,17 @@ func valueSizeExperiment() Experiment {
 		Run:         runValueSize,
 	}
 }
+
+// joinAnd joins words as a list in a sentence: "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// noLatency is why a value size at which no Put completed has no latency.
+const noLatency = "no Put completed in 5 s, so there is no latency to report"
 
 func runValueSize(p Params) (*Result, error) {
 	const servers, clients = 31, 10
@@ -208,17 +249,27 @@ func runValueSize(p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tab := plots.NewTable("raft", "value_bytes", "puts_in_5s", "latency_mean_ms", "latency_p5_ms", "latency_p95_ms")
+	tab := plots.NewTable("raft", "value_bytes", "puts_in_5s", "latency_mean_ms", "latency_p5_ms", "latency_p95_ms", "latency_missing")
 	var tputs, lats []plots.Band
-	var notes []string
+	var notes, missing []string
 	for mi, m := range modes {
 		tput, lat := plots.Band{Name: m.name}, plots.Band{Name: m.name}
+		var none []string // the sizes at which no Put completed
 		for si, size := range sizes {
 			pt := points[mi*len(sizes)+si]
-			tab.Add(m.name, size, pt.puts, pt.st.Mean, pt.st.P5, pt.st.P95)
 			x := float64(size) / 1024
+			if pt.puts == 0 {
+				tab.Add(m.name, size, pt.puts, "", "", "", noLatency)
+				none = append(none, fmt.Sprintf("%v KB", x))
+			} else {
+				tab.Add(m.name, size, pt.puts, pt.st.Mean, pt.st.P5, pt.st.P95, "")
+			}
 			if size == 1<<10 || size == 128<<10 || size == 1<<20 {
-				notes = append(notes, fmt.Sprintf("%s, %v KB: %d Puts in 5 s, %.3g ms mean", m.name, x, pt.puts, pt.st.Mean))
+				if pt.puts == 0 {
+					notes = append(notes, fmt.Sprintf("%s, %v KB: 0 Puts in 5 s; latency missing: %s", m.name, x, noLatency))
+				} else {
+					notes = append(notes, fmt.Sprintf("%s, %v KB: %d Puts in 5 s, %.3g ms mean", m.name, x, pt.puts, pt.st.Mean))
+				}
 			}
 			if pt.puts > 0 {
 				tput.X, tput.Mid = append(tput.X, x), append(tput.Mid, float64(pt.puts))
@@ -227,6 +278,13 @@ func runValueSize(p Params) (*Result, error) {
 			}
 		}
 		tputs, lats = append(tputs, tput), append(lats, lat)
+		if len(none) > 0 {
+			missing = append(missing, fmt.Sprintf("%q completed no Put at %s", m.name, joinAnd(none)))
+		}
+	}
+	gaps := ""
+	if len(missing) > 0 {
+		gaps = " Missing from both charts, since a count of 0 has no place on a logarithmic axis and no Put means no latency: " + strings.Join(missing, "; ") + "."
 	}
 	f4, err := plots.Lines(plots.Axes{Title: "Puts in 5 s against value size (31 servers, 10 clients)", X: "value size (KB, log scale)", Y: "successful Puts (log scale)", LogX: true, LogY: true}, tputs...)
 	if err != nil {
@@ -240,10 +298,10 @@ func runValueSize(p Params) (*Result, error) {
 		{Name: "value-size-throughput", Caption: "Successful Puts in 5 s against value size, 1 KB to 1 MB (paper profile): the leader's 1 Gbit/s uplink carries each value to 30 followers. " +
 			"Ours fills the uplink from the smallest values on, so its Puts fall in proportion to the size; the paper's sends one batch per 400 ms heartbeat, " +
 			"so its Puts stay flat until a heartbeat's batch (10 values to 30 followers) no longer crosses the uplink in 400 ms, near 128 KB; " +
-			"Beyond that a batch holds the uplink longer than an election timeout, the heartbeats queue behind it, the followers elect one leader after another, " +
-			"and no Put completes (such points are left out). " +
-			"Both axes are logarithmic: the counts span four orders of magnitude.", Charts: []*plots.Chart{f4}},
+			"beyond that a batch holds the uplink longer than an election timeout, the heartbeats queue behind it, the followers elect one leader after another, " +
+			"and no Put completes. " +
+			"Both axes are logarithmic: the counts span four orders of magnitude." + gaps, Charts: []*plots.Chart{f4}},
 		{Name: "value-size-latency", Caption: "Put latency against value size: mean, with the p5-p95 range shaded, on logarithmic axes. " +
-			"The paper's Raft (Fig. 5) stays near its heartbeat until about 128 KB, then climbs; ours starts two orders of magnitude lower and climbs with the size.", Charts: []*plots.Chart{f5}},
+			"The paper's Raft (Fig. 5) stays near its heartbeat until about 128 KB, then climbs; ours starts two orders of magnitude lower and climbs with the size." + gaps, Charts: []*plots.Chart{f5}},
 	}}, nil
 }
