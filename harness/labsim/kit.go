@@ -23,11 +23,14 @@ Kit writes a standalone Go module that a course can hand out for a lab
 (KIT is ` + strings.Join(kit.Kinds(), " or ") + `): a skeleton of the package the student
 writes, whose every function says "not implemented" until it is written;
 the lab's test catalogue as that package's tests, numbered by part with
-points; the simulator packages they run on, with their imports rewritten
-to the kit's module path; a go.mod, a README for the student, and
-GUIDE.md, on writing Raft for a deterministic world. 'go test ./raft' (or
-./kvraft) in the kit fails until the student's code passes. DIR must be
-empty or new.`,
+points (the key/value kit carries the Raft lab's too, for the Raft it
+stands on); TestSeedDriven, which names each goroutine, lock, sleep or
+wall-clock read in the student's code that breaks a seed; the simulator
+packages they run on, with their imports rewritten to the kit's module
+path; a go.mod, a README for the student, and GUIDE.md, on writing Raft
+for a deterministic world. 'go test ./raft' (or ./kvraft) in the kit fails
+until the student's code passes; 'labsim grade' turns a run into a grade
+sheet. DIR must be empty or new.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "", "write the kit into `DIR` (default: KIT-kit)")
 		module := fs.String("module", "lab", "the kit's module `PATH`")
