@@ -361,7 +361,7 @@ func (s *Sheet) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "\nnot a full grade: %d of the catalogue's %d tests did not run to the end (a -run subset, a crash or a timeout, or tests missing from the package); they score 0\n", n, len(s.Tests))
 	}
 	if len(s.Ignored) > 0 {
-		fmt.Fprintf(&b, "ignored, as not the catalogue's: %s\n", strings.Join(s.Ignored, " "))
+		fmt.Fprintf(&b, "not graded, as not the catalogue's: %s\n", strings.Join(s.Ignored, " "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

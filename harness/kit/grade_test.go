@@ -99,6 +99,9 @@ func TestGradeTampering(t *testing.T) {
 		assert.Equal(t, []string{"TestMine"}, sheet.Ignored, "the other package's test is not even listed")
 		assert.Len(t, sheet.Parts, 4)
 		assert.EqualError(t, sheet.Err(), "97 of 100 points: not every test passed")
+		var table bytes.Buffer
+		require.NoError(t, sheet.WriteTable(&table))
+		assert.Contains(t, table.String(), "\ntotal     97/100\nnot graded, as not the catalogue's: TestMine\n")
 	})
 	t.Run("a catalogue test deleted", func(t *testing.T) {
 		var s stream
