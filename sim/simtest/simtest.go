@@ -5,8 +5,15 @@
 //
 // Seeds come from fixed defaults, so `go test ./...` is reproducible. The
 // -seed flag (for one package) or the SIM_SEED environment variable (for
-// any number of packages) replaces them with one seed. The -simtrace flag or
+// any number of packages) replaces them with one seed; -seeds N or
+// SIM_SEEDS with seeds 1 to N, all run even after one fails, and the
+// failing ones listed with their replay commands. The -simtrace flag or
 // SIM_TRACE names a directory to write each world's event trace into.
+//
+// SeedDriven and CheckSeedDriven find what in world code breaks the rule
+// that a run is a function of its seed (goroutines, channels, locks, the
+// wall clock, the global math/rand); a failing graded test lists what its
+// package does of these.
 package simtest
 
 import (
