@@ -56,6 +56,9 @@ func TestFormat(t *testing.T) {
 	assert.Equal(t, "partition {0 1} | {2}", Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2}}}.String(), "without names, the groups given")
 	assert.Equal(t, "kill server 3", Fault{Kind: Kill, Host: 3}.String())
 	assert.Equal(t, "Kind(9)", Kind(9).String())
+	assert.Equal(t, "Kind(8)", Kind(8).String(), "one past the last kind")
+	assert.Equal(t, "Kind(-1)", Kind(-1).String())
+	assert.Equal(t, "heal", Heal.String(), "the first kind")
 }
 
 func TestLogString(t *testing.T) {
