@@ -142,6 +142,8 @@ func readEvents(r io.Reader) ([]event, error) {
 		if e.Package == "" {
 			e.Package = e.ImportPath
 		}
+		// A build's import path may name the test binary too: "p [p.test]".
+		e.Package, _, _ = strings.Cut(e.Package, " ")
 		events = append(events, e)
 	}
 	if err := sc.Err(); err != nil {
@@ -163,7 +165,7 @@ var ErrWhichLab = errors.New("kit: cannot tell which lab the run is of (" + stri
 func guessLab(events []event) (string, error) {
 	found := map[string]bool{}
 	for _, e := range events {
-		base := path.Base(strings.Fields(e.Package + " x")[0])
+		base := path.Base(e.Package)
 		if _, ok := specs[base]; ok && (e.Test != "" || e.Action == "build-fail" || e.FailedBuild != "") {
 			found[base] = true
 		}

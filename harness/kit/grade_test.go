@@ -216,6 +216,23 @@ func TestGradeUnfinished(t *testing.T) {
 	assert.Error(t, sheet.Err())
 }
 
+// TestGradeTestFilesDoNotBuild grades a run whose test files do not
+// compile: the go command names the package with its test binary.
+func TestGradeTestFilesDoNotBuild(t *testing.T) {
+	in := `{"ImportPath":"` + labPkg + ` [` + labPkg + `.test]","Action":"build-output","Output":"# ` + labPkg + ` [` + labPkg + `.test]\n"}
+{"ImportPath":"` + labPkg + ` [` + labPkg + `.test]","Action":"build-output","Output":"raft/catalogue_test.go:16:60: undefined: lab\n"}
+{"ImportPath":"` + labPkg + ` [` + labPkg + `.test]","Action":"build-fail"}
+{"Action":"start","Package":"` + labPkg + `"}
+{"Action":"output","Package":"` + labPkg + `","Output":"FAIL\t` + labPkg + ` [build failed]\n"}
+{"Action":"fail","Package":"` + labPkg + `","Elapsed":0,"FailedBuild":"` + labPkg + ` [` + labPkg + `.test]"}
+`
+	sheet, err := Grade(strings.NewReader(in), "")
+	require.NoError(t, err)
+	assert.Equal(t, "raft", sheet.Lab)
+	assert.Equal(t, labPkg, sheet.Package)
+	assert.EqualError(t, sheet.Err(), "0 of 100 points: "+labPkg+" does not build: raft/catalogue_test.go:16:60: undefined: lab")
+}
+
 func TestGradeBadInput(t *testing.T) {
 	_, err := Grade(strings.NewReader("ok  \tp\t0.1s\n"), "")
 	assert.EqualError(t, err, "kit: no go test -json events in the input (run go test -json)")
