@@ -308,6 +308,9 @@ func startTicker() { go ticker() }
 // test and in TestSeedDriven; then it drops our packages and our
 // lab_test.go in and runs k.run.
 func (k kitRun) check(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a kit and runs go test in it twice")
+	}
 	dir := writeKit(t, k.kind)
 	pkg := "./" + k.kind
 	portFile := filepath.Join(dir, k.kind, "port.go")
