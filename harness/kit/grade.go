@@ -166,7 +166,9 @@ func guessLab(events []event) (string, error) {
 	found := map[string]bool{}
 	for _, e := range events {
 		base := path.Base(e.Package)
-		if _, ok := specs[base]; ok && (e.Test != "" || e.Action == "build-fail" || e.FailedBuild != "") {
+		// A package that failed to build names the package that did not
+		// build (itself, or a dependency: the student's raft under kvraft).
+		if _, ok := specs[base]; ok && (e.Test != "" || e.FailedBuild != "") {
 			found[base] = true
 		}
 	}
@@ -202,18 +204,15 @@ type grader struct {
 	byName     map[string]*Result // the catalogue's tests
 	marked     map[string]bool    // the test logged its part and points as the catalogue does
 	replayNext map[string]bool    // the next output of this test is a replay command
-	buildPkg   string             // the package whose build failed first
 }
 
 func (g *grader) add(e event) {
 	s := g.sheet
 	switch {
 	case e.Action == "build-output":
-		if g.buildPkg == "" || g.buildPkg == e.Package {
-			line := strings.TrimSpace(e.Output)
-			if s.BuildError == "" && line != "" && !strings.HasPrefix(line, "#") {
-				g.buildPkg, s.BuildError = e.Package, line
-			}
+		line := strings.TrimSpace(e.Output)
+		if s.BuildError == "" && line != "" && !strings.HasPrefix(line, "#") {
+			s.BuildError = line // the compiler's first error, whichever package it is in
 		}
 		return
 	case e.Package != s.Package:

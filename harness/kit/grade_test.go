@@ -82,6 +82,36 @@ func TestGradeFullRun(t *testing.T) {
 	assert.Equal(t, []Part{{"3A", 15, 15}, {"3B", 30, 30}, {"3C", 32, 32}, {"3D", 23, 23}}, sheet.Parts)
 	assert.NoError(t, sheet.Err())
 	assert.Empty(t, sheet.NotRun())
+	var table bytes.Buffer
+	require.NoError(t, sheet.WriteTable(&table))
+	assert.True(t, strings.HasSuffix(table.String(), "\ntotal     100/100\n"), "nothing said of tests not run or not graded:\n%s", table.String())
+}
+
+// TestGradeLongOutput grades a run in which a test prints a line longer
+// than a Scanner's default limit (64 KB).
+func TestGradeLongOutput(t *testing.T) {
+	var s stream
+	s.catalogue(t)
+	s.event(labPkg, "TestCount", "output", strings.Repeat("x", 1<<20)+"\n")
+	sheet := s.grade(t, "")
+	assert.Equal(t, 100, sheet.Points)
+}
+
+// TestGradeDependencyDoesNotBuild grades a run of the key/value kit whose
+// Raft does not build: the lab is still kvraft, and the error the Raft's.
+func TestGradeDependencyDoesNotBuild(t *testing.T) {
+	raftPkg, kvPkg := kitModule+"/raft", kitModule+"/kvraft"
+	in := `{"ImportPath":"` + raftPkg + `","Action":"build-output","Output":"# ` + raftPkg + `\n"}
+{"ImportPath":"` + raftPkg + `","Action":"build-output","Output":"raft/raft.go:12:2: declared and not used: x\n"}
+{"ImportPath":"` + raftPkg + `","Action":"build-fail"}
+{"Action":"start","Package":"` + kvPkg + `"}
+{"Action":"output","Package":"` + kvPkg + `","Output":"FAIL\t` + kvPkg + ` [build failed]\n"}
+{"Action":"fail","Package":"` + kvPkg + `","Elapsed":0,"FailedBuild":"` + raftPkg + `"}
+`
+	sheet, err := Grade(strings.NewReader(in), "")
+	require.NoError(t, err)
+	assert.Equal(t, "kvraft", sheet.Lab)
+	assert.EqualError(t, sheet.Err(), "0 of 100 points: "+kvPkg+" does not build: raft/raft.go:12:2: declared and not used: x")
 }
 
 // TestGradeTampering checks that each way of making a run look better than
