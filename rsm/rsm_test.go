@@ -110,7 +110,8 @@ func (c Counter) Add(args *AddArgs, reply *AddReply, d *labrpc.Deferred) {
 func newWorld(t *testing.T, cfg rsm.Config) *world {
 	w := &world{w: sim.NewWorld(1), applied: make([]int, 3)}
 	c, err := cluster.New(w.w, cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
-		Factory: func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+		Factory: func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+			host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 			s, err := rsm.MakeServer(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
 			if err != nil {
 				return nil, nil, err

@@ -25,10 +25,37 @@ type Replica interface {
 	Kill()
 }
 
-// A Factory makes replica me of a group on host, restored from ps, talking
-// to its peers through peers (peers[me] is unused). It returns the replica
-// and the services to register for it (its handlers, its Raft node).
-type Factory func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (Replica, []*labrpc.Service, error)
+// A Factory makes the replica a Node describes. It returns the replica and
+// the services to register for it (its handlers, its Raft node).
+type Factory func(n Node) (Replica, []*labrpc.Service, error)
+
+// A Node is what a Factory gets to make one replica: replica Me of its
+// group on Host, restored from Persister, talking to its peers through
+// Peers (Peers[Me] is unused), and to other groups through Dial.
+type Node struct {
+	Host      *sim.Host
+	Peers     []*labrpc.ClientEnd
+	Me        int
+	Persister *sim.Persister
+	c         *Cluster
+}
+
+// Dial returns new ends from the node's host to every replica of the group
+// named group (a coordinator's ends to a shard group, say). They are made
+// afresh for each incarnation, like Peers, so nothing sent by a killed
+// incarnation is answered to the next. It panics if no group has the name.
+func (n Node) Dial(group string) []*labrpc.ClientEnd {
+	for g, gr := range n.c.groups {
+		if gr.Name == group {
+			ends := make([]*labrpc.ClientEnd, len(gr.replicas))
+			for j := range ends {
+				ends[j], _ = n.c.makeEnd(n.Host, g, j)
+			}
+			return ends
+		}
+	}
+	panic(fmt.Sprintf("cluster: Dial: no group is named %q", group))
+}
 
 // A Group is a set of replicas that run one Raft.
 type Group struct {
@@ -232,7 +259,7 @@ func (c *Cluster) start(g, i int) error {
 		peers[j], _ = c.makeEnd(host, g, j)
 	}
 	name := c.serverName(g, i)
-	r, services, err := gr.Factory(host, peers, i, host.PersisterNamed(name))
+	r, services, err := gr.Factory(Node{Host: host, Peers: peers, Me: i, Persister: host.PersisterNamed(name), c: c})
 	if err != nil {
 		return fmt.Errorf("cluster: starting %s: %w", name, err)
 	}

@@ -17,7 +17,8 @@ import (
 
 // rafts is a factory of bare Raft nodes that count what they apply.
 func rafts(applied map[string]int) Factory {
-	return func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (Replica, []*labrpc.Service, error) {
+	return func(n Node) (Replica, []*labrpc.Service, error) {
+		host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 		key := fmt.Sprintf("%s/%d", host.Name(), me)
 		rf, err := raft.Make(host, peers, me, ps, func(m raft.ApplyMsg) {
 			if m.CommandValid {
@@ -151,4 +152,36 @@ func TestSizes(t *testing.T) {
 	c.Persister(0, 2).Save(make([]byte, 3), make([]byte, 5))
 	state, snapshot := c.Sizes(0)
 	assert.Equal(t, [2]int{7, 5}, [2]int{state, snapshot})
+}
+
+// TestDial has a replica of one group call the replicas of another through
+// ends its factory dialed, across a kill and restart of its host: the new
+// incarnation dials afresh and is answered.
+func TestDial(t *testing.T) {
+	w := sim.NewWorld(1)
+	dialed := map[int][]*labrpc.ClientEnd{}
+	caller := func(n Node) (Replica, []*labrpc.Service, error) {
+		dialed[n.Me] = n.Dial("b")
+		return rafts(map[string]int{})(n)
+	}
+	c, err := New(w, Config{Groups: []Group{
+		{Name: "a", Replicas: 1, Factory: caller},
+		{Name: "b", Replicas: 3, Factory: rafts(map[string]int{})},
+	}})
+	require.NoError(t, err)
+	require.Len(t, dialed[0], 3)
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: c.HostOf(0, 0)}))
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Restart, Host: c.HostOf(0, 0)}))
+	answered := 0
+	for _, end := range dialed[0] {
+		var reply raft.RequestVoteReply
+		end.Call("Raft.RequestVote", &raft.RequestVoteArgs{}, &reply, func(ok bool) {
+			if ok {
+				answered++
+			}
+		})
+	}
+	w.Run(time.Second)
+	assert.Equal(t, 3, answered, "the restarted replica's dialed ends reach group b")
+	assert.PanicsWithValue(t, `cluster: Dial: no group is named "c"`, func() { Node{c: c, Host: c.Hosts()[0]}.Dial("c") })
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/raft"
@@ -69,7 +70,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		o.Summary = w.Summary()
 		return o
 	}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: workload.KVServers(1000, sp.opts)}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: services.KV(1000, sp.opts)}}})
 	if err != nil {
 		return fail("%v", err)
 	}
