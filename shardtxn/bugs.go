@@ -6,7 +6,6 @@ package shardtxn
 type bugs struct {
 	decideBeforeReplicated bool // the coordinator sends its decision before its log holds it
 	dropLocksOnTimeout     bool // a cohort drops a prepared transaction's locks when it waits too long for the decision
-	fixedLockTimeout       bool // every prepare waits for locks exactly LockWait (paper 000's deadlock)
 	skipRecovery           bool // a new coordinator leader does not finish its predecessor's transactions
 	prepareNotReplicated   bool // a cohort's leader prepares in its own state, not through its shard's log
 	earlyReadUnlock        bool // read locks are released at prepare, not at the decision
@@ -27,7 +26,6 @@ func PlantedBugs() []PlantedBug {
 	return []PlantedBug{
 		{"decision sent before it is replicated", func(b *bugs) { b.decideBeforeReplicated = true }},
 		{"cohort drops its locks on a timeout without a decision", func(b *bugs) { b.dropLocksOnTimeout = true }},
-		{"fixed instead of randomized lock timeouts", func(b *bugs) { b.fixedLockTimeout = true }},
 		{"new coordinator leader skips recovery", func(b *bugs) { b.skipRecovery = true }},
 		{"prepare not replicated at the shard", func(b *bugs) { b.prepareNotReplicated = true }},
 		{"read lock released before the decision", func(b *bugs) { b.earlyReadUnlock = true }},

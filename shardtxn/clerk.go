@@ -3,6 +3,7 @@ package shardtxn
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/rsm"
@@ -31,6 +32,11 @@ type Clerk struct {
 func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd) *Clerk {
 	return &Clerk{ck: rsm.MakeClerk(host, coordinators)}
 }
+
+// SetTimeout sets how long the clerk waits for a coordinator's answer
+// before it asks the next one (rsm.DefaultTimeout unless set). It panics
+// if d is not positive.
+func (ck *Clerk) SetTimeout(d time.Duration) { ck.ck.SetTimeout(d) }
 
 // Txn runs ops as one transaction and calls done with its outcome. Redundant
 // ops are folded first (see Fold); the outcome's Results still match ops

@@ -98,6 +98,18 @@ func (c *CoordServer) Kill() {
 // drains to zero once every decision is delivered.
 func (c *CoordServer) Pending() int { return len(c.sm.txns) }
 
+// Decided returns how many transactions of the table are decided but not
+// yet known to be in every cohort's log.
+func (c *CoordServer) Decided() int {
+	n := 0
+	for _, t := range c.sm.txns {
+		if t.State != preparing {
+			n++
+		}
+	}
+	return n
+}
+
 // Txn is the handler for a client's transaction: it answers with the
 // decision once the table holds it.
 func (c *CoordServer) Txn(args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {

@@ -68,11 +68,7 @@ func (s *ShardServer) Locks() (keys, prepared int) { return len(s.sm.locks), len
 // transaction's locks through the shard's log, waiting for a locked key
 // until the prepare's lock wait runs out, and votes.
 func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
-	wait := s.cfg.LockWait
-	if !s.cfg.bugs.fixedLockTimeout {
-		wait = s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
-	}
-	deadline := s.host.Now() + wait
+	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
 	cmd := shardCmd{Prepare: &prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: args.OnePhase}}
 	var attempt func()
 	attempt = func() {

@@ -3,6 +3,7 @@ package services
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
@@ -74,10 +75,14 @@ func (d ShardTxn) shard(s int) cluster.Factory {
 }
 
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host
-// of its own named name.
+// of its own named name. It waits 300 ms for a coordinator's answer before
+// it asks the next: a transaction retried under its Txid applies once, and
+// a lost message should not cost the rsm default's second.
 func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	h := c.NewClient(name)
-	return shardtxn.MakeClerk(h, c.Ends(h, 0, nil))
+	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil))
+	ck.SetTimeout(300 * time.Millisecond)
+	return ck
 }
 
 // TxnClient runs the transaction workloads (workload.TxnClient) on a
