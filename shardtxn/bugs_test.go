@@ -25,7 +25,7 @@ func TestPlantedBugsCaught(t *testing.T) {
 		mid2PC(crashPoints[0], strandLeader),
 		mid2PC(crashPoints[1], cutCoordinators(shardtxn.DefaultConfig().TxnTimeout+time.Second)),
 		{Name: "write skew", Run: writeSkew},
-		{Name: "lists", Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { lists(t, seed, cfg) }},
+		{Name: "txn-lists", Run: sweepCase(false)},
 	}
 	simtest.HuntBugs(t, shardtxn.DefaultConfig, bugs, cases, 3)
 }
@@ -49,7 +49,7 @@ func writeSkew(t simtest.T, seed int64, cfg shardtxn.Config) {
 				ended++
 			})
 		}
-		require.True(t, d.w.RunUntil(func() bool { return ended == 2 }, settle))
+		require.True(t, d.w.RunUntil(func() bool { return ended == 2 }, 30*time.Second))
 	}
 	r, err := txncheck.Check(&h, txncheck.StrictSerializable)
 	require.NoError(t, err)

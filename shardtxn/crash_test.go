@@ -175,8 +175,8 @@ func crashMid2PC(t simtest.T, seed int64, cfg shardtxn.Config, p crashPoint, f d
 	require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(a, "50"), shardtxn.Set(b, "50")}, func(o shardtxn.Outcome) { out = &o }))
 	require.True(t, d.w.RunUntil(func() bool { return p.reached(d, sa, sb) }, 5*time.Second), "reached %s", p.name)
 	f.apply(t, d)
-	require.True(t, d.w.RunUntil(func() bool { return out != nil }, settle), "the client learns the decision")
-	require.True(t, d.w.RunUntil(d.drained, settle), "locks and the table drain")
+	require.True(t, d.w.RunUntil(func() bool { return out != nil }, 30*time.Second), "the client learns the decision")
+	require.True(t, d.w.RunUntil(d.drained, 30*time.Second), "locks and the table drain")
 	got := d.run(t, ck, shardtxn.Get(a), shardtxn.Get(b))
 	require.True(t, got.Committed)
 	want := []string{"100", "0"}

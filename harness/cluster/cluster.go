@@ -186,6 +186,22 @@ func (c *Cluster) Monkey() *chaos.Monkey { return c.monkey }
 // Apply applies a fault now (see chaos.Monkey.Apply).
 func (c *Cluster) Apply(f fault.Fault) error { return c.monkey.Apply(f) }
 
+// Recover ends every fault: it heals every link and restarts every dead
+// host, through the monkey, so the log shows both.
+func (c *Cluster) Recover() error {
+	if err := c.monkey.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+		return err
+	}
+	for h, alive := range c.monkey.Alive() {
+		if !alive {
+			if err := c.monkey.Apply(fault.Fault{Kind: fault.Restart, Host: h}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Log returns the fault log.
 func (c *Cluster) Log() fault.Log { return c.monkey.Log() }
 

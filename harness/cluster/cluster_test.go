@@ -185,3 +185,20 @@ func TestDial(t *testing.T) {
 	assert.Equal(t, 3, answered, "the restarted replica's dialed ends reach group b")
 	assert.PanicsWithValue(t, `cluster: Dial: no group is named "c"`, func() { Node{c: c, Host: c.Hosts()[0]}.Dial("c") })
 }
+
+// TestRecover kills one host and cuts another off, then recovers: every
+// host is alive and connected again, and the log shows the heal and the
+// restart.
+func TestRecover(t *testing.T) {
+	c, err := New(sim.NewWorld(1), Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: 0}))
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Isolate, Host: 1}))
+	require.NoError(t, c.Recover())
+	assert.Equal(t, []bool{true, true, true}, c.Monkey().Alive())
+	assert.True(t, c.Monkey().Connected(1, 2))
+	n := len(c.Log())
+	require.GreaterOrEqual(t, n, 4)
+	assert.Equal(t, []fault.Kind{fault.Heal, fault.Restart}, []fault.Kind{c.Log()[n-2].Fault.Kind, c.Log()[n-1].Fault.Kind})
+	assert.NotNil(t, c.Replica(0, 0), "the killed replica is back")
+}

@@ -74,6 +74,28 @@ func (d ShardTxn) shard(s int) cluster.Factory {
 	}
 }
 
+// Drained reports whether every live replica of the deployment on c has
+// nothing pending: no unfinished transaction in a coordinator's table, no
+// lock and nothing prepared on a shard. It holds once every transaction is
+// decided and its decision delivered.
+func (d ShardTxn) Drained(c *cluster.Cluster) bool {
+	for g := range d.Shards + 1 {
+		for i := range c.Replicas(g) {
+			switch r := c.Replica(g, i).(type) {
+			case *shardtxn.CoordServer:
+				if r.Pending() > 0 {
+					return false
+				}
+			case *shardtxn.ShardServer:
+				if k, p := r.Locks(); k+p > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host
 // of its own named name. It waits 300 ms for a coordinator's answer before
 // it asks the next: a transaction retried under its Txid applies once, and

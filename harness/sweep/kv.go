@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
@@ -92,15 +91,8 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: 10 * time.Millisecond})
 	w.Run(kvChaosFor)
 	stopNemesis()
-	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+	if err := c.Recover(); err != nil {
 		return fail("%v", err)
-	}
-	for i, alive := range m.Alive() {
-		if !alive {
-			if err := m.Apply(fault.Fault{Kind: fault.Restart, Host: i}); err != nil {
-				return fail("%v", err)
-			}
-		}
 	}
 	run.Stop()
 	o.FaultLog = m.Log().String()

@@ -1,6 +1,8 @@
 // Package sweep runs chaos scenarios over many seeds looking for bugs:
 // each seed is one whole run (a world, a workload, a random nemesis, a
-// linearizability check), and a failing seed replays exactly.
+// check: linearizability for the key/value scenarios, strict
+// serializability or the bank invariant for the transaction scenarios),
+// and a failing seed replays exactly.
 package sweep
 
 import (
@@ -48,12 +50,12 @@ func (o Outcome) OK() bool { return o.Problem == "" }
 
 // Scenarios returns every scenario, by name.
 func Scenarios() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		kvScenario("kv-linearizability", "5-server KV with reads through the log, unreliable network, random partitions, kills and restarts, snapshots; porcupine at the end", 0),
 		kvScenario("kv-readindex", "the same with ReadIndex reads", 1),
 		kvScenario("kv-lease", "the same with lease reads", 2),
 		leaseElections(),
-	}
+	}, txnScenarios()...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

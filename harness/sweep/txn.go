@@ -1,0 +1,154 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/checks/bank"
+	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
+)
+
+// The shape of the transaction scenarios.
+const (
+	txnChaosFor = 10 * time.Second
+	txnSettle   = 30 * time.Second // the bound on finishing everything after healing
+	txnClients  = 5
+	txnAccounts = 5
+	txnBalance  = 100 // each account's opening balance
+)
+
+// A TxnSpec is a transaction scenario on shardtxn: three shard groups and
+// a coordinator group of three replicas each, on three shared hosts (paper
+// 000's containers), an unreliable network and a random nemesis of
+// partitions, kills and restarts for 10 s; then everything heals. Within
+// 30 s every transaction must end and every lock and the coordinator's
+// table drain; then the history is checked.
+type TxnSpec struct {
+	Name, Description string
+	Config            shardtxn.Config
+	// Bank runs bank transfers and reads of every balance, checked for the
+	// bank invariant; false runs list-append transactions, checked for
+	// strict serializability.
+	Bank bool
+}
+
+// txnScenarios are shardtxn's scenarios with its default configuration.
+func txnScenarios() []Scenario {
+	return []Scenario{
+		TxnSpec{Name: "txn-lists", Description: "sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts; txncheck for strict serializability, and every lock released, at the end", Config: shardtxn.DefaultConfig()}.Scenario(),
+		TxnSpec{Name: "txn-bank", Description: "sharded 2PC/2PL bank transfers across shards and reads of every balance, unreliable network, random partitions, kills and restarts; every read must add up to the total, and every lock be released, at the end", Config: shardtxn.DefaultConfig(), Bank: true}.Scenario(),
+	}
+}
+
+// Scenario returns the spec as a scenario.
+func (sp TxnSpec) Scenario() Scenario {
+	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
+		o, _ := sp.Run(seed, dir, trace)
+		return o
+	}}
+}
+
+// Run runs one seed and returns its outcome and its world (whose summary a
+// test compares with a replay's).
+func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
+	w := sim.NewWorld(seed)
+	w.SetTraceWriter(trace)
+	o := Outcome{Seed: seed}
+	fail := func(format string, args ...any) (Outcome, *sim.World) {
+		o.Problem = fmt.Sprintf(format, args...)
+		o.Summary = w.Summary()
+		return o, w
+	}
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
+	cfg, err := dep.Cluster()
+	if err != nil {
+		return fail("%v", err)
+	}
+	c, err := cluster.New(w, cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	clients := make([]workload.TxnClient, txnClients)
+	for i := range clients {
+		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
+	}
+	var lists txncheck.History
+	var accounts bank.History
+	var run *workload.Run
+	if sp.Bank {
+		if err := openAccounts(w, c); err != nil {
+			return fail("%v", err)
+		}
+		run = workload.StartBank(w, clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 10 * time.Millisecond}, &accounts)
+	} else {
+		run = workload.StartLists(w, clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
+	}
+	c.Net().Reliable(false)
+	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
+	if err != nil {
+		return fail("%v", err)
+	}
+	w.Run(txnChaosFor)
+	n.Stop()
+	if err := c.Recover(); err != nil {
+		return fail("%v", err)
+	}
+	run.Stop()
+	healed := w.Now()
+	o.FaultLog = c.Log().String()
+	if !w.RunUntil(run.Finished, txnSettle) {
+		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
+	}
+	if !w.RunUntil(func() bool { return dep.Drained(c) }, txnSettle-(w.Now()-healed)) {
+		return fail("locks or the coordinator's table did not drain within %v of healing", txnSettle)
+	}
+	o.Summary = w.Summary()
+	if sp.Bank {
+		o.Ops = accounts.Len()
+		r, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
+		switch {
+		case err != nil:
+			return fail("%v", err)
+		case !r.Valid:
+			o.Problem = r.String()
+		}
+		return o, w
+	}
+	o.Ops = lists.Len()
+	r, err := txncheck.Check(&lists, txncheck.StrictSerializable)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if !r.OK() {
+		o.Problem = r.String()
+		if dir != "" {
+			o.HTML, _ = r.WriteHTML(dir, fmt.Sprintf("%s-seed%d", sp.Name, seed), c.Log().Intervals(w.Now()))
+		}
+	}
+	return o, w
+}
+
+// openAccounts sets every account to its opening balance in one
+// transaction, before the faults begin.
+func openAccounts(w *sim.World, c *cluster.Cluster) error {
+	ck := services.ShardTxnClerk(c, "bank")
+	ops := make([]shardtxn.Op, txnAccounts)
+	for a := range ops {
+		ops[a] = shardtxn.Set(services.Account(a), fmt.Sprint(txnBalance))
+	}
+	var out *shardtxn.Outcome
+	if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {
+		return err
+	}
+	if !w.RunUntil(func() bool { return out != nil }, txnSettle) || !out.Committed {
+		return fmt.Errorf("opening the accounts did not commit")
+	}
+	return nil
+}
