@@ -3,6 +3,7 @@ package shardtxn_test
 import (
 	"fmt"
 	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/sweep"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func TestPlantedBugsCaught(t *testing.T) {
 		{Name: "write skew", Run: writeSkew},
 		{Name: "txn-lists", Run: sweepCase(false)},
 	}
-	simtest.HuntBugs(t, shardtxn.DefaultConfig, bugs, cases, 3)
+	simtest.HuntBugs(t, sweep.TxnConfig, bugs, cases, 3)
 }
 
 // writeSkew has two clients run, round after round at the same moment,

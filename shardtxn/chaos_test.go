@@ -44,7 +44,7 @@ func TestBank(t *testing.T) { testSweep(t, true) }
 
 func testSweep(t *testing.T, bank bool) {
 	for _, seed := range simtest.Seeds(t, 1) {
-		sp := sweep.TxnSpec{Name: t.Name(), Config: shardtxn.DefaultConfig(), Bank: bank}
+		sp := sweep.TxnSpec{Name: t.Name(), Config: sweep.TxnConfig(), Bank: bank}
 		o, w := sp.Run(seed, t.TempDir(), nil)
 		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 		assert.Greater(t, o.Ops, 30, "transactions run")

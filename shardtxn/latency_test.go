@@ -1,0 +1,50 @@
+package shardtxn_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/shardtxn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// floorRTTs is the protocol's floor for a transaction across shards, in
+// network round trips, client and Raft included: the client's request
+// reaches the coordinator leader (½), the table entry is replicated (1:
+// AppendEntries to the followers and their answers), the prepares reach
+// the cohorts' leaders (½), each shard's log replicates its prepare (1),
+// the votes return (½), the decision is replicated (1), and the client
+// hears it (½). Commits to the cohorts follow off the critical path.
+const floorRTTs = 5.0
+
+// TestCrossShardLatency measures, on a quiet network, the latency of
+// transactions that write one key on each of three shards, and checks that
+// their mean is within half a round trip of the protocol's floor.
+func TestCrossShardLatency(t *testing.T) {
+	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+	p := d.c.Net().Params()
+	rtt := 2 * (p.Latency + p.Jitter/2)
+	ck := services.ShardTxnClerk(d.c, "client")
+	keys := []string{}
+	for i := 0; len(keys) < 3; i++ {
+		k := services.ListKey(i)
+		if shardtxn.ShardOf(k, 3) == len(keys) {
+			keys = append(keys, k)
+		}
+	}
+	require.True(t, d.run(t, ck, shardtxn.Get(keys[0])).Committed, "a first transaction finds the leaders")
+	const n = 20
+	var total time.Duration
+	for i := range n {
+		start := d.w.Now()
+		v := services.ListKey(i)
+		require.True(t, d.run(t, ck, shardtxn.Set(keys[0], v), shardtxn.Set(keys[1], v), shardtxn.Set(keys[2], v)).Committed)
+		total += d.w.Now() - start
+		require.True(t, d.w.RunUntil(func() bool { return standard(shardtxn.DefaultConfig()).Drained(d.c) }, time.Second))
+	}
+	mean := total / n
+	t.Logf("mean latency %v = %.2f round trips of %v; floor %.1f", mean, float64(mean)/float64(rtt), rtt, floorRTTs)
+	assert.LessOrEqual(t, float64(mean)/float64(rtt), floorRTTs+0.5, "within half a round trip of the floor")
+}
