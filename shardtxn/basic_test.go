@@ -88,4 +88,6 @@ func TestBadInput(t *testing.T) {
 	// Had a refused transaction been sent, the clerk would still be busy
 	// with it, and would refuse this one.
 	assert.True(t, d.run(t, ck, shardtxn.Set("k", "v")).Committed)
+	require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Get("k")}, func(shardtxn.Outcome) {}))
+	assert.EqualError(t, ck.Txn([]shardtxn.Op{shardtxn.Get("k")}, never), "shardtxn: a transaction while another is in progress; a clerk runs one at a time")
 }

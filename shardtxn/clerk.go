@@ -24,19 +24,36 @@ type Outcome struct {
 // another coordinator, under the same Txid, until it learns the decision,
 // so a transaction applies at most once. Everything it does runs inside
 // the world: each call returns at once and its callback runs later.
+//
+// Given ends to the shard groups too, the clerk sends a transaction whose
+// ops are all on one shard straight to that shard, which commits it in one
+// step of its log: no coordinator, no two phases. Transactions across
+// shards go through the coordinators.
 type Clerk struct {
-	ck *rsm.Clerk
+	ck     *rsm.Clerk
+	shards []*rsm.Router
+	busy   bool
 }
 
-// MakeClerk returns a clerk on host talking to the coordinators.
-func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd) *Clerk {
-	return &Clerk{ck: rsm.MakeClerk(host, coordinators)}
+// MakeClerk returns a clerk on host talking to the coordinators and, if
+// shards is not nil, to shard group s through shards[s].
+func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*labrpc.ClientEnd) *Clerk {
+	ck := &Clerk{ck: rsm.MakeClerk(host, coordinators)}
+	for _, ends := range shards {
+		ck.shards = append(ck.shards, rsm.MakeRouter(host, ends))
+	}
+	return ck
 }
 
 // SetTimeout sets how long the clerk waits for a coordinator's answer
 // before it asks the next one (rsm.DefaultTimeout unless set). It panics
 // if d is not positive.
-func (ck *Clerk) SetTimeout(d time.Duration) { ck.ck.SetTimeout(d) }
+func (ck *Clerk) SetTimeout(d time.Duration) {
+	ck.ck.SetTimeout(d)
+	for _, r := range ck.shards {
+		r.SetTimeout(d)
+	}
+}
 
 // Txn runs ops as one transaction and calls done with its outcome. Redundant
 // ops are folded first (see Fold); the outcome's Results still match ops
@@ -46,20 +63,50 @@ func (ck *Clerk) Txn(ops []Op, done func(Outcome)) error {
 	if err := checkTxn(ops); err != nil {
 		return err
 	}
+	if ck.busy {
+		return fmt.Errorf("shardtxn: a transaction while another is in progress; a clerk runs one at a time")
+	}
+	ck.busy = true
 	kept, from := Fold(ops)
-	args := &TxnArgs{ID: Txid(ck.ck.NextSession()), Ops: kept}
-	ck.ck.Call("CoordServer.Txn", args, func() any { return &TxnReply{} }, wrongLeader[*TxnReply], func(r any) {
-		reply := r.(*TxnReply)
-		out := Outcome{Committed: reply.Committed, Reason: reply.Reason}
-		if reply.Committed {
+	id := Txid(ck.ck.NextSession())
+	finish := func(committed bool, results []Result, reason string) {
+		ck.busy = false
+		out := Outcome{Committed: committed, Reason: reason}
+		if committed {
 			out.Results = make([]Result, len(ops))
 			for i, j := range from {
-				out.Results[j] = reply.Results[i]
+				out.Results[j] = results[i]
 			}
 		}
 		done(out)
+	}
+	if s, ok := ck.oneShard(kept); ok {
+		ck.shards[s].Call("ShardServer.Execute", &PrepareArgs{ID: id, Ops: kept}, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+			reply := r.(*PrepareReply)
+			finish(reply.Yes, reply.Results, reply.Reason)
+		})
+		return nil
+	}
+	ck.ck.Call("CoordServer.Txn", &TxnArgs{ID: id, Ops: kept}, func() any { return &TxnReply{} }, wrongLeader[*TxnReply], func(r any) {
+		reply := r.(*TxnReply)
+		finish(reply.Committed, reply.Results, reply.Reason)
 	})
 	return nil
+}
+
+// oneShard returns the shard of ops if they are all on one and the clerk
+// can reach it.
+func (ck *Clerk) oneShard(ops []Op) (int, bool) {
+	if len(ck.shards) == 0 {
+		return 0, false
+	}
+	s := ShardOf(ops[0].Key, len(ck.shards))
+	for _, o := range ops[1:] {
+		if ShardOf(o.Key, len(ck.shards)) != s {
+			return 0, false
+		}
+	}
+	return s, true
 }
 
 // Add adds n to the integer at key, as paper 000's client does: a read,

@@ -34,7 +34,7 @@ func TestCrossShardLatency(t *testing.T) {
 			keys = append(keys, k)
 		}
 	}
-	require.True(t, d.run(t, ck, shardtxn.Get(keys[0])).Committed, "a first transaction finds the leaders")
+	require.True(t, d.run(t, ck, shardtxn.Get(keys[0]), shardtxn.Get(keys[1]), shardtxn.Get(keys[2])).Committed, "a first transaction finds the leaders")
 	const n = 20
 	var total time.Duration
 	for i := range n {
@@ -47,4 +47,28 @@ func TestCrossShardLatency(t *testing.T) {
 	mean := total / n
 	t.Logf("mean latency %v = %.2f round trips of %v; floor %.1f", mean, float64(mean)/float64(rtt), rtt, floorRTTs)
 	assert.LessOrEqual(t, float64(mean)/float64(rtt), floorRTTs+0.5, "within half a round trip of the floor")
+}
+
+// TestSingleShardLatency checks that a transaction on one shard goes
+// straight to it and commits in one step of its log: the client's request
+// reaches the shard leader (½), its log replicates it (1), the client hears
+// the result (½): two round trips, within half of one.
+func TestSingleShardLatency(t *testing.T) {
+	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+	p := d.c.Net().Params()
+	rtt := 2 * (p.Latency + p.Jitter/2)
+	ck := services.ShardTxnClerk(d.c, "client")
+	require.True(t, d.run(t, ck, shardtxn.Get("a")).Committed, "a first transaction finds the leader")
+	const n = 20
+	var total time.Duration
+	for i := range n {
+		start := d.w.Now()
+		out := d.run(t, ck, shardtxn.Append("a", services.ListKey(i)), shardtxn.Read("a"))
+		require.True(t, out.Committed)
+		require.Len(t, out.Results[1].List, i+1, "the read sees the append before it")
+		total += d.w.Now() - start
+	}
+	mean := total / n
+	t.Logf("mean latency %v = %.2f round trips of %v", mean, float64(mean)/float64(rtt), rtt)
+	assert.LessOrEqual(t, float64(mean)/float64(rtt), 2.5, "within half a round trip of the floor")
 }

@@ -21,6 +21,7 @@ const (
 type shardCmd struct {
 	Prepare *prepareCmd
 	Decide  *decideCmd
+	Execute *prepareCmd // a transaction on this shard alone: prepared and committed at once
 }
 
 // A prepareCmd asks a shard to take a transaction's locks, check its
@@ -77,7 +78,7 @@ type shard struct {
 	data     map[string]string
 	locks    map[string]*lock
 	prepared map[Txid]*prepared
-	decided  map[int64]int64 // client -> newest Seq decided here
+	decided  map[int64]last // client -> newest transaction decided here
 	bugs     bugs
 
 	// released, if set, hears of keys whose locks were released (the
@@ -88,8 +89,15 @@ type shard struct {
 	installed func(key, value string, del bool)
 }
 
+// last is a client's newest transaction decided at a shard: its Seq, and
+// for a transaction executed here alone, its result, for a retry.
+type last struct {
+	Seq    int64
+	Result *shardResult
+}
+
 func newShard(b bugs) *shard {
-	return &shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]int64{}, bugs: b}
+	return &shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{}, bugs: b}
 }
 
 // Apply executes a shardCmd (an rsm.StateMachine).
@@ -100,6 +108,8 @@ func (s *shard) Apply(cmd any) any {
 		return s.prepare(c.Prepare)
 	case c.Decide != nil:
 		s.decide(c.Decide)
+	case c.Execute != nil:
+		return s.execute(c.Execute)
 	}
 	return shardResult{Vote: voteYes}
 }
@@ -111,7 +121,7 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	if p, ok := s.prepared[c.ID]; ok {
 		return shardResult{Vote: voteYes, Results: p.Results}
 	}
-	if s.decided[c.ID.Client] >= c.ID.Seq {
+	if s.decided[c.ID.Client].Seq >= c.ID.Seq {
 		return shardResult{Vote: voteNo, Reason: "decided already"}
 	}
 	for _, o := range c.Ops {
@@ -247,8 +257,8 @@ func (s *shard) run(ops []Op, w *[]staged) []Result {
 }
 
 func (s *shard) decide(c *decideCmd) {
-	if c.ID.Seq > s.decided[c.ID.Client] {
-		s.decided[c.ID.Client] = c.ID.Seq
+	if c.ID.Seq > s.decided[c.ID.Client].Seq {
+		s.decided[c.ID.Client] = last{Seq: c.ID.Seq}
 	}
 	p, ok := s.prepared[c.ID]
 	if !ok {
@@ -256,18 +266,54 @@ func (s *shard) decide(c *decideCmd) {
 	}
 	delete(s.prepared, c.ID)
 	if c.Commit {
-		for _, w := range p.Writes {
-			if w.Del {
-				delete(s.data, w.Key)
-			} else {
-				s.data[w.Key] = w.Value
-			}
-			if s.installed != nil {
-				s.installed(w.Key, w.Value, w.Del)
-			}
-		}
+		s.install(p.Writes)
 	}
 	s.release(c.ID, p.Keys)
+}
+
+// execute runs a transaction whose ops are all on this shard in one step,
+// as a prepare and a commit at once: it waits for no decision, so it
+// takes no locks, but it must find none of its keys locked by another.
+// A retry gets the first run's result.
+func (s *shard) execute(c *prepareCmd) shardResult {
+	if l := s.decided[c.ID.Client]; l.Seq >= c.ID.Seq {
+		if l.Seq == c.ID.Seq && l.Result != nil {
+			return *l.Result
+		}
+		return shardResult{Vote: voteNo, Reason: "decided already"}
+	}
+	for _, o := range c.Ops {
+		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
+			return shardResult{Vote: voteConflict, Conflict: o.Key}
+		}
+	}
+	var writes []staged
+	res := shardResult{Vote: voteYes, Results: s.run(c.Ops, &writes)}
+	for i, o := range c.Ops {
+		if o.Kind == OpCSet && res.Results[i].Value != "ok" {
+			res = shardResult{Vote: voteNo, Reason: "condition failed: " + o.String()}
+			break
+		}
+	}
+	if res.Vote == voteYes {
+		s.install(writes)
+	}
+	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
+	return res
+}
+
+// install applies a committed transaction's writes.
+func (s *shard) install(writes []staged) {
+	for _, w := range writes {
+		if w.Del {
+			delete(s.data, w.Key)
+		} else {
+			s.data[w.Key] = w.Value
+		}
+		if s.installed != nil {
+			s.installed(w.Key, w.Value, w.Del)
+		}
+	}
 }
 
 // shardState is a shard's state as a snapshot holds it: maps as sorted
@@ -275,7 +321,12 @@ func (s *shard) decide(c *decideCmd) {
 type shardState struct {
 	Data     []staged
 	Prepared []preparedEntry
-	Decided  []Txid // client and newest Seq
+	Decided  []clientLast
+}
+
+type clientLast struct {
+	Client int64
+	L      last
 }
 
 type preparedEntry struct {
@@ -301,7 +352,7 @@ func (s *shard) Snapshot() []byte {
 		st.Prepared = append(st.Prepared, e)
 	}
 	for _, c := range slices.Sorted(maps.Keys(s.decided)) {
-		st.Decided = append(st.Decided, Txid{c, s.decided[c]})
+		st.Decided = append(st.Decided, clientLast{c, s.decided[c]})
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
@@ -312,7 +363,7 @@ func (s *shard) Snapshot() []byte {
 
 // Restore replaces the state with a snapshot's (an rsm.StateMachine).
 func (s *shard) Restore(snap []byte) error {
-	*s = shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]int64{},
+	*s = shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{},
 		bugs: s.bugs, released: s.released, installed: s.installed}
 	if len(snap) == 0 {
 		return nil
@@ -334,7 +385,7 @@ func (s *shard) Restore(snap []byte) error {
 		}
 	}
 	for _, d := range st.Decided {
-		s.decided[d.Client] = d.Seq
+		s.decided[d.Client] = d.L
 	}
 	return nil
 }

@@ -40,11 +40,12 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 }
 
 // Services returns the server's RPC services ("ShardServer.Prepare",
-// "ShardServer.Decide") and its Raft node's.
+// "ShardServer.Decide", "ShardServer.Execute") and its Raft node's.
 func (s *ShardServer) Services() []*labrpc.Service {
 	svc := labrpc.MakeService(s)
 	labrpc.HandleDeferred(svc, "Prepare", s.Prepare)
 	labrpc.HandleDeferred(svc, "Decide", s.Decide)
+	labrpc.HandleDeferred(svc, "Execute", s.Execute)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
 }
 
@@ -68,29 +69,61 @@ func (s *ShardServer) Locks() (keys, prepared int) { return len(s.sm.locks), len
 // transaction's locks through the shard's log, waiting for a locked key
 // until the prepare's lock wait runs out, and votes.
 func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
+	s.locking(shardCmd{Prepare: &prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: args.OnePhase}}, func(res shardResult, ok bool) {
+		answer(reply, res, ok)
+		if reply.Yes && s.cfg.bugs.dropLocksOnTimeout && !args.OnePhase {
+			s.host.After(s.cfg.TxnTimeout, func() { s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: args.ID}}, func(any, bool) {}) })
+		}
+		d.Reply()
+	})
+}
+
+// Execute is the handler for a client's transaction on this shard alone:
+// it commits (or aborts) in one step of the shard's log, waiting for
+// locked keys as a prepare does.
+func (s *ShardServer) Execute(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
+	if err := checkTxn(args.Ops); err != nil {
+		reply.Err, reply.Reason = ErrBadRequest, err.Error()
+		d.Reply()
+		return
+	}
+	s.locking(shardCmd{Execute: &prepareCmd{ID: args.ID, Ops: args.Ops}}, func(res shardResult, ok bool) {
+		answer(reply, res, ok)
+		d.Reply()
+	})
+}
+
+// answer fills a prepare's reply with a command's result.
+func answer(reply *PrepareReply, res shardResult, ok bool) {
+	if !ok {
+		reply.Err = ErrWrongLeader
+		return
+	}
+	reply.Err, reply.Yes, reply.Results, reply.Reason = OK, res.Vote == voteYes, res.Results, res.Reason
+}
+
+// locking puts cmd, which needs locks, through the log until it finds its
+// keys free, waiting for a locked key up to a random LockWait…2·LockWait;
+// then it calls done with the result (a conflict then votes no), or with
+// ok false if this server does not lead.
+func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool)) {
 	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
-	cmd := shardCmd{Prepare: &prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: args.OnePhase}}
 	var attempt func()
 	attempt = func() {
 		s.submit(cmd, func(r any, ok bool) {
 			if !ok {
-				reply.Err = ErrWrongLeader
-				d.Reply()
+				done(shardResult{}, false)
 				return
 			}
 			res := r.(shardResult)
-			if res.Vote == voteConflict && s.host.Now() < deadline {
-				s.await(res.Conflict, deadline, attempt)
-				return
-			}
-			reply.Err, reply.Yes, reply.Results, reply.Reason = OK, res.Vote == voteYes, res.Results, res.Reason
 			if res.Vote == voteConflict {
-				reply.Reason = "lock wait timed out on " + res.Conflict
+				if s.host.Now() < deadline {
+					s.await(res.Conflict, deadline, attempt)
+					return
+				}
+				res = shardResult{Vote: voteNo, Reason: "lock wait timed out on " + res.Conflict}
 			}
-			if reply.Yes && s.cfg.bugs.dropLocksOnTimeout && !args.OnePhase {
-				s.host.After(s.cfg.TxnTimeout, func() { s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: args.ID}}, func(any, bool) {}) })
-			}
-			d.Reply()
+			done(res, true)
 		})
 	}
 	attempt()

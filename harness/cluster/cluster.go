@@ -208,6 +208,9 @@ func (c *Cluster) Log() fault.Log { return c.monkey.Log() }
 // Hosts returns the servers' hosts, indexed as faults name them.
 func (c *Cluster) Hosts() []*sim.Host { return c.hosts }
 
+// Groups returns how many groups the cluster has.
+func (c *Cluster) Groups() int { return len(c.groups) }
+
 // Replicas returns how many replicas group g has.
 func (c *Cluster) Replicas(g int) int { return len(c.groups[g].replicas) }
 

@@ -102,7 +102,11 @@ func (d ShardTxn) Drained(c *cluster.Cluster) bool {
 // a lost message should not cost the rsm default's second.
 func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	h := c.NewClient(name)
-	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil))
+	var shards [][]*labrpc.ClientEnd
+	for g := 1; g < c.Groups(); g++ {
+		shards = append(shards, c.Ends(h, g, nil))
+	}
+	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
 	ck.SetTimeout(300 * time.Millisecond)
 	return ck
 }
