@@ -7,6 +7,8 @@ package shardtxn
 type batcher[T any] struct {
 	pending []T
 	busy    bool
+	items   int // submitted, in all
+	entries int // log entries they went in
 	// submit puts a batch in the log and calls done once it is applied
 	// (ok) or cannot be (not ok: this server no longer leads).
 	submit func(batch []T, done func(ok bool))
@@ -24,6 +26,8 @@ func (b *batcher[T]) flush() {
 	}
 	batch := b.pending
 	b.pending, b.busy = nil, true
+	b.items += len(batch)
+	b.entries++
 	b.submit(batch, func(bool) {
 		b.busy = false
 		b.flush()

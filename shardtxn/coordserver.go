@@ -98,6 +98,10 @@ func (c *CoordServer) Kill() {
 // drains to zero once every decision is delivered.
 func (c *CoordServer) Pending() int { return len(c.sm.txns) }
 
+// Batching returns how many decisions this replica submitted as leader,
+// and in how many log entries.
+func (c *CoordServer) Batching() (decisions, entries int) { return c.decide.items, c.decide.entries }
+
 // Decided returns how many transactions of the table are decided but not
 // yet known to be in every cohort's log.
 func (c *CoordServer) Decided() int {
