@@ -3,6 +3,10 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/chaos"
@@ -81,6 +85,10 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		return o, w
 	}
 	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
+	var order installs
+	if !sp.Bank {
+		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
+	}
 	cfg, err := dep.Cluster()
 	if err != nil {
 		return fail("%v", err)
@@ -136,6 +144,7 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		return o, w
 	}
 	o.Ops = lists.Len()
+	order.into(&lists)
 	r, err := txncheck.Check(&lists, txncheck.StrictSerializable)
 	if err != nil {
 		return fail("%v", err)
@@ -165,4 +174,35 @@ func openAccounts(w *sim.World, c *cluster.Cluster) error {
 		return fmt.Errorf("opening the accounts did not commit")
 	}
 	return nil
+}
+
+// installs are the versions of each list key in the order its shard
+// installed them, as every replica reports them: a list's n-th element is
+// its n-th version, whichever replica reports it first (they all apply the
+// same log; one restored from a snapshot reports the whole list when it
+// next installs, so nothing is skipped).
+type installs map[int][]int
+
+// record hears of a write a shard installed (ShardServer.OnInstall).
+func (in *installs) record(key, value string, del bool) {
+	k, err := strconv.Atoi(strings.TrimPrefix(key, "k"))
+	if err != nil || del || !strings.HasPrefix(key, "k") {
+		return
+	}
+	if *in == nil {
+		*in = installs{}
+	}
+	for _, e := range strings.Fields(value)[min(len((*in)[k]), len(strings.Fields(value))):] {
+		v, _ := strconv.Atoi(e)
+		(*in)[k] = append((*in)[k], v)
+	}
+}
+
+// into gives h the install order of every key, in key order.
+func (in installs) into(h *txncheck.History) {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		for _, v := range in[k] {
+			h.Installed(k, v)
+		}
+	}
 }
