@@ -192,7 +192,8 @@ func (in *installs) record(key, value string, del bool) {
 	if *in == nil {
 		*in = installs{}
 	}
-	for _, e := range strings.Fields(value)[min(len((*in)[k]), len(strings.Fields(value))):] {
+	elems := strings.Fields(value)
+	for _, e := range elems[min(len((*in)[k]), len(elems)):] {
 		v, _ := strconv.Atoi(e)
 		(*in)[k] = append((*in)[k], v)
 	}
