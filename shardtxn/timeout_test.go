@@ -7,8 +7,8 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
-	"github.com/replab/replab/sim"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
