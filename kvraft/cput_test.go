@@ -78,5 +78,6 @@ func TestBadInput(t *testing.T) {
 		"rsm: clerk "+strconv.FormatInt(clerk(ck).ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one call at a time",
 		func() { ck.GetAsync("a", func(string) {}) })
 	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { kvraft.MakeClerk(ck.Host(), nil) })
+	assert.PanicsWithValue(t, "kvraft: MakeClerk: a nil host", func() { kvraft.MakeClerk(nil, nil) })
 	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { clerk(ck).SetTimeout(0) })
 }

@@ -27,6 +27,9 @@ type Clerk struct {
 // MakeClerk returns a clerk on host talking to servers (at least one). Its
 // client ID is drawn from the world's random number generator.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
+	if host == nil {
+		panic("rsm: MakeClerk: a nil host")
+	}
 	if len(servers) == 0 {
 		panic("rsm: MakeClerk: a clerk needs at least one server, got none")
 	}

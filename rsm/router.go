@@ -28,6 +28,9 @@ type Router struct {
 
 // MakeRouter returns a router on host to servers (at least one).
 func MakeRouter(host *sim.Host, servers []*labrpc.ClientEnd) *Router {
+	if host == nil {
+		panic("rsm: MakeRouter: a nil host")
+	}
 	if len(servers) == 0 {
 		panic("rsm: MakeRouter: a router needs at least one server, got none")
 	}

@@ -387,5 +387,8 @@ func TestClerkBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { rsm.MakeClerk(h, nil) })
 	ck := rsm.MakeClerk(h, make([]*labrpc.ClientEnd, 1))
 	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+	assert.PanicsWithValue(t, "rsm: MakeClerk: a nil host", func() { rsm.MakeClerk(nil, nil) })
+	assert.PanicsWithValue(t, "rsm: MakeRouter: a nil host", func() { rsm.MakeRouter(nil, nil) })
+	assert.PanicsWithValue(t, "rsm: MakeRouter: a router needs at least one server, got none", func() { rsm.MakeRouter(ck.Host(), nil) })
 	assert.PanicsWithValue(t, "rsm: clerk timeout -1ns is not positive", func() { ck.SetTimeout(-1) })
 }

@@ -98,6 +98,9 @@ type replicaRef struct{ g, i int }
 // New builds the cluster on w, with every replica started and every link
 // up.
 func New(w *sim.World, cfg Config) (*Cluster, error) {
+	if w == nil {
+		return nil, fmt.Errorf("cluster: New: a nil world")
+	}
 	if cfg.Hosts < 0 {
 		return nil, fmt.Errorf("cluster: %d shared hosts", cfg.Hosts)
 	}
@@ -282,8 +285,14 @@ func (c *Cluster) start(g, i int) error {
 	if err != nil {
 		return fmt.Errorf("cluster: starting %s: %w", name, err)
 	}
+	if r == nil {
+		return fmt.Errorf("cluster: starting %s: the factory returned no replica and no error", name)
+	}
 	srv := labrpc.MakeServer(host)
-	for _, s := range services {
+	for k, s := range services {
+		if s == nil {
+			return fmt.Errorf("cluster: starting %s: the factory's service %d is nil", name, k)
+		}
 		srv.AddService(s)
 	}
 	c.net.AddServer(name, srv)

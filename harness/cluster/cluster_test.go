@@ -113,8 +113,20 @@ func TestBadInput(t *testing.T) {
 		_, err := New(w, tc.cfg)
 		assert.EqualError(t, err, tc.want)
 	}
+	_, err := New(nil, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: f}}})
+	assert.EqualError(t, err, "cluster: New: a nil world")
+	none := func(Node) (Replica, []*labrpc.Service, error) { return nil, nil, nil }
+	_, err = New(w, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: none}}})
+	assert.EqualError(t, err, "cluster: starting a/0: the factory returned no replica and no error")
+	nilService := func(n Node) (Replica, []*labrpc.Service, error) {
+		r, svcs, err := f(n)
+		return r, append(svcs, nil), err
+	}
+	_, err = New(w, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: nilService}}})
+	assert.EqualError(t, err, "cluster: starting a/0: the factory's service 1 is nil")
 	c, err := New(w, Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: f}}})
 	require.NoError(t, err)
+	assert.PanicsWithValue(t, "cluster: Ends: a nil client host (make one with NewClient)", func() { c.Ends(nil, 0, nil) })
 	assert.PanicsWithValue(t, "cluster: group 1 is not in 0..0", func() { c.Leader(1) })
 	assert.PanicsWithValue(t, `cluster: group "a" has no replica 3 (it has 0..2)`, func() { c.Replica(0, 3) })
 	cl := c.NewClient("c")

@@ -7,6 +7,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -106,9 +107,17 @@ type Run struct {
 
 // Start starts one process per client, on w, doing what spec says.
 func Start(w *sim.World, clients []KV, spec Spec) *Run {
+	if w == nil {
+		panic("workload: Start: a nil world")
+	}
+	for i, ck := range clients {
+		if ck == nil {
+			panic(fmt.Sprintf("workload: Start: client %d is nil", i))
+		}
+	}
 	total := spec.Mix.Get + spec.Mix.Put + spec.Mix.Append
-	if !(total > 0) || spec.Mix.Get < 0 || spec.Mix.Put < 0 || spec.Mix.Append < 0 {
-		panic(fmt.Sprintf("workload: mix %+v needs non-negative weights, not all zero", spec.Mix))
+	if !(total > 0) || math.IsInf(total, 0) || spec.Mix.Get < 0 || spec.Mix.Put < 0 || spec.Mix.Append < 0 {
+		panic(fmt.Sprintf("workload: mix %+v needs finite non-negative weights, not all zero", spec.Mix))
 	}
 	if spec.Keys == nil {
 		panic("workload: no key distribution")
