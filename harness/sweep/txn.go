@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
@@ -45,6 +46,11 @@ type TxnSpec struct {
 	// bank invariant; false runs list-append transactions, checked for
 	// strict serializability.
 	Bank bool
+	// Outages, instead of the random nemesis, cuts the coordinators off
+	// from the shards again and again, each time for 1–8 s, every replica
+	// on a host of its own: cohorts wait that long for decisions, past the
+	// transaction timeout.
+	Outages bool
 }
 
 // txnScenarios are shardtxn's scenarios with its default configuration,
@@ -52,6 +58,7 @@ type TxnSpec struct {
 func txnScenarios() []Scenario {
 	return []Scenario{
 		TxnSpec{Name: "txn-lists", Description: "sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end", Config: TxnConfig()}.Scenario(),
+		TxnSpec{Name: "txn-outages", Description: "sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end", Config: TxnConfig(), Outages: true}.Scenario(),
 		TxnSpec{Name: "txn-bank", Description: "sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end", Config: TxnConfig(), Bank: true}.Scenario(),
 	}
 }
@@ -84,7 +91,7 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		o.Summary = w.Summary()
 		return o, w
 	}
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages, Config: sp.Config}
 	var order installs
 	if !sp.Bank {
 		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
@@ -113,12 +120,12 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		run = workload.StartLists(w, clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
 	}
 	c.Net().Reliable(sp.Bank)
-	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
+	stop, err := sp.nemesis(w, c)
 	if err != nil {
 		return fail("%v", err)
 	}
 	w.Run(txnChaosFor)
-	n.Stop()
+	stop()
 	if err := c.Recover(); err != nil {
 		return fail("%v", err)
 	}
@@ -156,6 +163,44 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		}
 	}
 	return o, w
+}
+
+// nemesis starts the spec's faults and returns what stops them.
+func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+	if !sp.Outages {
+		n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
+		if err != nil {
+			return nil, err
+		}
+		return n.Stop, nil
+	}
+	var coords, shards []int
+	for i := range c.Replicas(0) {
+		coords = append(coords, c.HostOf(0, i))
+	}
+	for g := 1; g < c.Groups(); g++ {
+		for i := range c.Replicas(g) {
+			shards = append(shards, c.HostOf(g, i))
+		}
+	}
+	stopped := false
+	var outage func()
+	outage = func() {
+		if stopped {
+			return
+		}
+		if err := c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, shards}}); err != nil {
+			panic(err) // the hosts are the cluster's own
+		}
+		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
+			if err := c.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+				panic(err)
+			}
+			w.After(w.RandDuration(0, time.Second), outage)
+		})
+	}
+	w.After(w.RandDuration(0, time.Second), outage)
+	return func() { stopped = true }, nil
 }
 
 // openAccounts sets every account to its opening balance in one
