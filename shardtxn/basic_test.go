@@ -50,6 +50,8 @@ func TestOperations(t *testing.T) {
 		out = d.wait(t, "xfer", func(done func(shardtxn.Outcome)) error { return ck.Xfer("a", "y", 70, done) })
 		assert.False(t, out.Committed)
 		assert.Equal(t, "a holds 8, less than 70", out.Reason)
+		require.True(t, d.wait(t, "xfer", func(done func(shardtxn.Outcome)) error { return ck.Xfer("a", "y", 8, done) }).Committed, "all of a balance moves")
+		assert.Equal(t, []string{"0", "17"}, []string{get("a").Value, get("y").Value})
 		out = d.wait(t, "add", func(done func(shardtxn.Outcome)) error { return ck.Add("missing", 1, done) })
 		assert.False(t, out.Committed)
 

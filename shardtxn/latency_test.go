@@ -44,6 +44,11 @@ func TestCrossShardLatency(t *testing.T) {
 		total += d.w.Now() - start
 		require.True(t, d.w.RunUntil(func() bool { return standard(shardtxn.DefaultConfig()).Drained(d.c) }, time.Second))
 	}
+	leader, _, ok := d.coordLeader()
+	require.True(t, ok)
+	decisions, entries := leader.Batching()
+	assert.Equal(t, n+1, decisions, "one decision a transaction, the first included")
+	assert.Equal(t, n+1, entries, "one at a time, each decision has an entry of its own")
 	mean := total / n
 	t.Logf("mean latency %v = %.2f round trips of %v; floor %.1f", mean, float64(mean)/float64(rtt), rtt, floorRTTs)
 	assert.LessOrEqual(t, float64(mean)/float64(rtt), floorRTTs+0.5, "within half a round trip of the floor")
@@ -71,4 +76,31 @@ func TestSingleShardLatency(t *testing.T) {
 	mean := total / n
 	t.Logf("mean latency %v = %.2f round trips of %v", mean, float64(mean)/float64(rtt), rtt)
 	assert.LessOrEqual(t, float64(mean)/float64(rtt), 2.5, "within half a round trip of the floor")
+}
+
+// TestDecisionsBatched starts twenty transactions across shards at once:
+// the coordinator leader puts their decisions in fewer log entries than
+// there are decisions.
+func TestDecisionsBatched(t *testing.T) {
+	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+	warm := services.ShardTxnClerk(d.c, "warm")
+	require.True(t, d.run(t, warm, shardtxn.Get("a"), shardtxn.Get("b1")).Committed)
+	const n = 20
+	ended := 0
+	for i := range n {
+		ck := services.ShardTxnClerk(d.c, services.ListKey(i))
+		a, b := services.ListKey(2*i), services.ListKey(2*i+1)
+		require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(a, "1"), shardtxn.Set(b, "1")}, func(o shardtxn.Outcome) {
+			if o.Committed {
+				ended++
+			}
+		}))
+	}
+	require.True(t, d.w.RunUntil(func() bool { return ended == n }, 5*time.Second), "all commit")
+	leader, _, ok := d.coordLeader()
+	require.True(t, ok)
+	decisions, entries := leader.Batching()
+	t.Logf("%d decisions in %d entries", decisions, entries)
+	assert.GreaterOrEqual(t, decisions, n, "every cross-shard transaction decided")
+	assert.Less(t, entries, decisions/2, "decisions share entries")
 }
