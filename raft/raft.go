@@ -66,7 +66,7 @@ type Raft struct {
 
 	electionTimer  *sim.Timer
 	heartbeatTimer *sim.Timer
-	applyTimer     *sim.Timer // pending while applyCommitted is scheduled
+	applyTimer     *sim.Timer                     // pending while applyCommitted is scheduled
 	onLeadership   []func(term int, leading bool) // every listener, in the order they subscribed
 }
 
