@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,7 +92,8 @@ type Spec struct {
 	// is drawn uniformly from [0, Think].
 	Think time.Duration
 	// ValueSize pads every written value to at least this many bytes
-	// (values are unique: client and count first).
+	// (values are unique, even across runs on one world: a random run id,
+	// the client and a count first).
 	ValueSize int
 	// Done, if set, hears of every operation that completes: which
 	// client, what, and its virtual start and end times.
@@ -100,6 +102,7 @@ type Spec struct {
 
 // A Run is client processes at work.
 type Run struct {
+	id       string // drawn from the world: values are unique across runs on one history
 	stopped  bool
 	running  int
 	finished int
@@ -128,7 +131,7 @@ func Start(w *sim.World, clients []KV, spec Spec) *Run {
 	if spec.Think < 0 {
 		panic(fmt.Sprintf("workload: think time %v is negative", spec.Think))
 	}
-	r := &Run{running: len(clients)}
+	r := &Run{running: len(clients), id: strconv.FormatUint(w.Rand().Uint64(), 36)}
 	for i, ck := range clients {
 		r.loop(w, i, ck, spec, total)
 	}
@@ -156,7 +159,7 @@ func (r *Run) loop(w *sim.World, i int, ck KV, spec Spec, total float64) {
 			}
 		}
 		n++
-		value := fmt.Sprintf("%d.%d", i, n)
+		value := fmt.Sprintf("%s.%d.%d", r.id, i, n)
 		if pad := spec.ValueSize - len(value); pad > 0 {
 			value += strings.Repeat(".", pad)
 		}

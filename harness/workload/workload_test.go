@@ -73,6 +73,12 @@ func TestMixThinkStopAndDone(t *testing.T) {
 	w.Run(time.Second)
 	assert.Equal(t, before, done, "stopped processes do nothing more")
 	assert.Less(t, lastEnd, time.Second+10*time.Millisecond)
+	// A second run on the same world writes values the first never did.
+	second := newFake(w)
+	Start(w, []KV{second}, Spec{Mix: Mix{Put: 1}, Keys: Own()}).Stop()
+	w.Run(10 * time.Millisecond)
+	require.NotEmpty(t, second.values)
+	assert.NotContains(t, a.values, second.values[0], "values are unique across runs")
 }
 
 func TestKeyDistributions(t *testing.T) {
