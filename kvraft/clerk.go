@@ -18,6 +18,9 @@ type Clerk struct {
 // MakeClerk returns a clerk on host talking to servers (at least one). Its
 // client ID is drawn from the world's random number generator.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
+	if host == nil {
+		panic("kvraft: MakeClerk: a nil host")
+	}
 	return &Clerk{ck: rsm.MakeClerk(host, servers)}
 }
 

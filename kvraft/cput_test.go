@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/sim"
@@ -67,7 +67,7 @@ func TestBadInput(t *testing.T) {
 	} {
 		opts := kvraft.DefaultOptions()
 		tc.opts(&opts)
-		_, err := cluster.New(sim.NewWorld(1), cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: 1, Factory: workload.KVServers(tc.maxraftstate, opts)}}})
+		_, err := cluster.New(sim.NewWorld(1), cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: 1, Factory: services.KV(tc.maxraftstate, opts)}}})
 		assert.EqualError(t, err, "cluster: starting kv/0: "+tc.want)
 	}
 
@@ -78,5 +78,6 @@ func TestBadInput(t *testing.T) {
 		"rsm: clerk "+strconv.FormatInt(clerk(ck).ID(), 10)+": KVServer.Get while KVServer.PutAppend is in progress; a clerk does one call at a time",
 		func() { ck.GetAsync("a", func(string) {}) })
 	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { kvraft.MakeClerk(ck.Host(), nil) })
+	assert.PanicsWithValue(t, "kvraft: MakeClerk: a nil host", func() { kvraft.MakeClerk(nil, nil) })
 	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { clerk(ck).SetTimeout(0) })
 }

@@ -21,7 +21,8 @@ type benchCluster struct {
 func newBenchCluster(b *testing.B, n int) *benchCluster {
 	w := sim.NewWorld(1)
 	c := &benchCluster{w: w, rafts: make([]*Raft, n)}
-	factory := func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+	factory := func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+		host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 		apply := func(m ApplyMsg) {
 			if me == 0 {
 				c.applied++

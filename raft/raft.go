@@ -66,8 +66,8 @@ type Raft struct {
 
 	electionTimer  *sim.Timer
 	heartbeatTimer *sim.Timer
-	applyTimer     *sim.Timer // pending while applyCommitted is scheduled
-	onLeadership   func(term int, leading bool)
+	applyTimer     *sim.Timer                     // pending while applyCommitted is scheduled
+	onLeadership   []func(term int, leading bool) // every listener, in the order they subscribed
 }
 
 // Make returns a node on host, peer me of peers (peers[me] is unused),
@@ -139,9 +139,12 @@ func (rf *Raft) Start(command any) (index, term int, isLeader bool) {
 // OnLeadership asks the node to call fn when it becomes leader of a term
 // (leading true) and when it stops leading that term (leading false), so
 // that a service can answer the requests it was waiting to commit instead
-// of polling GetState. fn runs inside the node's event; it must not call
-// back into the node.
-func (rf *Raft) OnLeadership(fn func(term int, leading bool)) { rf.onLeadership = fn }
+// of polling GetState. Each call adds a listener (a service, a test's
+// nemesis): every one hears every change, in the order they subscribed. fn
+// runs inside the node's event; it must not call back into the node.
+func (rf *Raft) OnLeadership(fn func(term int, leading bool)) {
+	rf.onLeadership = append(rf.onLeadership, fn)
+}
 
 // Kill stops the node: its timers stop and it ignores everything after.
 func (rf *Raft) Kill() {
@@ -180,8 +183,8 @@ func (rf *Raft) becomeFollower(term int) {
 
 // notifyLeadership tells the service about a change of leadership.
 func (rf *Raft) notifyLeadership(term int, leading bool) {
-	if rf.onLeadership != nil {
-		rf.onLeadership(term, leading)
+	for _, fn := range rf.onLeadership {
+		fn(term, leading)
 	}
 }
 

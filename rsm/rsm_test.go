@@ -110,7 +110,8 @@ func (c Counter) Add(args *AddArgs, reply *AddReply, d *labrpc.Deferred) {
 func newWorld(t *testing.T, cfg rsm.Config) *world {
 	w := &world{w: sim.NewWorld(1), applied: make([]int, 3)}
 	c, err := cluster.New(w.w, cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
-		Factory: func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+		Factory: func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+			host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 			s, err := rsm.MakeServer(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
 			if err != nil {
 				return nil, nil, err
@@ -386,5 +387,102 @@ func TestClerkBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, "rsm: MakeClerk: a clerk needs at least one server, got none", func() { rsm.MakeClerk(h, nil) })
 	ck := rsm.MakeClerk(h, make([]*labrpc.ClientEnd, 1))
 	assert.PanicsWithValue(t, "rsm: clerk timeout 0s is not positive", func() { ck.SetTimeout(0) })
+	assert.PanicsWithValue(t, "rsm: MakeClerk: a nil host", func() { rsm.MakeClerk(nil, nil) })
+	assert.PanicsWithValue(t, "rsm: MakeRouter: a nil host", func() { rsm.MakeRouter(nil, nil) })
+	assert.PanicsWithValue(t, "rsm: MakeRouter: a router needs at least one server, got none", func() { rsm.MakeRouter(ck.Host(), nil) })
 	assert.PanicsWithValue(t, "rsm: clerk timeout -1ns is not positive", func() { ck.SetTimeout(-1) })
+}
+
+// TestRouterRunsCallsConcurrently sends ten calls at once through one
+// router, each in a session of its own: all are answered, each applies
+// once, and the router then goes straight to the leader it found.
+func TestRouterRunsCallsConcurrently(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	client := w.c.NewClient("c")
+	r := rsm.MakeRouter(client, w.c.Ends(client, 0, nil))
+	answered := 0
+	for i := range 10 {
+		r.Call("Counter.Add", &AddArgs{Session: rsm.Session{Client: int64(100 + i), Seq: 1}, N: 1}, func() any { return &AddReply{} },
+			func(r any) bool { return r.(*AddReply).Wrong }, func(any) { answered++ })
+	}
+	require.True(t, w.w.RunUntil(func() bool { return answered == 10 }, time.Second), "every call answered")
+	w.w.Run(time.Second)
+	assert.Equal(t, 10, w.applied[l], "each call applied once")
+	calls := w.calls
+	done := false
+	r.Call("Counter.Add", &AddArgs{Session: rsm.Session{Client: 200, Seq: 1}, N: 1}, func() any { return &AddReply{} },
+		func(r any) bool { return r.(*AddReply).Wrong }, func(any) { done = true })
+	require.True(t, w.w.RunUntil(func() bool { return done }, time.Second))
+	assert.Equal(t, calls+1, w.calls, "the next call goes straight to the leader")
+}
+
+// TestRouterRedirect makes the router try a named server first.
+func TestRouterRedirect(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	client := w.c.NewClient("c")
+	r := rsm.MakeRouter(client, w.c.Ends(client, 0, nil))
+	r.Redirect(l)
+	r.Redirect(-1) // out of range: ignored
+	r.Redirect(3)
+	done := false
+	r.Call("Counter.Add", &AddArgs{Session: rsm.Session{Client: 1, Seq: 1}, N: 1}, func() any { return &AddReply{} },
+		func(r any) bool { return r.(*AddReply).Wrong }, func(any) { done = true })
+	require.True(t, w.w.RunUntil(func() bool { return done }, time.Second))
+	assert.Equal(t, 1, w.calls, "the first try went to the leader named")
+}
+
+// TestGobCodec round-trips commands and results, and refuses values of
+// the wrong type and bytes that do not decode.
+func TestGobCodec(t *testing.T) {
+	type cmd struct {
+		Key  string
+		Vals []int
+	}
+	var c rsm.GobCodec[cmd, string]
+	b, err := c.AppendCommand([]byte("x"), cmd{"k", []int{1, 2}})
+	require.NoError(t, err)
+	got, err := c.DecodeCommand(b[1:])
+	require.NoError(t, err)
+	assert.Equal(t, cmd{"k", []int{1, 2}}, got)
+	again, err := c.AppendCommand(nil, cmd{"k", []int{1, 2}})
+	require.NoError(t, err)
+	assert.Equal(t, b[1:], again, "equal values, equal bytes")
+	r, err := c.AppendResult(nil, "ok")
+	require.NoError(t, err)
+	res, err := c.DecodeResult(r)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res)
+
+	_, err = c.AppendCommand(nil, 42)
+	assert.EqualError(t, err, "rsm: GobCodec: int is not a rsm_test.cmd")
+	_, err = c.AppendResult(nil, cmd{})
+	assert.EqualError(t, err, "rsm: GobCodec: rsm_test.cmd is not a string")
+	_, err = c.DecodeCommand([]byte{1, 2, 3})
+	assert.ErrorContains(t, err, "rsm: GobCodec: ")
+	_, err = c.DecodeResult(append(r, 0))
+	assert.EqualError(t, err, "rsm: GobCodec: 1 bytes after the value")
+}
+
+// TestOnLeadership tells the service when its server leads and when it
+// stops, after the server has answered the requests it waited on.
+func TestOnLeadership(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	s := w.server(l)
+	assert.True(t, s.IsLeader())
+	assert.False(t, w.server((l+1)%3).IsLeader())
+	var news []bool
+	var failedFirst bool
+	var o outcome
+	s.OnLeadership(func(_ int, leading bool) {
+		news = append(news, leading)
+		failedFirst = o.called == 1 && !o.ok
+	})
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
+	s.Submit(rsm.Session{}, int64(1), func(_ any, ok bool) { o.called++; o.ok = ok })
+	w.w.Run(2 * time.Second)
+	assert.Equal(t, []bool{false}, news, "the isolated leader stepped down once")
+	assert.True(t, failedFirst, "its waiting request was answered before the service heard")
 }

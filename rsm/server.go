@@ -71,6 +71,8 @@ type Server struct {
 
 	waiting map[int]waiter // requests this leader submitted, by log index
 	reads   []pendingRead  // confirmed reads waiting for the log to be applied
+
+	onLeadership func(term int, leading bool) // the service's, or nil
 }
 
 type session struct {
@@ -181,14 +183,29 @@ func (s *Server) readAt(index int, cmd any, done Done) {
 	s.reads = append(s.reads, pendingRead{index: index, cmd: cmd, done: done})
 }
 
+// OnLeadership asks the server to call fn when its Raft node becomes
+// leader of a term (leading true) or stops leading it (false), after the
+// server has answered the requests it can no longer see through: a service
+// whose leader drives work of its own (a coordinator finishing
+// transactions) starts and stops it so.
+func (s *Server) OnLeadership(fn func(term int, leading bool)) { s.onLeadership = fn }
+
+// IsLeader reports whether the server's Raft node believes it leads.
+func (s *Server) IsLeader() bool {
+	_, leading := s.rf.GetState()
+	return leading
+}
+
 // leadership answers every waiting request of a term this node stopped
 // leading: their entries may never commit, and the clerks should try
 // elsewhere now rather than time out.
 func (s *Server) leadership(term int, leading bool) {
-	if leading {
-		return
+	if !leading {
+		s.failWaiters(func(_ int, w waiter) bool { return w.term <= term })
 	}
-	s.failWaiters(func(_ int, w waiter) bool { return w.term <= term })
+	if s.onLeadership != nil {
+		s.onLeadership(term, leading)
+	}
 }
 
 // failWaiters answers ok false to the waiting requests that match, in

@@ -14,6 +14,9 @@ func (c *Cluster) NewClient(name string) *sim.Host { return c.w.NewHost(name) }
 // Ends returns new ends from a client host to every replica of group g,
 // connected to those in to (nil: all).
 func (c *Cluster) Ends(client *sim.Host, g int, to []int) []*labrpc.ClientEnd {
+	if client == nil {
+		panic("cluster: Ends: a nil client host (make one with NewClient)")
+	}
 	gr := c.groups[c.checkGroup(g)]
 	ends := make([]*labrpc.ClientEnd, len(gr.replicas))
 	names := make([]string, len(gr.replicas))

@@ -25,10 +25,37 @@ type Replica interface {
 	Kill()
 }
 
-// A Factory makes replica me of a group on host, restored from ps, talking
-// to its peers through peers (peers[me] is unused). It returns the replica
-// and the services to register for it (its handlers, its Raft node).
-type Factory func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (Replica, []*labrpc.Service, error)
+// A Factory makes the replica a Node describes. It returns the replica and
+// the services to register for it (its handlers, its Raft node).
+type Factory func(n Node) (Replica, []*labrpc.Service, error)
+
+// A Node is what a Factory gets to make one replica: replica Me of its
+// group on Host, restored from Persister, talking to its peers through
+// Peers (Peers[Me] is unused), and to other groups through Dial.
+type Node struct {
+	Host      *sim.Host
+	Peers     []*labrpc.ClientEnd
+	Me        int
+	Persister *sim.Persister
+	c         *Cluster
+}
+
+// Dial returns new ends from the node's host to every replica of the group
+// named group (a coordinator's ends to a shard group, say). They are made
+// afresh for each incarnation, like Peers, so nothing sent by a killed
+// incarnation is answered to the next. It panics if no group has the name.
+func (n Node) Dial(group string) []*labrpc.ClientEnd {
+	for g, gr := range n.c.groups {
+		if gr.Name == group {
+			ends := make([]*labrpc.ClientEnd, len(gr.replicas))
+			for j := range ends {
+				ends[j], _ = n.c.makeEnd(n.Host, g, j)
+			}
+			return ends
+		}
+	}
+	panic(fmt.Sprintf("cluster: Dial: no group is named %q", group))
+}
 
 // A Group is a set of replicas that run one Raft.
 type Group struct {
@@ -71,6 +98,9 @@ type replicaRef struct{ g, i int }
 // New builds the cluster on w, with every replica started and every link
 // up.
 func New(w *sim.World, cfg Config) (*Cluster, error) {
+	if w == nil {
+		return nil, fmt.Errorf("cluster: New: a nil world")
+	}
 	if cfg.Hosts < 0 {
 		return nil, fmt.Errorf("cluster: %d shared hosts", cfg.Hosts)
 	}
@@ -159,11 +189,30 @@ func (c *Cluster) Monkey() *chaos.Monkey { return c.monkey }
 // Apply applies a fault now (see chaos.Monkey.Apply).
 func (c *Cluster) Apply(f fault.Fault) error { return c.monkey.Apply(f) }
 
+// Recover ends every fault: it heals every link and restarts every dead
+// host, through the monkey, so the log shows both.
+func (c *Cluster) Recover() error {
+	if err := c.monkey.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+		return err
+	}
+	for h, alive := range c.monkey.Alive() {
+		if !alive {
+			if err := c.monkey.Apply(fault.Fault{Kind: fault.Restart, Host: h}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Log returns the fault log.
 func (c *Cluster) Log() fault.Log { return c.monkey.Log() }
 
 // Hosts returns the servers' hosts, indexed as faults name them.
 func (c *Cluster) Hosts() []*sim.Host { return c.hosts }
+
+// Groups returns how many groups the cluster has.
+func (c *Cluster) Groups() int { return len(c.groups) }
 
 // Replicas returns how many replicas group g has.
 func (c *Cluster) Replicas(g int) int { return len(c.groups[g].replicas) }
@@ -232,12 +281,18 @@ func (c *Cluster) start(g, i int) error {
 		peers[j], _ = c.makeEnd(host, g, j)
 	}
 	name := c.serverName(g, i)
-	r, services, err := gr.Factory(host, peers, i, host.PersisterNamed(name))
+	r, services, err := gr.Factory(Node{Host: host, Peers: peers, Me: i, Persister: host.PersisterNamed(name), c: c})
 	if err != nil {
 		return fmt.Errorf("cluster: starting %s: %w", name, err)
 	}
+	if r == nil {
+		return fmt.Errorf("cluster: starting %s: the factory returned no replica and no error", name)
+	}
 	srv := labrpc.MakeServer(host)
-	for _, s := range services {
+	for k, s := range services {
+		if s == nil {
+			return fmt.Errorf("cluster: starting %s: the factory's service %d is nil", name, k)
+		}
 		srv.AddService(s)
 	}
 	c.net.AddServer(name, srv)

@@ -17,7 +17,8 @@ import (
 
 // rafts is a factory of bare Raft nodes that count what they apply.
 func rafts(applied map[string]int) Factory {
-	return func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (Replica, []*labrpc.Service, error) {
+	return func(n Node) (Replica, []*labrpc.Service, error) {
+		host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 		key := fmt.Sprintf("%s/%d", host.Name(), me)
 		rf, err := raft.Make(host, peers, me, ps, func(m raft.ApplyMsg) {
 			if m.CommandValid {
@@ -112,8 +113,20 @@ func TestBadInput(t *testing.T) {
 		_, err := New(w, tc.cfg)
 		assert.EqualError(t, err, tc.want)
 	}
+	_, err := New(nil, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: f}}})
+	assert.EqualError(t, err, "cluster: New: a nil world")
+	none := func(Node) (Replica, []*labrpc.Service, error) { return nil, nil, nil }
+	_, err = New(w, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: none}}})
+	assert.EqualError(t, err, "cluster: starting a/0: the factory returned no replica and no error")
+	nilService := func(n Node) (Replica, []*labrpc.Service, error) {
+		r, svcs, err := f(n)
+		return r, append(svcs, nil), err
+	}
+	_, err = New(w, Config{Groups: []Group{{Name: "a", Replicas: 1, Factory: nilService}}})
+	assert.EqualError(t, err, "cluster: starting a/0: the factory's service 1 is nil")
 	c, err := New(w, Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: f}}})
 	require.NoError(t, err)
+	assert.PanicsWithValue(t, "cluster: Ends: a nil client host (make one with NewClient)", func() { c.Ends(nil, 0, nil) })
 	assert.PanicsWithValue(t, "cluster: group 1 is not in 0..0", func() { c.Leader(1) })
 	assert.PanicsWithValue(t, `cluster: group "a" has no replica 3 (it has 0..2)`, func() { c.Replica(0, 3) })
 	cl := c.NewClient("c")
@@ -151,4 +164,53 @@ func TestSizes(t *testing.T) {
 	c.Persister(0, 2).Save(make([]byte, 3), make([]byte, 5))
 	state, snapshot := c.Sizes(0)
 	assert.Equal(t, [2]int{7, 5}, [2]int{state, snapshot})
+}
+
+// TestDial has a replica of one group call the replicas of another through
+// ends its factory dialed, across a kill and restart of its host: the new
+// incarnation dials afresh and is answered.
+func TestDial(t *testing.T) {
+	w := sim.NewWorld(1)
+	dialed := map[int][]*labrpc.ClientEnd{}
+	caller := func(n Node) (Replica, []*labrpc.Service, error) {
+		dialed[n.Me] = n.Dial("b")
+		return rafts(map[string]int{})(n)
+	}
+	c, err := New(w, Config{Groups: []Group{
+		{Name: "a", Replicas: 1, Factory: caller},
+		{Name: "b", Replicas: 3, Factory: rafts(map[string]int{})},
+	}})
+	require.NoError(t, err)
+	require.Len(t, dialed[0], 3)
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: c.HostOf(0, 0)}))
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Restart, Host: c.HostOf(0, 0)}))
+	answered := 0
+	for _, end := range dialed[0] {
+		var reply raft.RequestVoteReply
+		end.Call("Raft.RequestVote", &raft.RequestVoteArgs{}, &reply, func(ok bool) {
+			if ok {
+				answered++
+			}
+		})
+	}
+	w.Run(time.Second)
+	assert.Equal(t, 3, answered, "the restarted replica's dialed ends reach group b")
+	assert.PanicsWithValue(t, `cluster: Dial: no group is named "c"`, func() { Node{c: c, Host: c.Hosts()[0]}.Dial("c") })
+}
+
+// TestRecover kills one host and cuts another off, then recovers: every
+// host is alive and connected again, and the log shows the heal and the
+// restart.
+func TestRecover(t *testing.T) {
+	c, err := New(sim.NewWorld(1), Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: 0}))
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Isolate, Host: 1}))
+	require.NoError(t, c.Recover())
+	assert.Equal(t, []bool{true, true, true}, c.Monkey().Alive())
+	assert.True(t, c.Monkey().Connected(1, 2))
+	n := len(c.Log())
+	require.GreaterOrEqual(t, n, 4)
+	assert.Equal(t, []fault.Kind{fault.Heal, fault.Restart}, []fault.Kind{c.Log()[n-2].Fault.Kind, c.Log()[n-1].Fault.Kind})
+	assert.NotNil(t, c.Replica(0, 0), "the killed replica is back")
 }

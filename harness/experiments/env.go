@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/labrpc"
@@ -63,7 +64,7 @@ func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 func newEnvSnapshot(seed int64, n int, rc raft.Config, p labrpc.Params, maxraftstate int) (*env, error) {
 	w := sim.NewWorld(seed)
 	opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: workload.KVServers(maxraftstate, opts)}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: services.KV(maxraftstate, opts)}}})
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,9 @@ func All() []Experiment {
 		liveNodesExperiment(),
 		electionCDFExperiment(),
 		frangipaniKVExperiment(),
+		txnLatencyExperiment(),
+		txnFailoverExperiment(),
+		txnScalingExperiment(),
 	}
 	slices.SortFunc(all, func(a, b Experiment) int { return strings.Compare(a.Name, b.Name) })
 	return all

@@ -133,7 +133,8 @@ func runDemo(seed int64, n int, d time.Duration, steps int, trace io.Writer, ste
 	var res demoResult
 	// A node is a Pinger server, and a loop per other host that pings it
 	// every 20-80 ms until the host dies.
-	node := func(host *sim.Host, peers []*labrpc.ClientEnd, me int, _ *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+	node := func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+		host, peers, me := n.Host, n.Peers, n.Me
 		for j, end := range peers {
 			if j == me {
 				continue

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/raft"
@@ -69,7 +69,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		o.Summary = w.Summary()
 		return o
 	}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: workload.KVServers(1000, sp.opts)}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: services.KV(1000, sp.opts)}}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -91,15 +91,8 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: 10 * time.Millisecond})
 	w.Run(kvChaosFor)
 	stopNemesis()
-	if err := m.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+	if err := c.Recover(); err != nil {
 		return fail("%v", err)
-	}
-	for i, alive := range m.Alive() {
-		if !alive {
-			if err := m.Apply(fault.Fault{Kind: fault.Restart, Host: i}); err != nil {
-				return fail("%v", err)
-			}
-		}
 	}
 	run.Stop()
 	o.FaultLog = m.Log().String()

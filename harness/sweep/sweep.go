@@ -1,6 +1,8 @@
 // Package sweep runs chaos scenarios over many seeds looking for bugs:
 // each seed is one whole run (a world, a workload, a random nemesis, a
-// linearizability check), and a failing seed replays exactly.
+// check: linearizability for the key/value scenarios, strict
+// serializability or the bank invariant for the transaction scenarios),
+// and a failing seed replays exactly.
 package sweep
 
 import (
@@ -49,12 +51,12 @@ func (o Outcome) OK() bool { return o.Problem == "" }
 
 // Scenarios returns every scenario, by name.
 func Scenarios() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		kvScenario("kv-linearizability", "Five key/value servers that put every read through the Raft log serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLog),
 		kvScenario("kv-readindex", "Five key/value servers that read by ReadIndex (the leader confirms it still leads with a round of heartbeats, then reads) serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadIndex),
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
-	}
+	}, txnScenarios()...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

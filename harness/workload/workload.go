@@ -7,7 +7,9 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,7 +92,8 @@ type Spec struct {
 	// is drawn uniformly from [0, Think].
 	Think time.Duration
 	// ValueSize pads every written value to at least this many bytes
-	// (values are unique: client and count first).
+	// (values are unique, even across runs on one world: a random run id,
+	// the client and a count first).
 	ValueSize int
 	// Done, if set, hears of every operation that completes: which
 	// client, what, and its virtual start and end times.
@@ -99,6 +102,7 @@ type Spec struct {
 
 // A Run is client processes at work.
 type Run struct {
+	id       string // drawn from the world: values are unique across runs on one history
 	stopped  bool
 	running  int
 	finished int
@@ -106,9 +110,17 @@ type Run struct {
 
 // Start starts one process per client, on w, doing what spec says.
 func Start(w *sim.World, clients []KV, spec Spec) *Run {
+	if w == nil {
+		panic("workload: Start: a nil world")
+	}
+	for i, ck := range clients {
+		if ck == nil {
+			panic(fmt.Sprintf("workload: Start: client %d is nil", i))
+		}
+	}
 	total := spec.Mix.Get + spec.Mix.Put + spec.Mix.Append
-	if !(total > 0) || spec.Mix.Get < 0 || spec.Mix.Put < 0 || spec.Mix.Append < 0 {
-		panic(fmt.Sprintf("workload: mix %+v needs non-negative weights, not all zero", spec.Mix))
+	if !(total > 0) || math.IsInf(total, 0) || spec.Mix.Get < 0 || spec.Mix.Put < 0 || spec.Mix.Append < 0 {
+		panic(fmt.Sprintf("workload: mix %+v needs finite non-negative weights, not all zero", spec.Mix))
 	}
 	if spec.Keys == nil {
 		panic("workload: no key distribution")
@@ -119,7 +131,7 @@ func Start(w *sim.World, clients []KV, spec Spec) *Run {
 	if spec.Think < 0 {
 		panic(fmt.Sprintf("workload: think time %v is negative", spec.Think))
 	}
-	r := &Run{running: len(clients)}
+	r := &Run{running: len(clients), id: strconv.FormatUint(w.Rand().Uint64(), 36)}
 	for i, ck := range clients {
 		r.loop(w, i, ck, spec, total)
 	}
@@ -147,7 +159,7 @@ func (r *Run) loop(w *sim.World, i int, ck KV, spec Spec, total float64) {
 			}
 		}
 		n++
-		value := fmt.Sprintf("%d.%d", i, n)
+		value := fmt.Sprintf("%s.%d.%d", r.id, i, n)
 		if pad := spec.ValueSize - len(value); pad > 0 {
 			value += strings.Repeat(".", pad)
 		}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -72,6 +73,12 @@ func TestMixThinkStopAndDone(t *testing.T) {
 	w.Run(time.Second)
 	assert.Equal(t, before, done, "stopped processes do nothing more")
 	assert.Less(t, lastEnd, time.Second+10*time.Millisecond)
+	// A second run on the same world writes values the first never did.
+	second := newFake(w)
+	Start(w, []KV{second}, Spec{Mix: Mix{Put: 1}, Keys: Own()}).Stop()
+	w.Run(10 * time.Millisecond)
+	require.NotEmpty(t, second.values)
+	assert.NotContains(t, a.values, second.values[0], "values are unique across runs")
 }
 
 func TestKeyDistributions(t *testing.T) {
@@ -99,8 +106,13 @@ func TestBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, "workload: Uniform: 0 keys", func() { Uniform(0) })
 	assert.PanicsWithValue(t, "workload: HotKey: probability 1.5 is not in [0, 1]", func() { HotKey(3, 1.5) })
 	assert.PanicsWithValue(t, "workload: Zipf: exponent 1 must be above 1", func() { Zipf(3, 1) })
-	assert.PanicsWithValue(t, "workload: mix {Get:0 Put:0 Append:0} needs non-negative weights, not all zero", func() { Start(w, nil, Spec{Keys: Own()}) })
-	assert.PanicsWithValue(t, "workload: mix {Get:-1 Put:2 Append:0} needs non-negative weights, not all zero", func() { Start(w, nil, Spec{Mix: Mix{Get: -1, Put: 2}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: mix {Get:0 Put:0 Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: mix {Get:-1 Put:2 Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Mix: Mix{Get: -1, Put: 2}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: mix {Get:+Inf Put:0 Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Mix: Mix{Get: math.Inf(1)}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: mix {Get:1 Put:+Inf Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Mix: Mix{Get: 1, Put: math.Inf(1)}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: mix {Get:NaN Put:1 Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Mix: Mix{Get: math.NaN(), Put: 1}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: Start: a nil world", func() { Start(nil, nil, Spec{Mix: Mix{Get: 1}, Keys: Own()}) })
+	assert.PanicsWithValue(t, "workload: Start: client 1 is nil", func() { Start(w, []KV{newFake(w), nil}, Spec{Mix: Mix{Get: 1}, Keys: Own()}) })
 	assert.PanicsWithValue(t, "workload: no key distribution", func() { Start(w, nil, Spec{Mix: Mix{Get: 1}}) })
 	assert.PanicsWithValue(t, "workload: think time -1s is negative", func() { Start(w, nil, Spec{Mix: Mix{Get: 1}, Keys: Own(), Think: -time.Second}) })
 	assert.PanicsWithValue(t, "workload: value size -1 is negative", func() { Start(w, nil, Spec{Mix: Mix{Get: 1}, Keys: Own(), ValueSize: -1}) })

@@ -43,7 +43,8 @@ type Service struct {
 
 // factory is the cluster factory of the service's servers.
 func (s Service) factory(maxraftstate int) cluster.Factory {
-	return func(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+		host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 		srv, err := s.StartServer(host, peers, me, ps, maxraftstate)
 		if err != nil {
 			return nil, nil, err

@@ -62,8 +62,9 @@ type Make func(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim
 type LeadershipWatcher interface {
 	// OnLeadership asks the node to call fn when it becomes leader of a
 	// term (leading true) and when it stops leading that term (leading
-	// false). fn runs inside the node's event and must not call back into
-	// the node.
+	// false). Each call adds a listener; every listener hears every
+	// change, in the order they subscribed. fn runs inside the node's
+	// event and must not call back into the node.
 	OnLeadership(fn func(term int, leading bool))
 }
 

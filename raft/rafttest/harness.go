@@ -79,9 +79,10 @@ func New(t simtest.T, seed int64, n int, unreliable, snapshot bool, mk raftapi.M
 	return h
 }
 
-// factory makes node me for the cluster, feeding its applier the
+// factory makes node n.Me for the cluster, feeding its applier the
 // snapshot it restarts from.
-func (h *Harness) factory(host *sim.Host, peers []*labrpc.ClientEnd, me int, ps *sim.Persister) (cluster.Replica, []*labrpc.Service, error) {
+func (h *Harness) factory(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+	host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 	h.lastApplied[me] = 0
 	if snap := ps.ReadSnapshot(); h.snapshot && len(snap) > 0 {
 		if err := h.ingestSnap(me, snap, -1); err != nil {

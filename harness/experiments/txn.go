@@ -1,0 +1,121 @@
+package experiments
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
+)
+
+// A txnEnv is a shardtxn deployment on the experiments' network.
+type txnEnv struct {
+	w      *sim.World
+	c      *cluster.Cluster
+	dep    services.ShardTxn
+	clerks int
+}
+
+// newTxnEnv builds a coordinator group and shards shard groups of three
+// replicas each: on three shared hosts as paper 000 deployed them (each
+// host a coordinator replica and a replica of every shard), or with every
+// replica on a host of its own.
+func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnEnv, error) {
+	w := sim.NewWorld(seed)
+	dep := services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}
+	dep.Config.RSM.MaxRaftState = snapshotAt
+	cfg, err := dep.Cluster()
+	if err != nil {
+		return nil, err
+	}
+	c, err := cluster.New(w, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range c.Hosts() {
+		if err := h.SetTimerNoise(timerNoise); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.Net().SetParams(network()); err != nil {
+		return nil, err
+	}
+	e := &txnEnv{w: w, c: c, dep: dep}
+	ck := e.clerk()
+	a, b := e.keys(0)
+	ok := false
+	if err := ck.Txn([]shardtxn.Op{shardtxn.Set(a, "0"), shardtxn.Set(b, "0")}, func(o shardtxn.Outcome) { ok = o.Committed }); err != nil {
+		return nil, err
+	}
+	if !w.RunUntil(func() bool { return ok }, time.Minute) {
+		return nil, fmt.Errorf("no transaction committed within a minute of virtual time")
+	}
+	return e, nil
+}
+
+// clerk returns a clerk on a client host of its own.
+func (e *txnEnv) clerk() *shardtxn.Clerk {
+	e.clerks++
+	return services.ShardTxnClerk(e.c, fmt.Sprintf("client%d", e.clerks))
+}
+
+// keys returns client i's two keys, on two different shards (the same one
+// if there is one shard).
+func (e *txnEnv) keys(i int) (string, string) {
+	a := fmt.Sprintf("c%d", i)
+	for j := 0; ; j++ {
+		b := fmt.Sprintf("c%d.%d", i, j)
+		if e.dep.Shards == 1 || shardtxn.ShardOf(a, e.dep.Shards) != shardtxn.ShardOf(b, e.dep.Shards) {
+			return a, b
+		}
+	}
+}
+
+// A txnOp is one operation of a client of an experiment: it calls done
+// when the operation ends.
+type txnOp func(ck *shardtxn.Clerk, client, n int, done func())
+
+// A txnLoad is clients running an operation over and over, each as soon as
+// its last ended, recording when each ended and how long it took.
+type txnLoad struct {
+	stopped bool
+	at      []time.Duration
+	took    []time.Duration
+}
+
+// start starts clients running op.
+func (e *txnEnv) start(clients int, op txnOp) *txnLoad {
+	l := &txnLoad{}
+	for i := range clients {
+		ck := e.clerk()
+		n := 0
+		var step func()
+		step = func() {
+			if l.stopped {
+				return
+			}
+			n++
+			begin := e.w.Now()
+			op(ck, i, n, func() {
+				if !l.stopped {
+					l.at = append(l.at, e.w.Now())
+					l.took = append(l.took, e.w.Now()-begin)
+				}
+				step()
+			})
+		}
+		step()
+	}
+	return l
+}
+
+// txn returns the op that runs the transaction ops(client, n).
+func txn(ops func(client, n int) []shardtxn.Op) txnOp {
+	return func(ck *shardtxn.Clerk, client, n int, done func()) {
+		if err := ck.Txn(ops(client, n), func(shardtxn.Outcome) { done() }); err != nil {
+			panic(err)
+		}
+	}
+}

@@ -1,0 +1,298 @@
+package experiments
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/plots"
+	"github.com/replab/replab/shardtxn"
+)
+
+func txnLatencyExperiment() Experiment {
+	return Experiment{
+		Name:        "txn-latency",
+		Reproduces:  "Raft-based KV with transactions paper, Fig. 4",
+		Description: "shardtxn latency (mean, p95) against 1 to 150 clients: Get/Set on disjoint keys, Set on overlapping keys, read-only vs 2PC transactions across shards, Add vs Xfer",
+		Seed:        1,
+		Run:         runTxnLatency,
+	}
+}
+
+// A txnKind is one operation that txn-latency measures, on a panel.
+type txnKind struct {
+	panel, name string
+	op          func(e *txnEnv) txnOp
+	onePhase    bool // paper 000's one-phase read-only transactions
+}
+
+func txnKinds() []txnKind {
+	own := func(build func(a, b string, n int) []shardtxn.Op) func(e *txnEnv) txnOp {
+		return func(e *txnEnv) txnOp {
+			return txn(func(client, n int) []shardtxn.Op { a, b := e.keys(client); return build(a, b, n) })
+		}
+	}
+	return []txnKind{
+		{"(a) Get and Set on disjoint keys", "Get", own(func(a, _ string, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(a)} }), false},
+		{"(a) Get and Set on disjoint keys", "Set", own(func(a, _ string, n int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n))} }), false},
+		{"(b) Set on 10 keys all clients share", "Set", func(e *txnEnv) txnOp {
+			return txn(func(client, n int) []shardtxn.Op {
+				return []shardtxn.Op{shardtxn.Set(fmt.Sprintf("c%d", (client+n)%10), strconv.Itoa(n))}
+			})
+		}, false},
+		{panel: "(c) transactions across two shards", name: "read-only (Get, Get), one phase", onePhase: true,
+			op: own(func(a, b string, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(a), shardtxn.Get(b)} })},
+		{"(c) transactions across two shards", "2PC (Set, Set)", own(func(a, b string, n int) []shardtxn.Op {
+			return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n)), shardtxn.Set(b, strconv.Itoa(n))}
+		}), false},
+		{"(d) Add and Xfer", "Add (one shard)", func(e *txnEnv) txnOp {
+			return func(ck *shardtxn.Clerk, client, _ int, done func()) {
+				a, _ := e.keys(client)
+				must(ck.Add(a, 1, func(shardtxn.Outcome) { done() }))
+			}
+		}, false},
+		{"(d) Add and Xfer", "Xfer (two shards)", func(e *txnEnv) txnOp {
+			return func(ck *shardtxn.Clerk, client, n int, done func()) {
+				a, b := e.keys(client)
+				if n%2 == 0 {
+					a, b = b, a
+				}
+				must(ck.Xfer(a, b, 1, func(shardtxn.Outcome) { done() }))
+			}
+		}, false},
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// txnWindow is how long txn-latency measures each point: the paper's 30 s
+// with -full, else half a second (35 runs of up to 150 clients: about 15
+// CPU seconds).
+func txnWindow(full bool) time.Duration {
+	if full {
+		return 30 * time.Second
+	}
+	return time.Second / 2
+}
+
+func runTxnLatency(p Params) (*Result, error) {
+	clients := []int{1, 5, 20, 50, 150}
+	kinds := txnKinds()
+	window := txnWindow(p.Full)
+	stats := make([]plots.Stats, len(kinds)*len(clients))
+	err := parallel(len(stats), func(i int) error {
+		k, n := kinds[i/len(clients)], clients[i%len(clients)]
+		cfg := shardtxn.DefaultConfig()
+		cfg.OnePhaseReads = k.onePhase
+		e, err := newTxnEnv(p.Seed, 2, true, cfg)
+		if err != nil {
+			return err
+		}
+		if k.name == "Add (one shard)" || k.name == "Xfer (two shards)" {
+			if err := e.fund(n); err != nil {
+				return err
+			}
+		}
+		l := e.start(n, k.op(e))
+		e.w.Run(window)
+		l.stopped = true
+		stats[i] = plots.Summarize(millis(l.took))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tab := plots.NewTable("panel", "operation", "clients", "completed", "latency_mean_ms", "latency_p95_ms")
+	var charts []*plots.Chart
+	var bands []plots.Band
+	var notes []string
+	for ki, k := range kinds {
+		mean, p95 := plots.Band{Name: k.name + " mean"}, plots.Band{Name: k.name + " p95"}
+		for ci, n := range clients {
+			st := stats[ki*len(clients)+ci]
+			tab.Add(k.panel, k.name, n, st.N, st.Mean, st.P95)
+			mean.X, mean.Mid = append(mean.X, float64(n)), append(mean.Mid, st.Mean)
+			p95.X, p95.Mid = append(p95.X, float64(n)), append(p95.Mid, st.P95)
+		}
+		bands = append(bands, mean, p95)
+		notes = append(notes, fmt.Sprintf("%s: mean %.1f ms with 1 client, %.1f ms with 150", k.name, mean.Mid[0], mean.Mid[len(clients)-1]))
+		if ki == len(kinds)-1 || kinds[ki+1].panel != k.panel {
+			ch, err := plots.Lines(plots.Axes{Title: k.panel, X: "concurrent clients (log scale)", Y: "latency (ms)", LogX: true}, bands...)
+			if err != nil {
+				return nil, err
+			}
+			charts, bands = append(charts, ch), nil
+		}
+	}
+	caption := fmt.Sprintf("Latency (mean, solid; p95, dashed) of shardtxn operations against concurrent clients, each running one operation after another for %v of virtual time "+
+		"(the paper ran 30 s; `-full` does), on paper 000's deployment: three hosts, each a coordinator replica and a replica of both shards; 1 Gbit/s uplinks, 20 µs of CPU per message. "+
+		"Transactions on one shard go straight to it (two round trips); transactions across shards take 2PC through the coordinator (five), "+
+		"but for the read-only ones of (c), which take paper 000's one-phase optimisation (not strictly serializable).", window)
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-latency", Caption: caption, Charts: charts}}}, nil
+}
+
+// fund gives clients 0..n-1's keys a balance, for Add and Xfer.
+func (e *txnEnv) fund(n int) error {
+	ck := e.clerk()
+	for i := range n {
+		a, b := e.keys(i)
+		done := false
+		must(ck.Txn([]shardtxn.Op{shardtxn.Set(a, "100"), shardtxn.Set(b, "100")}, func(shardtxn.Outcome) { done = true }))
+		if !e.w.RunUntil(func() bool { return done }, time.Minute) {
+			return fmt.Errorf("funding client %d's keys did not end", i)
+		}
+	}
+	return nil
+}
+
+func txnFailoverExperiment() Experiment {
+	return Experiment{
+		Name:        "txn-failover",
+		Reproduces:  "Raft-based KV with transactions paper, Fig. 5",
+		Description: "shardtxn Get and Set rates over time, 4 Get clients and 1 Set client, with the coordinator leader's host killed at 10 s",
+		Seed:        1,
+		Run:         runTxnFailover,
+	}
+}
+
+func runTxnFailover(p Params) (*Result, error) {
+	const (
+		bin    = 100 * time.Millisecond
+		killAt = 10 * time.Second
+		length = 20 * time.Second
+	)
+	e, err := newTxnEnv(p.Seed, 2, true, shardtxn.DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	start := e.w.Now()
+	gets := e.start(4, txn(func(client, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(fmt.Sprintf("c%d", client%2))} }))
+	sets := e.start(1, txn(func(_, n int) []shardtxn.Op {
+		return []shardtxn.Op{shardtxn.Set(fmt.Sprintf("c%d", n%2), strconv.Itoa(n))}
+	}))
+	e.w.Run(killAt)
+	leader, ok := e.c.Leader(0)
+	if !ok {
+		return nil, fmt.Errorf("no coordinator leader at %v", killAt)
+	}
+	host := e.c.HostOf(0, leader)
+	if err := e.c.Apply(fault.Fault{Kind: fault.Kill, Host: host}); err != nil {
+		return nil, err
+	}
+	e.w.Run(length - killAt)
+	gets.stopped, sets.stopped = true, true
+	tab := plots.NewTable("time_s", "gets_per_s", "sets_per_s")
+	series := []plots.Series{{Name: "Gets per second"}, {Name: "Sets per second"}}
+	counts := [2][]int{make([]int, length/bin), make([]int, length/bin)}
+	for s, l := range []*txnLoad{gets, sets} {
+		for _, at := range l.at {
+			if k := int((at - start) / bin); k < len(counts[s]) {
+				counts[s][k]++
+			}
+		}
+	}
+	for k := range counts[0] {
+		t := (time.Duration(k) * bin).Seconds()
+		g, s := float64(counts[0][k])/bin.Seconds(), float64(counts[1][k])/bin.Seconds()
+		tab.Add(t, g, s)
+		for i, v := range []float64{g, s} {
+			series[i].X, series[i].Y = append(series[i].X, t), append(series[i].Y, v)
+		}
+	}
+	faults := e.c.Log().Shift(-start).Intervals(length)
+	ch, err := plots.TimeSeries(plots.Axes{Title: "Gets and Sets around a coordinator leader's failure", X: "time (s)", Y: "operations per second"}, faults, series...)
+	if err != nil {
+		return nil, err
+	}
+	notes := []string{fmt.Sprintf("killed h%d (the coordinator leader's) at %v: no Get completed for %v, no Set for %v",
+		host, killAt, gap(gets.at, start+killAt).Round(time.Millisecond), gap(sets.at, start+killAt).Round(time.Millisecond))}
+	caption := fmt.Sprintf("Gets (4 clients) and Sets (1 client) per second, in %v bins, on two keys of two shards; at %v the host of the coordinator leader is killed (shaded), "+
+		"and with it the shard replicas it held, as paper 000 stopped a container. Single-key operations go straight to their shard, so they stall only while a shard whose leader died elects another.", bin, killAt)
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-failover", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+}
+
+func txnScalingExperiment() Experiment {
+	return Experiment{
+		Name:        "txn-scaling",
+		Reproduces:  "shardtxn's own: throughput against the number of shards",
+		Description: "committed transactions per second on one shard and across two, against 1 to 8 shards of three hosts each; decisions per coordinator log entry",
+		Seed:        1,
+		Run:         runTxnScaling,
+	}
+}
+
+func runTxnScaling(p Params) (*Result, error) {
+	const perShard = 30 // clients per shard
+	shards := []int{1, 2, 4, 8}
+	window := time.Second / 2
+	type point struct {
+		single, cross    float64
+		batch, decisions float64
+	}
+	points := make([]point, len(shards))
+	err := parallel(2*len(shards), func(i int) error {
+		s, cross := shards[i/2], i%2 == 1
+		if cross && s == 1 {
+			return nil // no two shards to cross
+		}
+		e, err := newTxnEnv(p.Seed, s, false, shardtxn.DefaultConfig())
+		if err != nil {
+			return err
+		}
+		l := e.start(perShard*s, txn(func(client, n int) []shardtxn.Op {
+			a, b := e.keys(client)
+			if cross {
+				return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n)), shardtxn.Set(b, strconv.Itoa(n))}
+			}
+			return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n))}
+		}))
+		e.w.Run(window)
+		l.stopped = true
+		rate := float64(len(l.at)) / window.Seconds()
+		if !cross {
+			points[i/2].single = rate
+			return nil
+		}
+		points[i/2].cross = rate
+		if leader, ok := e.c.Leader(0); ok {
+			d, n := e.c.Replica(0, leader).(*shardtxn.CoordServer).Batching()
+			points[i/2].decisions, points[i/2].batch = float64(d), float64(d)/float64(max(n, 1))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tab := plots.NewTable("shards", "clients", "single_shard_per_s", "cross_shard_per_s", "decisions_per_entry")
+	single, cross, linear := plots.Band{Name: "on one shard"}, plots.Band{Name: "across two shards (2PC)"}, plots.Band{Name: "linear in shards, from one"}
+	var notes []string
+	for i, s := range shards {
+		pt := points[i]
+		x := float64(s)
+		single.X, single.Mid = append(single.X, x), append(single.Mid, pt.single)
+		linear.X, linear.Mid = append(linear.X, x), append(linear.Mid, points[0].single*x)
+		if s == 1 {
+			tab.Add(s, perShard*s, pt.single, "", "")
+			notes = append(notes, fmt.Sprintf("1 shard: %.0f transactions per second", pt.single))
+			continue
+		}
+		tab.Add(s, perShard*s, pt.single, pt.cross, pt.batch)
+		cross.X, cross.Mid = append(cross.X, x), append(cross.Mid, pt.cross)
+		notes = append(notes, fmt.Sprintf("%d shards: %.0f single-shard (%.2f× linear) and %.0f cross-shard transactions per second; %.1f decisions per coordinator log entry",
+			s, pt.single, pt.single/(points[0].single*x), pt.cross, pt.batch))
+	}
+	ch, err := plots.Lines(plots.Axes{Title: "Throughput against shards", X: "shards", Y: "committed transactions per second"}, single, cross, linear)
+	if err != nil {
+		return nil, err
+	}
+	caption := fmt.Sprintf("Transactions per second that %d clients per shard commit over %v, each setting a key of its own (one shard) or two keys on two shards (2PC), "+
+		"against the number of shard groups, every replica on a host of its own (1 Gbit/s uplinks, 20 µs of CPU per message). "+
+		"Single-shard transactions skip the coordinator and scale with the shards; cross-shard ones all pass through the coordinator leader, whose log batches many decisions into one entry "+
+		"but whose CPU (about ten messages a transaction) caps them.", perShard, window)
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-scaling", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+}

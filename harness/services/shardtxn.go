@@ -1,0 +1,192 @@
+package services
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/shardtxn"
+)
+
+// ShardTxn describes a shardtxn deployment: a coordinator group (group 0,
+// "coord") and Shards shard groups (groups 1…Shards, "shard0", …), each of
+// Replicas replicas.
+type ShardTxn struct {
+	Shards   int
+	Replicas int
+	// Shared places replica i of every group on shared host i, as paper
+	// 000's containers each ran a coordinator and shard replicas (killing
+	// one kills all of them); false gives every replica a host of its own.
+	Shared bool
+	Config shardtxn.Config
+	// Setup, if set, hears of each shard replica started, e.g. to watch
+	// its installs (ShardServer.OnInstall); shard is the shard's number.
+	Setup func(shard int, s *shardtxn.ShardServer)
+}
+
+// Cluster returns the cluster configuration of the deployment.
+func (d ShardTxn) Cluster() (cluster.Config, error) {
+	if d.Shards < 1 || d.Replicas < 1 {
+		return cluster.Config{}, fmt.Errorf("services: shardtxn with %d shards of %d replicas", d.Shards, d.Replicas)
+	}
+	var hosts []int
+	cfg := cluster.Config{}
+	if d.Shared {
+		cfg.Hosts = d.Replicas
+		for i := range d.Replicas {
+			hosts = append(hosts, i)
+		}
+	}
+	cfg.Groups = append(cfg.Groups, cluster.Group{Name: "coord", Replicas: d.Replicas, Hosts: hosts, Factory: d.coordinator})
+	for s := range d.Shards {
+		cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardGroup(s), Replicas: d.Replicas, Hosts: hosts, Factory: d.shard(s)})
+	}
+	return cfg, nil
+}
+
+func shardGroup(s int) string { return fmt.Sprintf("shard%d", s) }
+
+func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+	shards := make([][]*labrpc.ClientEnd, d.Shards)
+	for s := range shards {
+		shards[s] = n.Dial(shardGroup(s))
+	}
+	c, err := shardtxn.StartCoordinator(n.Host, n.Peers, n.Me, n.Persister, shards, d.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c.Services(), nil
+}
+
+func (d ShardTxn) shard(s int) cluster.Factory {
+	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, d.Config)
+		if err != nil {
+			return nil, nil, err
+		}
+		if d.Setup != nil {
+			d.Setup(s, srv)
+		}
+		return srv, srv.Services(), nil
+	}
+}
+
+// Drained reports whether every live replica of the deployment on c has
+// nothing pending: no unfinished transaction in a coordinator's table, no
+// lock and nothing prepared on a shard. It holds once every transaction is
+// decided and its decision delivered.
+func (d ShardTxn) Drained(c *cluster.Cluster) bool {
+	for g := range d.Shards + 1 {
+		for i := range c.Replicas(g) {
+			switch r := c.Replica(g, i).(type) {
+			case *shardtxn.CoordServer:
+				if r.Pending() > 0 {
+					return false
+				}
+			case *shardtxn.ShardServer:
+				if k, p := r.Locks(); k+p > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// ShardTxnClerk returns a clerk of the deployment on c, on a client host
+// of its own named name. It waits 300 ms for a coordinator's answer before
+// it asks the next: a transaction retried under its Txid applies once, and
+// a lost message should not cost the rsm default's second.
+func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
+	h := c.NewClient(name)
+	var shards [][]*labrpc.ClientEnd
+	for g := 1; g < c.Groups(); g++ {
+		shards = append(shards, c.Ends(h, g, nil))
+	}
+	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	ck.SetTimeout(300 * time.Millisecond)
+	return ck
+}
+
+// TxnClient runs the transaction workloads (workload.TxnClient) on a
+// shardtxn clerk: list key k is "k<k>", bank account a is "acct<a>",
+// values are decimal.
+type TxnClient struct{ *shardtxn.Clerk }
+
+// ListKey and Account name the keys the workloads use.
+func ListKey(k int) string { return "k" + strconv.Itoa(k) }
+
+// Account names bank account a's key.
+func Account(a int) string { return "acct" + strconv.Itoa(a) }
+
+// ListTxn runs txncheck's micro-ops as one shardtxn transaction.
+func (c TxnClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
+	txn := make([]shardtxn.Op, len(ops))
+	for i, o := range ops {
+		txn[i] = shardtxn.Read(ListKey(o.Key))
+		if o.Type == txncheck.OpAppend {
+			txn[i] = shardtxn.Append(ListKey(o.Key), strconv.Itoa(o.Value))
+		}
+	}
+	must(c.Txn(txn, func(out shardtxn.Outcome) {
+		if !out.Committed {
+			done(txncheck.Fail, nil)
+			return
+		}
+		filled := make([]txncheck.Op, len(ops))
+		for i, o := range ops {
+			filled[i] = o
+			if o.Type == txncheck.OpRead {
+				filled[i] = txncheck.Read(o.Key, ints(out.Results[i].List)...)
+			}
+		}
+		done(txncheck.OK, filled)
+	}))
+}
+
+// Transfer moves amount between accounts with Xfer.
+func (c TxnClient) Transfer(from, to int, amount int64, done func(txncheck.Outcome)) {
+	must(c.Xfer(Account(from), Account(to), amount, func(out shardtxn.Outcome) {
+		if out.Committed {
+			done(txncheck.OK)
+		} else {
+			done(txncheck.Fail)
+		}
+	}))
+}
+
+// Balances reads every account in one read-only transaction.
+func (c TxnClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
+	txn := make([]shardtxn.Op, accounts)
+	for a := range txn {
+		txn[a] = shardtxn.Get(Account(a))
+	}
+	must(c.Txn(txn, func(out shardtxn.Outcome) {
+		if !out.Committed {
+			done(txncheck.Fail, nil)
+			return
+		}
+		balances := make([]int64, accounts)
+		for a, r := range out.Results {
+			balances[a], _ = strconv.ParseInt(r.Value, 10, 64)
+		}
+		done(txncheck.OK, balances)
+	}))
+}
+
+func ints(list []string) []int {
+	out := make([]int, len(list))
+	for i, s := range list {
+		out[i], _ = strconv.Atoi(s)
+	}
+	return out
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}

@@ -1,0 +1,254 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/checks/bank"
+	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
+)
+
+// The shape of the transaction scenarios.
+const (
+	txnChaosFor = 10 * time.Second
+	txnSettle   = 30 * time.Second // the bound on finishing everything after healing
+	txnClients  = 5
+	txnAccounts = 5
+	txnBalance  = 100 // each account's opening balance
+)
+
+// A TxnSpec is a transaction scenario on shardtxn: three shard groups and
+// a coordinator group of three replicas each, on three shared hosts (paper
+// 000's containers), and a random nemesis of partitions, kills and
+// restarts for 10 s; then everything heals. Within 30 s every transaction
+// must end and every lock and the coordinator's table drain; then the
+// history is checked. The list scenario runs on an unreliable network
+// (lost and delayed messages); the bank's on a LAN, since its transfers
+// and reads of every account lock each other out when each message may
+// wait 27 ms (about 5 operations a second in all, against 180 on a LAN);
+// its clients pause up to 100 ms between operations, to keep a seed cheap.
+type TxnSpec struct {
+	Name, Description string
+	Config            shardtxn.Config
+	// Bank runs bank transfers and reads of every balance, checked for the
+	// bank invariant; false runs list-append transactions, checked for
+	// strict serializability.
+	Bank bool
+	// Outages, instead of the random nemesis, cuts the coordinators off
+	// from the shards again and again, each time for 1–8 s, every replica
+	// on a host of its own: cohorts wait that long for decisions, past the
+	// transaction timeout.
+	Outages bool
+}
+
+// txnScenarios are shardtxn's scenarios with its default configuration,
+// snapshotting often.
+func txnScenarios() []Scenario {
+	return []Scenario{
+		TxnSpec{Name: "txn-lists", Description: "Sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end.", Config: TxnConfig()}.Scenario(),
+		TxnSpec{Name: "txn-outages", Description: "Sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end.", Config: TxnConfig(), Outages: true}.Scenario(),
+		TxnSpec{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Config: TxnConfig(), Bank: true}.Scenario(),
+	}
+}
+
+// TxnConfig is the configuration of the transaction scenarios: shardtxn's
+// default, with snapshots once a replica's Raft state reaches 8 KB, so
+// that restarts restore the tables from snapshots.
+func TxnConfig() shardtxn.Config {
+	cfg := shardtxn.DefaultConfig()
+	cfg.RSM.MaxRaftState = 8 << 10
+	return cfg
+}
+
+// Scenario returns the spec as a scenario.
+func (sp TxnSpec) Scenario() Scenario {
+	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
+		o, _ := sp.Run(seed, dir, trace)
+		return o
+	}}
+}
+
+// Run runs one seed and returns its outcome and its world (whose summary a
+// test compares with a replay's).
+func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
+	w := sim.NewWorld(seed)
+	w.SetTraceWriter(trace)
+	o := Outcome{Seed: seed}
+	fail := func(format string, args ...any) (Outcome, *sim.World) {
+		o.Problem = fmt.Sprintf(format, args...)
+		o.Summary = w.Summary()
+		return o, w
+	}
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages, Config: sp.Config}
+	var order installs
+	if !sp.Bank {
+		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
+	}
+	cfg, err := dep.Cluster()
+	if err != nil {
+		return fail("%v", err)
+	}
+	c, err := cluster.New(w, cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	clients := make([]workload.TxnClient, txnClients)
+	for i := range clients {
+		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
+	}
+	var lists txncheck.History
+	var accounts bank.History
+	var run *workload.Run
+	if sp.Bank {
+		if err := openAccounts(w, c); err != nil {
+			return fail("%v", err)
+		}
+		run = workload.StartBank(w, clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}, &accounts)
+	} else {
+		run = workload.StartLists(w, clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
+	}
+	c.Net().Reliable(sp.Bank)
+	stop, err := sp.nemesis(w, c)
+	if err != nil {
+		return fail("%v", err)
+	}
+	w.Run(txnChaosFor)
+	stop()
+	if err := c.Recover(); err != nil {
+		return fail("%v", err)
+	}
+	run.Stop()
+	healed := w.Now()
+	o.FaultLog = c.Log().String()
+	if !w.RunUntil(run.Finished, txnSettle) {
+		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
+	}
+	if !w.RunUntil(func() bool { return dep.Drained(c) }, txnSettle-(w.Now()-healed)) {
+		return fail("locks or the coordinator's table did not drain within %v of healing", txnSettle)
+	}
+	o.Summary = w.Summary()
+	if sp.Bank {
+		o.Ops = accounts.Len()
+		r, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
+		switch {
+		case err != nil:
+			return fail("%v", err)
+		case !r.Valid:
+			o.Problem = r.String()
+		}
+		return o, w
+	}
+	o.Ops = lists.Len()
+	order.into(&lists)
+	r, err := txncheck.Check(&lists, txncheck.StrictSerializable)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if !r.OK() {
+		o.Problem = r.String()
+		if dir != "" {
+			o.HTML, _ = r.WriteHTML(dir, fmt.Sprintf("%s-seed%d", sp.Name, seed), c.Log().Intervals(w.Now()))
+		}
+	}
+	return o, w
+}
+
+// nemesis starts the spec's faults and returns what stops them.
+func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+	if !sp.Outages {
+		n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
+		if err != nil {
+			return nil, err
+		}
+		return n.Stop, nil
+	}
+	var coords, shards []int
+	for i := range c.Replicas(0) {
+		coords = append(coords, c.HostOf(0, i))
+	}
+	for g := 1; g < c.Groups(); g++ {
+		for i := range c.Replicas(g) {
+			shards = append(shards, c.HostOf(g, i))
+		}
+	}
+	stopped := false
+	var outage func()
+	outage = func() {
+		if stopped {
+			return
+		}
+		if err := c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, shards}}); err != nil {
+			panic(err) // the hosts are the cluster's own
+		}
+		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
+			if err := c.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+				panic(err)
+			}
+			w.After(w.RandDuration(0, time.Second), outage)
+		})
+	}
+	w.After(w.RandDuration(0, time.Second), outage)
+	return func() { stopped = true }, nil
+}
+
+// openAccounts sets every account to its opening balance in one
+// transaction, before the faults begin.
+func openAccounts(w *sim.World, c *cluster.Cluster) error {
+	ck := services.ShardTxnClerk(c, "bank")
+	ops := make([]shardtxn.Op, txnAccounts)
+	for a := range ops {
+		ops[a] = shardtxn.Set(services.Account(a), fmt.Sprint(txnBalance))
+	}
+	var out *shardtxn.Outcome
+	if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {
+		return err
+	}
+	if !w.RunUntil(func() bool { return out != nil }, txnSettle) || !out.Committed {
+		return fmt.Errorf("opening the accounts did not commit")
+	}
+	return nil
+}
+
+// installs are the versions of each list key in the order its shard
+// installed them, as every replica reports them: a list's n-th element is
+// its n-th version, whichever replica reports it first (they all apply the
+// same log; one restored from a snapshot reports the whole list when it
+// next installs, so nothing is skipped).
+type installs map[int][]int
+
+// record hears of a write a shard installed (ShardServer.OnInstall).
+func (in *installs) record(key, value string, del bool) {
+	k, err := strconv.Atoi(strings.TrimPrefix(key, "k"))
+	if err != nil || del || !strings.HasPrefix(key, "k") {
+		return
+	}
+	if *in == nil {
+		*in = installs{}
+	}
+	elems := strings.Fields(value)
+	for _, e := range elems[min(len((*in)[k]), len(elems)):] {
+		v, _ := strconv.Atoi(e)
+		(*in)[k] = append((*in)[k], v)
+	}
+}
+
+// into gives h the install order of every key, in key order.
+func (in installs) into(h *txncheck.History) {
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		for _, v := range in[k] {
+			h.Installed(k, v)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package shardtxn_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// clerks returns n workload clients of d, each on a host of its own.
+func (d *deployment) clerks(n int) []workload.TxnClient {
+	out := make([]workload.TxnClient, n)
+	for i := range out {
+		out[i] = services.TxnClient{Clerk: services.ShardTxnClerk(d.c, fmt.Sprintf("client%d", i))}
+	}
+	return out
+}
+
+// sweepCase runs the sweep's transaction scenario (list appends, or with
+// bank the bank workload) with cfg, failing t with its problem.
+func sweepCase(bank bool) func(t simtest.T, seed int64, cfg shardtxn.Config) {
+	return func(t simtest.T, seed int64, cfg shardtxn.Config) {
+		o, _ := sweep.TxnSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
+		if !o.OK() {
+			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
+		}
+	}
+}
+
+// TestStrictSerializable runs list-append transactions under a random
+// nemesis, checks the history with txncheck and every lock released, and
+// replays the seed to the same trace.
+func TestStrictSerializable(t *testing.T) { testSweep(t, false) }
+
+// TestBank runs bank transfers and reads of every balance under a random
+// nemesis and checks that every read adds up.
+func TestBank(t *testing.T) { testSweep(t, true) }
+
+func testSweep(t *testing.T, bank bool) {
+	for _, seed := range simtest.Seeds(t, 1) {
+		sp := sweep.TxnSpec{Name: t.Name(), Config: sweep.TxnConfig(), Bank: bank}
+		o, w := sp.Run(seed, t.TempDir(), nil)
+		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
+		assert.Greater(t, o.Ops, 30, "transactions run")
+		again, _ := sp.Run(seed, "", nil)
+		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
+	}
+}

@@ -1,0 +1,328 @@
+package shardtxn
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft/raftapi"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// A CoordServer is one replica of the coordinator group: the transaction
+// manager. Its log holds the transaction table; its leader drives two-phase
+// commit: it enters a transaction in the table, sends prepares to the
+// shards the transaction touches, puts the decision in the table, and only
+// then sends it to the cohorts and answers the client. A new leader
+// finishes what its predecessor left undecided or undelivered.
+type CoordServer struct {
+	rs     *rsm.Server
+	sm     *coordinator
+	host   *sim.Host
+	cfg    Config
+	shards []*rsm.Router
+
+	leading bool
+	driving map[Txid]*drive                    // transactions this leader is preparing
+	sending map[Txid]bool                      // decisions this leader is delivering
+	waiters map[Txid][]func(coordResult, bool) // clients waiting for a decision; false: ask the next leader
+	decide  batcher[decision]
+	finish  batcher[Txid]
+	ticker  *sim.Timer
+}
+
+// A drive is one transaction's prepare phase at the leader.
+type drive struct {
+	t       *txn
+	votes   int
+	results [][]Result // per participant
+	over    bool       // decided: later votes are ignored
+}
+
+// StartCoordinator starts replica me of the coordinator group on host,
+// restoring what persister holds; shards[s] are its ends to shard group
+// s's replicas. Register its Services on the host's labrpc server.
+func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shards [][]*labrpc.ClientEnd, cfg Config) (*CoordServer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &CoordServer{sm: newCoordinator(len(shards)), host: host, cfg: cfg,
+		driving: map[Txid]*drive{}, sending: map[Txid]bool{}, waiters: map[Txid][]func(coordResult, bool){}}
+	for _, ends := range shards {
+		r := rsm.MakeRouter(host, ends)
+		r.SetTimeout(cfg.RPCTimeout)
+		c.shards = append(c.shards, r)
+	}
+	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.GobCodec[coordCmd, coordResult]{}, cfg.RSM)
+	if err != nil {
+		return nil, err
+	}
+	c.rs = rs
+	c.decide.submit = func(batch []decision, done func(bool)) {
+		c.rs.Submit(rsm.Session{}, coordCmd{Decide: batch}, func(r any, ok bool) {
+			if ok {
+				for i, res := range r.([]coordResult) {
+					c.decided(batch[i].ID, res)
+				}
+			}
+			done(ok)
+		})
+	}
+	c.finish.submit = func(batch []Txid, done func(bool)) {
+		c.rs.Submit(rsm.Session{}, coordCmd{Finish: batch}, func(_ any, ok bool) { done(ok) })
+	}
+	c.ticker = host.NewTimer(c.tick)
+	rs.OnLeadership(c.leadership)
+	return c, nil
+}
+
+// Services returns the server's RPC service ("CoordServer.Txn") and its
+// Raft node's.
+func (c *CoordServer) Services() []*labrpc.Service {
+	svc := labrpc.MakeService(c)
+	labrpc.HandleDeferred(svc, "Txn", c.Txn)
+	return []*labrpc.Service{svc, raftapi.ServiceOf(c.rs.Raft())}
+}
+
+// GetState returns the server's Raft term and whether it leads.
+func (c *CoordServer) GetState() (term int, isLeader bool) { return c.rs.Raft().GetState() }
+
+// Kill stops the server and its Raft node.
+func (c *CoordServer) Kill() {
+	c.ticker.Stop()
+	c.rs.Kill()
+}
+
+// Pending returns how many transactions the table holds unfinished: it
+// drains to zero once every decision is delivered.
+func (c *CoordServer) Pending() int { return len(c.sm.txns) }
+
+// Batching returns how many decisions this replica submitted as leader,
+// and in how many log entries.
+func (c *CoordServer) Batching() (decisions, entries int) { return c.decide.items, c.decide.entries }
+
+// Decided returns how many transactions of the table are decided but not
+// yet known to be in every cohort's log.
+func (c *CoordServer) Decided() int {
+	n := 0
+	for _, t := range c.sm.txns {
+		if t.State != preparing {
+			n++
+		}
+	}
+	return n
+}
+
+// Txn is the handler for a client's transaction: it answers with the
+// decision once the table holds it.
+func (c *CoordServer) Txn(args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {
+	if err := checkTxn(args.Ops); err != nil {
+		reply.Err, reply.Reason = ErrBadRequest, err.Error()
+		d.Reply()
+		return
+	}
+	answer := func(res coordResult, ok bool) {
+		reply.Err, reply.Committed, reply.Results, reply.Reason = OK, res.State == committed, res.Results, res.Reason
+		if !ok {
+			reply.Err = ErrWrongLeader
+		}
+		d.Reply()
+	}
+	begin := &beginCmd{ID: args.ID, At: c.host.Now(), Ops: args.Ops}
+	c.rs.Submit(rsm.Session{}, coordCmd{Begin: begin}, func(r any, ok bool) {
+		if !ok || !c.leading {
+			answer(coordResult{}, false)
+			return
+		}
+		res := r.(coordResult)
+		if res.State != preparing {
+			answer(res, true)
+			return
+		}
+		c.waiters[args.ID] = append(c.waiters[args.ID], answer)
+		if t := c.sm.txns[args.ID]; t != nil && t.State == preparing {
+			c.prepare(t)
+		}
+	})
+}
+
+// prepare sends t's prepares to its cohorts and decides on their votes.
+func (c *CoordServer) prepare(t *txn) {
+	if c.driving[t.ID] != nil {
+		return
+	}
+	dr := &drive{t: t, results: make([][]Result, len(t.Shards))}
+	c.driving[t.ID] = dr
+	onePhase := c.cfg.OnePhaseReads && readOnly(t.Ops)
+	for i, s := range t.Shards {
+		args := &PrepareArgs{ID: t.ID, Ops: opsOn(t.Ops, s, len(c.shards)), OnePhase: onePhase}
+		c.shards[s].Call("ShardServer.Prepare", args, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+			reply := r.(*PrepareReply)
+			if c.driving[t.ID] != dr || dr.over {
+				return // decided already, or this leader lost and regained office
+			}
+			if !reply.Yes {
+				dr.over = true
+				c.decideLater(decision{ID: t.ID, Reason: reply.Reason})
+				return
+			}
+			dr.results[i] = reply.Results
+			if dr.votes++; dr.votes == len(t.Shards) {
+				dr.over = true
+				c.decideLater(decision{ID: t.ID, Commit: true, Results: merge(t.Ops, t.Shards, dr.results, len(c.shards))})
+			}
+		})
+	}
+}
+
+// decideLater puts a decision in the table (batched with others); with the
+// planted bug, it also sends it to the cohorts at once.
+func (c *CoordServer) decideLater(d decision) {
+	if c.cfg.bugs.decideBeforeReplicated {
+		t := *c.sm.txns[d.ID]
+		t.State = aborted
+		if d.Commit {
+			t.State = committed
+		}
+		c.deliver(&t)
+	}
+	c.decide.add(d)
+}
+
+// decided answers the clients waiting for id and delivers the decision.
+func (c *CoordServer) decided(id Txid, res coordResult) {
+	delete(c.driving, id)
+	for _, answer := range c.waiters[id] {
+		answer(res, true)
+	}
+	delete(c.waiters, id)
+	if t := c.sm.txns[id]; t != nil && t.State != preparing {
+		c.deliver(t)
+	}
+}
+
+// deliver sends t's decision to its cohorts, and marks t finished once
+// every one has it in its log.
+func (c *CoordServer) deliver(t *txn) {
+	if c.sending[t.ID] {
+		return
+	}
+	c.sending[t.ID] = true
+	if c.cfg.OnePhaseReads && readOnly(t.Ops) {
+		c.finished(t.ID) // its cohorts kept nothing
+		return
+	}
+	acks := 0
+	for _, s := range t.Shards {
+		args := &DecideArgs{ID: t.ID, Commit: t.State == committed}
+		c.shards[s].Call("ShardServer.Decide", args, func() any { return &DecideReply{} }, wrongLeader[*DecideReply], func(any) {
+			if acks++; acks == len(t.Shards) {
+				c.finished(t.ID)
+			}
+		})
+	}
+}
+
+func (c *CoordServer) finished(id Txid) {
+	if c.sending[id] && c.leading {
+		delete(c.sending, id)
+		c.finish.add(id)
+	}
+}
+
+// leadership starts recovery when this replica becomes leader, and drops
+// the leader's work when it stops leading.
+func (c *CoordServer) leadership(term int, leading bool) {
+	c.leading = leading
+	if !leading {
+		for _, id := range slices.SortedFunc(maps.Keys(c.waiters), compareTxid) {
+			for _, answer := range c.waiters[id] {
+				answer(coordResult{}, false)
+			}
+		}
+		c.waiters = map[Txid][]func(coordResult, bool){}
+		c.driving, c.sending = map[Txid]*drive{}, map[Txid]bool{}
+		c.decide.reset()
+		c.finish.reset()
+		c.ticker.Stop()
+		return
+	}
+	c.ticker.Reset(c.cfg.Tick)
+	c.host.After(0, func() {
+		c.rs.Submit(rsm.Session{}, coordCmd{Barrier: true}, func(_ any, ok bool) {
+			if ok && c.leading && !c.cfg.bugs.skipRecovery {
+				c.recover()
+			}
+		})
+	})
+}
+
+// recover finishes the transactions in the table: it prepares the
+// undecided again (prepares are idempotent) and delivers the decided.
+func (c *CoordServer) recover() {
+	for _, t := range c.sm.pending() {
+		if t.State == preparing {
+			c.prepare(t)
+		} else {
+			c.deliver(t)
+		}
+	}
+}
+
+// tick aborts the transactions undecided for longer than TxnTimeout.
+func (c *CoordServer) tick() {
+	if !c.leading {
+		return
+	}
+	for _, t := range c.sm.pending() {
+		if t.State != preparing || c.host.Now()-t.At < c.cfg.TxnTimeout {
+			continue
+		}
+		if dr := c.driving[t.ID]; dr == nil || !dr.over {
+			if dr != nil {
+				dr.over = true
+			}
+			c.decideLater(decision{ID: t.ID, Reason: "transaction timed out"})
+		}
+	}
+	c.ticker.Reset(c.cfg.Tick)
+}
+
+// readOnly reports whether ops change nothing.
+func readOnly(ops []Op) bool {
+	for _, o := range ops {
+		if o.writes() {
+			return false
+		}
+	}
+	return true
+}
+
+// opsOn returns the ops on shard s, in order.
+func opsOn(ops []Op, s, shards int) []Op {
+	var out []Op
+	for _, o := range ops {
+		if ShardOf(o.Key, shards) == s {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// merge puts the cohorts' results (results[i] from participant shards[i],
+// in the order of its ops) back in the order of ops.
+func merge(ops []Op, shards []int, results [][]Result, n int) []Result {
+	next := make([]int, len(shards))
+	out := make([]Result, len(ops))
+	for j, o := range ops {
+		s := ShardOf(o.Key, n)
+		for i, sh := range shards {
+			if sh == s {
+				out[j] = results[i][next[i]]
+				next[i]++
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+// Package shardtxn is a sharded key/value store with transactions across
+// shards: the design of paper 000 (a Raft-based KV with transactions),
+// rebuilt on this module's Raft and service core.
+//
+// # Layout
+//
+// Keys are hashed to S shard groups (ShardOf). A coordinator group
+// replicates the transaction table: txid → state, participants, decision.
+// Each group is a Raft group of rsm servers: its state machine is the table
+// (coordinator) or the data, the lock table and the prepared transactions
+// (shard). Replicas of several groups may share a host, as paper 000's
+// containers each ran a coordinator and two shard replicas; placement is
+// the harness's (package services builds the groups).
+//
+// # Two-phase commit with two-phase locking
+//
+// A client (Clerk) sends a transaction, under a Txid that names it for
+// every retry, to the coordinator leader, which:
+//
+//  1. enters it in the table through its log (a retry finds it there);
+//  2. sends each participant shard a prepare with its ops. The shard puts
+//     the prepare through its own log, so a prepared shard survives its
+//     leader's crash: it takes every lock at once or none (shared for
+//     reads, exclusive for writes), checks the conditional sets and stages
+//     the writes, and votes. A locked key makes the shard's leader wait for
+//     the lock and try again, for a random LockWait…2·LockWait (paper 000's
+//     randomized lock timeout: of two transactions that lock each other out
+//     across shards, one gives up first), then vote no;
+//  3. puts the decision in the table through its log, batched with other
+//     decisions in one entry, and only then answers the client and sends
+//     the decision to the cohorts, which apply it through their logs and
+//     release the locks; once every cohort has it, the entry leaves the
+//     table (each client's last outcome stays, for a late retry).
+//
+// A new coordinator leader commits a barrier, then finishes every entry of
+// its table: it prepares the undecided again (a shard answers a repeated
+// prepare with its vote) and delivers the decided. Transactions undecided
+// for TxnTimeout (paper 003's 5 s) abort. Shards release locks only on a
+// decision. A prepare that arrives after its transaction was decided is
+// refused: a shard remembers, per client, the newest transaction decided.
+//
+// # Read-only transactions
+//
+// By default a read-only transaction is a 2PC transaction like any other:
+// its read locks are held until the decision, which makes every
+// transaction strictly serializable. Config.OnePhaseReads is paper 000's
+// optimisation instead: each shard returns the values it holds when the
+// prepare arrives, takes no lock, and there is no commit phase. It is
+// faster and not strictly serializable: a read can miss a transaction
+// whose decision its client has already heard (the paper's "stale reads").
+//
+// # Operations
+//
+// Get, Set, Del (idempotent), CSet (paper 000's conditional set) and the
+// list Append and Read that the transaction checker reads histories from,
+// grouped into a transaction (Clerk.Txn, which first folds redundant ops:
+// the last Set of a key wins); and Add and Xfer, each a read-only
+// transaction followed by conditional sets, again until they commit.
+//
+// # Leader discovery
+//
+// Clients and coordinators find a group's leader as paper 000's clients
+// do: they try the replica that led last, and on a wrong-leader answer, a
+// lost message or a timeout, the next one in turn (rsm.Router).
+//
+// # Planted bugs
+//
+// PlantedBugs lists mistakes that can be switched on in a Config, for the
+// tests to show that each is caught.
+package shardtxn

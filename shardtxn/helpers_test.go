@@ -1,0 +1,78 @@
+package shardtxn_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/require"
+)
+
+// deployment is a shardtxn service on a world, as the tests build it.
+type deployment struct {
+	w *sim.World
+	c *cluster.Cluster
+	d services.ShardTxn
+}
+
+func deploy(t simtest.T, seed int64, d services.ShardTxn) *deployment {
+	t.Helper()
+	w := sim.NewWorld(seed)
+	cfg, err := d.Cluster()
+	require.NoError(t, err)
+	c, err := cluster.New(w, cfg)
+	require.NoError(t, err)
+	return &deployment{w: w, c: c, d: d}
+}
+
+// standard is three shards and a coordinator group of three replicas each,
+// placed on three shared hosts as paper 000 deployed them.
+func standard(cfg shardtxn.Config) services.ShardTxn {
+	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: cfg}
+}
+
+// run runs one transaction to its end, or fails t after limit.
+func (d *deployment) run(t simtest.T, ck *shardtxn.Clerk, ops ...shardtxn.Op) shardtxn.Outcome {
+	t.Helper()
+	var out *shardtxn.Outcome
+	require.NoError(t, ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }))
+	require.True(t, d.w.RunUntil(func() bool { return out != nil }, 30*time.Second), "transaction %v did not end", ops)
+	return *out
+}
+
+// wait runs the world until f has called its done, or fails t.
+func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Outcome)) error) shardtxn.Outcome {
+	t.Helper()
+	var out *shardtxn.Outcome
+	require.NoError(t, f(func(o shardtxn.Outcome) { out = &o }))
+	require.True(t, d.w.RunUntil(func() bool { return out != nil }, 60*time.Second), "%s did not end", what)
+	return *out
+}
+
+// drained reports whether every coordinator and shard replica alive has
+// nothing pending: no unfinished transaction, no lock, nothing prepared.
+func (d *deployment) drained() bool {
+	for g := range d.d.Shards + 1 {
+		for i := range d.c.Replicas(g) {
+			switch r := d.c.Replica(g, i).(type) {
+			case *shardtxn.CoordServer:
+				if r.Pending() > 0 {
+					return false
+				}
+			case *shardtxn.ShardServer:
+				if k, p := r.Locks(); k+p > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func result(t *testing.T, d *deployment) simtest.Result {
+	return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount(), Bytes: d.c.Net().GetTotalBytes()}
+}

@@ -1,0 +1,401 @@
+package shardtxn
+
+import (
+	"bytes"
+	"encoding/gob"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// A vote is a cohort's answer to a prepare.
+type vote uint8
+
+const (
+	voteYes      vote = iota + 1 // locks taken, conditions hold, writes staged
+	voteNo                       // a condition failed, or the transaction was decided already
+	voteConflict                 // a key is locked by another transaction: try again later
+)
+
+// A shardCmd is what a shard puts in its log: exactly one of its fields.
+type shardCmd struct {
+	Prepare *prepareCmd
+	Decide  *decideCmd
+	Execute *prepareCmd // a transaction on this shard alone: prepared and committed at once
+}
+
+// A prepareCmd asks a shard to take a transaction's locks, check its
+// conditions and stage its writes (2PC's prepare, 2PL's growing phase).
+type prepareCmd struct {
+	ID  Txid
+	Ops []Op // the transaction's ops on this shard
+	// OnePhase reads the committed state without taking or waiting for
+	// locks, and leaves nothing behind: paper 000's read-only optimisation.
+	OnePhase bool
+}
+
+// A decideCmd tells a shard the coordinator's decision.
+type decideCmd struct {
+	ID     Txid
+	Commit bool
+}
+
+// A shardResult is the outcome of a shardCmd.
+type shardResult struct {
+	Vote     vote
+	Results  []Result // voteYes: the ops' results, in order
+	Reason   string   // voteNo: why
+	Conflict string   // voteConflict: the key locked
+}
+
+// A lock is the 2PL lock on one key: one writer or any number of readers.
+type lock struct {
+	Writer  Txid
+	Readers []Txid
+}
+
+func (l *lock) free() bool { return l.Writer == (Txid{}) && len(l.Readers) == 0 }
+
+// A staged write is a value a prepared transaction will install on commit.
+type staged struct {
+	Key   string
+	Value string
+	Del   bool
+}
+
+// A prepared transaction holds its locks and staged writes until decided.
+type prepared struct {
+	Keys    []string // the keys it locked
+	Writes  []staged
+	Results []Result
+}
+
+// shard is a shard group's state machine: the data, the lock table, the
+// prepared transactions, and per client the newest transaction decided
+// here, so that a prepare delayed past its transaction's decision is
+// refused instead of taking locks nobody will release.
+type shard struct {
+	data     map[string]string
+	locks    map[string]*lock
+	prepared map[Txid]*prepared
+	decided  map[int64]last // client -> newest transaction decided here
+	bugs     bugs
+
+	// released, if set, hears of keys whose locks were released (the
+	// server wakes the prepares waiting for them).
+	released func(keys []string)
+	// installed, if set, hears of each write a commit installs, in the
+	// order the shard applies them.
+	installed func(key, value string, del bool)
+}
+
+// last is a client's newest transaction decided at a shard: its Seq, and
+// for a transaction executed here alone, its result, for a retry.
+type last struct {
+	Seq    int64
+	Result *shardResult
+}
+
+func newShard(b bugs) *shard {
+	return &shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{}, bugs: b}
+}
+
+// Apply executes a shardCmd (an rsm.StateMachine).
+func (s *shard) Apply(cmd any) any {
+	c := cmd.(shardCmd)
+	switch {
+	case c.Prepare != nil:
+		return s.prepare(c.Prepare)
+	case c.Decide != nil:
+		s.decide(c.Decide)
+	case c.Execute != nil:
+		return s.execute(c.Execute)
+	}
+	return shardResult{Vote: voteYes}
+}
+
+func (s *shard) prepare(c *prepareCmd) shardResult {
+	if c.OnePhase {
+		return shardResult{Vote: voteYes, Results: s.run(c.Ops, nil)}
+	}
+	if p, ok := s.prepared[c.ID]; ok {
+		return shardResult{Vote: voteYes, Results: p.Results}
+	}
+	if s.decided[c.ID.Client].Seq >= c.ID.Seq {
+		return shardResult{Vote: voteNo, Reason: "decided already"}
+	}
+	for _, o := range c.Ops {
+		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
+			return shardResult{Vote: voteConflict, Conflict: o.Key}
+		}
+	}
+	p := &prepared{}
+	for _, o := range c.Ops {
+		s.lock(o.Key, c.ID, o.writes(), p)
+	}
+	p.Results = s.run(c.Ops, &p.Writes)
+	for i, o := range c.Ops {
+		if o.Kind == OpCSet && p.Results[i].Value != "ok" {
+			s.release(c.ID, p.Keys)
+			return shardResult{Vote: voteNo, Reason: "condition failed: " + o.String()}
+		}
+	}
+	if s.bugs.earlyReadUnlock {
+		shared := slices.DeleteFunc(slices.Clone(p.Keys), func(k string) bool { return s.locks[k].Writer == c.ID })
+		p.Keys = slices.DeleteFunc(p.Keys, func(k string) bool { return slices.Contains(shared, k) })
+		s.release(c.ID, shared)
+	}
+	s.prepared[c.ID] = p
+	return shardResult{Vote: voteYes, Results: p.Results}
+}
+
+// grantable reports whether id may take l, shared or exclusive.
+func (s *shard) grantable(l *lock, id Txid, exclusive bool) bool {
+	if l.Writer != (Txid{}) && l.Writer != id {
+		return false
+	}
+	if !exclusive {
+		return true
+	}
+	for _, r := range l.Readers {
+		if r != id {
+			return false
+		}
+	}
+	return true
+}
+
+// lock takes key's lock for id, recording the key in p once.
+func (s *shard) lock(key string, id Txid, exclusive bool, p *prepared) {
+	l := s.locks[key]
+	if l == nil {
+		l = &lock{}
+		s.locks[key] = l
+	}
+	if !slices.Contains(p.Keys, key) {
+		p.Keys = append(p.Keys, key)
+	}
+	switch {
+	case exclusive:
+		l.Writer = id
+		l.Readers = slices.DeleteFunc(l.Readers, func(r Txid) bool { return r == id })
+	case l.Writer != id && !slices.Contains(l.Readers, id):
+		l.Readers = append(l.Readers, id)
+	}
+}
+
+// release drops id's locks on keys and tells the server which are free.
+func (s *shard) release(id Txid, keys []string) {
+	for _, k := range keys {
+		l := s.locks[k]
+		if l.Writer == id {
+			l.Writer = Txid{}
+		}
+		l.Readers = slices.DeleteFunc(l.Readers, func(r Txid) bool { return r == id })
+		if l.free() {
+			delete(s.locks, k)
+		}
+	}
+	if s.released != nil && len(keys) > 0 {
+		s.released(keys)
+	}
+}
+
+// run computes the ops' results against the data and the ops' own earlier
+// writes, staging the writes in *w (nil: a read-only run that stages
+// nothing). A CSet's result Value is "ok" if its condition holds.
+func (s *shard) run(ops []Op, w *[]staged) []Result {
+	view := map[string]*string{} // this transaction's writes so far; nil: deleted
+	get := func(k string) (string, bool) {
+		if v, ok := view[k]; ok {
+			if v == nil {
+				return "", false
+			}
+			return *v, true
+		}
+		v, ok := s.data[k]
+		return v, ok
+	}
+	put := func(k string, v *string) {
+		view[k] = v
+		if w != nil {
+			st := staged{Key: k, Del: v == nil}
+			if v != nil {
+				st.Value = *v
+			}
+			*w = append(*w, st)
+		}
+	}
+	results := make([]Result, len(ops))
+	for i, o := range ops {
+		v, found := get(o.Key)
+		switch o.Kind {
+		case OpGet:
+			results[i] = Result{Value: v, Found: found}
+		case OpRead:
+			if found {
+				results[i] = Result{Found: true, List: strings.Fields(v)}
+			}
+		case OpSet:
+			put(o.Key, &o.Value)
+		case OpDel:
+			put(o.Key, nil)
+		case OpCSet:
+			if (o.Absent && !found) || (!o.Absent && found && v == o.Expect) {
+				results[i].Value = "ok"
+				put(o.Key, &o.Value)
+			}
+		case OpAppend:
+			nv := o.Value
+			if found && v != "" {
+				nv = v + " " + o.Value
+			}
+			put(o.Key, &nv)
+		}
+	}
+	return results
+}
+
+func (s *shard) decide(c *decideCmd) {
+	if c.ID.Seq > s.decided[c.ID.Client].Seq {
+		s.decided[c.ID.Client] = last{Seq: c.ID.Seq}
+	}
+	p, ok := s.prepared[c.ID]
+	if !ok {
+		return
+	}
+	delete(s.prepared, c.ID)
+	if c.Commit {
+		s.install(p.Writes)
+	}
+	s.release(c.ID, p.Keys)
+}
+
+// execute runs a transaction whose ops are all on this shard in one step,
+// as a prepare and a commit at once: it waits for no decision, so it
+// takes no locks, but it must find none of its keys locked by another.
+// A retry gets the first run's result.
+func (s *shard) execute(c *prepareCmd) shardResult {
+	if l := s.decided[c.ID.Client]; l.Seq >= c.ID.Seq {
+		if l.Seq == c.ID.Seq && l.Result != nil {
+			return *l.Result
+		}
+		return shardResult{Vote: voteNo, Reason: "decided already"}
+	}
+	for _, o := range c.Ops {
+		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
+			return shardResult{Vote: voteConflict, Conflict: o.Key}
+		}
+	}
+	var writes []staged
+	res := shardResult{Vote: voteYes, Results: s.run(c.Ops, &writes)}
+	for i, o := range c.Ops {
+		if o.Kind == OpCSet && res.Results[i].Value != "ok" {
+			res = shardResult{Vote: voteNo, Reason: "condition failed: " + o.String()}
+			break
+		}
+	}
+	if res.Vote == voteYes {
+		s.install(writes)
+	}
+	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
+	return res
+}
+
+// install applies a committed transaction's writes.
+func (s *shard) install(writes []staged) {
+	for _, w := range writes {
+		if w.Del {
+			delete(s.data, w.Key)
+		} else {
+			s.data[w.Key] = w.Value
+		}
+		if s.installed != nil {
+			s.installed(w.Key, w.Value, w.Del)
+		}
+	}
+}
+
+// shardState is a shard's state as a snapshot holds it: maps as sorted
+// slices, so that equal states give equal bytes.
+type shardState struct {
+	Data     []staged
+	Prepared []preparedEntry
+	Decided  []clientLast
+}
+
+type clientLast struct {
+	Client int64
+	L      last
+}
+
+type preparedEntry struct {
+	ID Txid
+	P  prepared
+	// Locks: the mode each of P.Keys is held in, true for exclusive.
+	Exclusive []bool
+}
+
+// Snapshot encodes the shard's state (an rsm.StateMachine).
+func (s *shard) Snapshot() []byte {
+	var st shardState
+	for _, k := range slices.Sorted(maps.Keys(s.data)) {
+		st.Data = append(st.Data, staged{Key: k, Value: s.data[k]})
+	}
+	ids := slices.SortedFunc(maps.Keys(s.prepared), func(a, b Txid) int { return compareTxid(a, b) })
+	for _, id := range ids {
+		p := s.prepared[id]
+		e := preparedEntry{ID: id, P: *p}
+		for _, k := range p.Keys {
+			e.Exclusive = append(e.Exclusive, s.locks[k].Writer == id)
+		}
+		st.Prepared = append(st.Prepared, e)
+	}
+	for _, c := range slices.Sorted(maps.Keys(s.decided)) {
+		st.Decided = append(st.Decided, clientLast{c, s.decided[c]})
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+		panic("shardtxn: encoding a shard's snapshot: " + err.Error())
+	}
+	return buf.Bytes()
+}
+
+// Restore replaces the state with a snapshot's (an rsm.StateMachine).
+func (s *shard) Restore(snap []byte) error {
+	*s = shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{},
+		bugs: s.bugs, released: s.released, installed: s.installed}
+	if len(snap) == 0 {
+		return nil
+	}
+	var st shardState
+	if err := gob.NewDecoder(bytes.NewReader(snap)).Decode(&st); err != nil {
+		return err
+	}
+	for _, d := range st.Data {
+		s.data[d.Key] = d.Value
+	}
+	for _, e := range st.Prepared {
+		p := e.P
+		s.prepared[e.ID] = &p
+		keys := p.Keys
+		p.Keys = nil
+		for i, k := range keys {
+			s.lock(k, e.ID, e.Exclusive[i], &p)
+		}
+	}
+	for _, d := range st.Decided {
+		s.decided[d.Client] = d.L
+	}
+	return nil
+}
+
+func compareTxid(a, b Txid) int {
+	switch {
+	case a.less(b):
+		return -1
+	case b.less(a):
+		return 1
+	}
+	return 0
+}

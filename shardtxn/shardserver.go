@@ -1,0 +1,183 @@
+package shardtxn
+
+import (
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft/raftapi"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// A ShardServer is one replica of a shard group: a cohort of two-phase
+// commit. Every step of a cohort (prepare, commit, abort) goes through the
+// shard's log, so a prepared shard survives its leader's crash.
+type ShardServer struct {
+	rs   *rsm.Server
+	sm   *shard
+	host *sim.Host
+	cfg  Config
+
+	// waiting are the prepares this leader holds back for a locked key,
+	// by key: each is retried when the key's lock is released.
+	waiting map[string][]func()
+}
+
+// StartShard starts replica me of a shard group on host, restoring what
+// persister holds. Register its Services on the host's labrpc server.
+func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, cfg Config) (*ShardServer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){}}
+	s.sm.released = s.wake
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.GobCodec[shardCmd, shardResult]{}, cfg.RSM)
+	if err != nil {
+		return nil, err
+	}
+	s.rs = rs
+	return s, nil
+}
+
+// Services returns the server's RPC services ("ShardServer.Prepare",
+// "ShardServer.Decide", "ShardServer.Execute") and its Raft node's.
+func (s *ShardServer) Services() []*labrpc.Service {
+	svc := labrpc.MakeService(s)
+	labrpc.HandleDeferred(svc, "Prepare", s.Prepare)
+	labrpc.HandleDeferred(svc, "Decide", s.Decide)
+	labrpc.HandleDeferred(svc, "Execute", s.Execute)
+	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
+}
+
+// GetState returns the server's Raft term and whether it leads.
+func (s *ShardServer) GetState() (term int, isLeader bool) { return s.rs.Raft().GetState() }
+
+// Kill stops the server and its Raft node.
+func (s *ShardServer) Kill() { s.rs.Kill() }
+
+// OnInstall asks the server to call fn for each write a commit installs,
+// in the order the shard applies them (a delete has del true): the
+// white-box version order a transaction checker may hold reads against.
+func (s *ShardServer) OnInstall(fn func(key, value string, del bool)) { s.sm.installed = fn }
+
+// Locks returns how many keys are locked and how many transactions are
+// prepared on this replica: both drain to zero once every transaction is
+// decided and delivered.
+func (s *ShardServer) Locks() (keys, prepared int) { return len(s.sm.locks), len(s.sm.prepared) }
+
+// Prepare is the handler for a coordinator's prepare: it takes the
+// transaction's locks through the shard's log, waiting for a locked key
+// until the prepare's lock wait runs out, and votes.
+func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
+	s.locking(shardCmd{Prepare: &prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: args.OnePhase}}, func(res shardResult, ok bool) {
+		answer(reply, res, ok)
+		if reply.Yes && s.cfg.bugs.dropLocksOnTimeout && !args.OnePhase {
+			s.host.After(s.cfg.TxnTimeout, func() { s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: args.ID}}, func(any, bool) {}) })
+		}
+		d.Reply()
+	})
+}
+
+// Execute is the handler for a client's transaction on this shard alone:
+// it commits (or aborts) in one step of the shard's log, waiting for
+// locked keys as a prepare does.
+func (s *ShardServer) Execute(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
+	if err := checkTxn(args.Ops); err != nil {
+		reply.Err, reply.Reason = ErrBadRequest, err.Error()
+		d.Reply()
+		return
+	}
+	s.locking(shardCmd{Execute: &prepareCmd{ID: args.ID, Ops: args.Ops}}, func(res shardResult, ok bool) {
+		answer(reply, res, ok)
+		d.Reply()
+	})
+}
+
+// answer fills a prepare's reply with a command's result.
+func answer(reply *PrepareReply, res shardResult, ok bool) {
+	if !ok {
+		reply.Err = ErrWrongLeader
+		return
+	}
+	reply.Err, reply.Yes, reply.Results, reply.Reason = OK, res.Vote == voteYes, res.Results, res.Reason
+}
+
+// locking puts cmd, which needs locks, through the log until it finds its
+// keys free, waiting for a locked key up to a random LockWait…2·LockWait;
+// then it calls done with the result (a conflict then votes no), or with
+// ok false if this server does not lead.
+func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool)) {
+	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
+	var attempt func()
+	attempt = func() {
+		s.submit(cmd, func(r any, ok bool) {
+			if !ok {
+				done(shardResult{}, false)
+				return
+			}
+			res := r.(shardResult)
+			if res.Vote == voteConflict {
+				if s.host.Now() < deadline {
+					s.await(res.Conflict, deadline, attempt)
+					return
+				}
+				res = shardResult{Vote: voteNo, Reason: "lock wait timed out on " + res.Conflict}
+			}
+			done(res, true)
+		})
+	}
+	attempt()
+}
+
+// submit puts a command through the shard's log; with the planted bug, a
+// leader applies prepares to its own state instead.
+func (s *ShardServer) submit(cmd shardCmd, done rsm.Done) {
+	if s.cfg.bugs.prepareNotReplicated && cmd.Prepare != nil {
+		if !s.rs.IsLeader() {
+			done(nil, false)
+			return
+		}
+		done(s.sm.Apply(cmd), true)
+		return
+	}
+	s.rs.Submit(rsm.Session{}, cmd, done)
+}
+
+// await runs retry once key's lock is released or at deadline, whichever
+// comes first.
+func (s *ShardServer) await(key string, deadline time.Duration, retry func()) {
+	fired := false
+	once := func() {
+		if !fired {
+			fired = true
+			retry()
+		}
+	}
+	s.waiting[key] = append(s.waiting[key], once)
+	s.host.After(deadline-s.host.Now(), once)
+}
+
+// wake retries the prepares waiting for keys, after the apply that freed
+// them has finished.
+func (s *ShardServer) wake(keys []string) {
+	var ready []func()
+	for _, k := range keys {
+		ready = append(ready, s.waiting[k]...)
+		delete(s.waiting, k)
+	}
+	for _, f := range ready {
+		s.host.After(0, f)
+	}
+}
+
+// Decide is the handler for a coordinator's decision: it answers once the
+// shard's log holds it.
+func (s *ShardServer) Decide(args *DecideArgs, reply *DecideReply, d *labrpc.Deferred) {
+	s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: args.ID, Commit: args.Commit}}, func(_ any, ok bool) {
+		reply.Err = ErrWrongLeader
+		if ok {
+			reply.Err = OK
+		}
+		d.Reply()
+	})
+}
