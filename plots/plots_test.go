@@ -1,8 +1,8 @@
 package plots
 
 import (
-	"math"
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
