@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -58,9 +59,14 @@ func goTest(t *testing.T, dir string, args ...string) (string, bool) {
 // lets a second run reuse the first's work (a new directory each time
 // would recompile the kit, and -trimpath would rebuild the standard
 // library once, about 90 s on two cores).
+//
+// The directory is named after this checkout's, so that the tests of two
+// checkouts on one machine (git worktrees, say) never share it.
 func writeKit(t *testing.T, kind string) string {
 	t.Helper()
-	dir := filepath.Join(os.TempDir(), "replab-kit-test", kind)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))), kind)
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, Write(kind, dir, kitModule))
 	t.Cleanup(func() { os.RemoveAll(dir) })
