@@ -41,6 +41,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 // one clerk and each read mode, and checks that a write takes about two
 // round trips (clerk to leader, leader to followers) and a lease read one.
 func TestLatency(t *testing.T) {
+	t.Parallel()
 	modes := []struct {
 		name    string
 		mode    rsm.ReadMode
@@ -82,6 +83,7 @@ func TestLatency(t *testing.T) {
 // virtual second, and checks that batching lets 100 clerks do at least 50
 // times the operations of one.
 func TestThroughput(t *testing.T) {
+	t.Parallel()
 	tput := map[int]float64{}
 	for _, n := range []int{1, 10, 100} {
 		t.Run(fmt.Sprintf("clients=%d", n), func(t *testing.T) {
