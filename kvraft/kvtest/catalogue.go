@@ -37,9 +37,9 @@ type Test struct {
 
 // DefaultSeeds are the seeds every test runs by default: one, which
 // simtest.Run then replays to check that the run is a function of its
-// seed. A second seed cost a third of the catalogue's time and caught
-// nothing the first and the planted-bug hunt do not; more seeds are for a
-// sweep (labsim sweep), or one other seed for -seed.
+// seed. A second seed cost a third of the catalogue's time; the planted-bug
+// hunts run three seeds of the scenarios that catch bugs, a sweep (labsim
+// sweep) runs thousands, and -seed runs a test on any other.
 var DefaultSeeds = []int64{1}
 
 // Run runs the test as t, which must be the test function named
