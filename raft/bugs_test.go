@@ -34,6 +34,7 @@ func huntCatalogue(test rafttest.Test) simtest.Case[Config] {
 // UnreliableChurn, which caught none that an earlier one did not and cost
 // the most, run as tests of their own only.
 func TestPlantedBugsCaught(t *testing.T) {
+	t.Parallel()
 	simtest.HuntBugs(t, LabConfig, plantedBugs(), []simtest.Case[Config]{
 		hunt("TestFigure8Scripted", figure8Scripted),
 		hunt("TestVoteSurvivesCrash", voteSurvivesCrash),
