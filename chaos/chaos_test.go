@@ -251,25 +251,38 @@ func TestScenarios(t *testing.T) {
 	require.NoError(t, validate(IsolateAll(4), 4))
 }
 
+// nemesisRun runs the nemesis for 20 virtual seconds on five hosts, and
+// returns the cluster and the most hosts its log had dead at once; the
+// hosts the log leaves dead must be the ones the monkey says are.
 func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
 	c := newCluster(t, seed, 5)
 	c.net.Reliable(false)
-	maxDead := 0
 	_, err := c.m.StartNemesis(NemesisConfig{Interval: 200 * time.Millisecond, Weights: DefaultWeights()})
 	require.NoError(t, err)
 	// A tenth of pingAll's traffic (about 13 000 calls a run) still has
 	// calls cut, dropped and lost to kills: it is the faults the test
 	// checks, and pings were nine tenths of its time.
 	c.ping(20*time.Second, 50*time.Millisecond, map[[2]int]int{})
-	for range 200 {
-		c.w.Run(100 * time.Millisecond)
-		dead := 0
-		for _, a := range c.m.Alive() {
-			if !a {
-				dead++
+	c.w.Run(20 * time.Second)
+	dead := make([]bool, len(c.hosts))
+	maxDead := 0
+	for _, e := range c.m.Log() {
+		switch e.Fault.Kind {
+		case fault.Kill:
+			dead[e.Fault.Host] = true
+		case fault.Restart:
+			dead[e.Fault.Host] = false
+		}
+		n := 0
+		for _, d := range dead {
+			if d {
+				n++
 			}
 		}
-		maxDead = max(maxDead, dead)
+		maxDead = max(maxDead, n)
+	}
+	for i, alive := range c.m.Alive() {
+		assert.Equal(t, !alive, dead[i], "seed %d: host %d dead as the log says", seed, i)
 	}
 	return c, maxDead
 }
@@ -298,6 +311,26 @@ func TestNemesis(t *testing.T) {
 		assert.NotEqual(t, c.m.Log().String(), other.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
+}
+
+// TestNemesisKillsUpToMaxDead runs a nemesis that only kills: it must
+// kill exactly MaxDead hosts (by default a minority, two of five) and then
+// draw nothing.
+func TestNemesisKillsUpToMaxDead(t *testing.T) {
+	for _, tc := range []struct{ maxDead, want int }{{0, 2}, {1, 1}, {4, 4}} {
+		c := newCluster(t, 1, 5)
+		_, err := c.m.StartNemesis(NemesisConfig{Interval: 100 * time.Millisecond, Weights: Weights{Kill: 1}, MaxDead: tc.maxDead})
+		require.NoError(t, err)
+		c.w.Run(10 * time.Second)
+		assert.Len(t, c.m.Log(), tc.want, "MaxDead %d: %v", tc.maxDead, c.m.Log())
+		dead := 0
+		for _, alive := range c.m.Alive() {
+			if !alive {
+				dead++
+			}
+		}
+		assert.Equal(t, tc.want, dead, "MaxDead %d", tc.maxDead)
+	}
 }
 
 func TestBadInput(t *testing.T) {
