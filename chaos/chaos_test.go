@@ -94,9 +94,15 @@ func (c *cluster) start(i int) {
 	c.net.AddServer(i, srv)
 }
 
-// pingAll makes every host ping every other host every few milliseconds
+// pingAll makes every host ping every other host every 1 to 5 milliseconds
 // until stop, counting replies by (from, to).
 func (c *cluster) pingAll(stop time.Duration, replies map[[2]int]int) {
+	c.ping(stop, 5*time.Millisecond, replies)
+}
+
+// ping makes every host ping every other host after gaps of maxGap/5 to
+// maxGap until stop, counting replies by (from, to).
+func (c *cluster) ping(stop, maxGap time.Duration, replies map[[2]int]int) {
 	n := len(c.hosts)
 	for i := range n {
 		for j := range n {
@@ -114,7 +120,7 @@ func (c *cluster) pingAll(stop time.Duration, replies map[[2]int]int) {
 						replies[[2]int{i, j}]++
 					}
 				})
-				c.w.After(c.w.RandDuration(time.Millisecond, 5*time.Millisecond), ping)
+				c.w.After(c.w.RandDuration(maxGap/5, maxGap), ping)
 			}
 			c.w.After(c.w.RandDuration(0, time.Millisecond), ping)
 		}
@@ -245,43 +251,86 @@ func TestScenarios(t *testing.T) {
 	require.NoError(t, validate(IsolateAll(4), 4))
 }
 
+// nemesisRun runs the nemesis for 20 virtual seconds on five hosts, and
+// returns the cluster and the most hosts its log had dead at once; the
+// hosts the log leaves dead must be the ones the monkey says are.
 func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
 	c := newCluster(t, seed, 5)
 	c.net.Reliable(false)
-	maxDead := 0
 	_, err := c.m.StartNemesis(NemesisConfig{Interval: 200 * time.Millisecond, Weights: DefaultWeights()})
 	require.NoError(t, err)
-	c.pingAll(20*time.Second, map[[2]int]int{})
-	for range 200 {
-		c.w.Run(100 * time.Millisecond)
-		dead := 0
-		for _, a := range c.m.Alive() {
-			if !a {
-				dead++
+	// A tenth of pingAll's traffic (about 13 000 calls a run) still has
+	// calls cut, dropped and lost to kills: it is the faults the test
+	// checks, and pings were nine tenths of its time.
+	c.ping(20*time.Second, 50*time.Millisecond, map[[2]int]int{})
+	c.w.Run(20 * time.Second)
+	dead := make([]bool, len(c.hosts))
+	maxDead := 0
+	for _, e := range c.m.Log() {
+		switch e.Fault.Kind {
+		case fault.Kill:
+			dead[e.Fault.Host] = true
+		case fault.Restart:
+			dead[e.Fault.Host] = false
+		}
+		n := 0
+		for _, d := range dead {
+			if d {
+				n++
 			}
 		}
-		maxDead = max(maxDead, dead)
+		maxDead = max(maxDead, n)
+	}
+	for i, alive := range c.m.Alive() {
+		assert.Equal(t, !alive, dead[i], "seed %d: host %d dead as the log says", seed, i)
 	}
 	return c, maxDead
 }
 
+// TestNemesis runs the nemesis on seeds 1 and 2 (seed 1 then replayed),
+// under light traffic: each must choose every kind of fault and never kill
+// a majority, and the two seeds' fault logs must differ.
 func TestNemesis(t *testing.T) {
-	simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
+	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
 		c, maxDead := nemesisRun(t, seed)
-		kinds := map[fault.Kind]int{}
-		for _, e := range c.m.Log() {
-			kinds[e.Fault.Kind]++
+		other, otherMaxDead := nemesisRun(t, seed+1)
+		for _, run := range []struct {
+			c       *cluster
+			maxDead int
+		}{{c, maxDead}, {other, otherMaxDead}} {
+			kinds := map[fault.Kind]int{}
+			for _, e := range run.c.m.Log() {
+				kinds[e.Fault.Kind]++
+			}
+			for _, k := range []fault.Kind{fault.Partition, fault.Bridge, fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Heal} {
+				assert.NotZero(t, kinds[k], "seed %d: the nemesis never chose %v", run.c.w.Seed(), k)
+			}
+			assert.LessOrEqual(t, run.maxDead, 2, "seed %d: never more than a minority dead", run.c.w.Seed())
+			assert.Greater(t, len(run.c.m.Log()), 50, "seed %d", run.c.w.Seed())
 		}
-		for _, k := range []fault.Kind{fault.Partition, fault.Bridge, fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Heal} {
-			assert.NotZero(t, kinds[k], "the nemesis never chose %v", k)
-		}
-		assert.LessOrEqual(t, maxDead, 2, "never more than a minority dead")
-		assert.Greater(t, len(c.m.Log()), 50)
-
-		other, _ := nemesisRun(t, seed+1)
 		assert.NotEqual(t, c.m.Log().String(), other.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
+}
+
+// TestNemesisKillsUpToMaxDead runs a nemesis that only kills: it must
+// kill exactly MaxDead hosts (by default a minority, two of five) and then
+// draw nothing.
+func TestNemesisKillsUpToMaxDead(t *testing.T) {
+	for _, tc := range []struct{ maxDead, want int }{{0, 2}, {1, 1}, {4, 4}} {
+		c := newCluster(t, 1, 5)
+		_, err := c.m.StartNemesis(NemesisConfig{Interval: 100 * time.Millisecond, Weights: Weights{Kill: 1}, MaxDead: tc.maxDead})
+		require.NoError(t, err)
+		c.w.Run(10 * time.Second)
+		assert.Len(t, c.m.Log(), tc.want, "MaxDead %d: %v", tc.maxDead, c.m.Log())
+		dead := 0
+		for _, alive := range c.m.Alive() {
+			if !alive {
+				dead++
+			}
+		}
+		assert.Equal(t, tc.want, dead, "MaxDead %d", tc.maxDead)
+	}
 }
 
 func TestBadInput(t *testing.T) {

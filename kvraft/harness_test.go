@@ -15,8 +15,9 @@ import (
 type scenario func(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness
 
 // runScenario runs sc as a test over the catalogue's seeds (or -seed),
-// with the default options.
+// with the default options, in parallel with the package's other tests.
 func runScenario(t *testing.T, sc scenario) {
+	t.Parallel()
 	simtest.Run(t, kvtest.DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
 		return sc(t, seed, kvraft.DefaultOptions()).Result()
 	})

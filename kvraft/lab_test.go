@@ -13,6 +13,7 @@ var lab = service(kvraft.DefaultOptions())
 
 // service is our key/value service with opts, as the catalogue drives it.
 // It must do 30 sequential appends per heartbeat, ten times the lab's bar.
+// It keeps no state outside its worlds, so the tests run in parallel.
 func service(opts kvraft.Options) kvtest.Service {
 	return kvtest.Service{
 		StartServer: func(host *sim.Host, servers []*labrpc.ClientEnd, me int, ps *sim.Persister, maxraftstate int) (kvtest.Server, error) {
@@ -27,5 +28,6 @@ func service(opts kvraft.Options) kvtest.Service {
 		},
 		Heartbeat:       opts.Raft.Heartbeat,
 		OpsPerHeartbeat: 30,
+		Parallel:        true,
 	}
 }

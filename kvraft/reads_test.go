@@ -167,7 +167,8 @@ func TestLeaseReadsPreVoteRepliesDelayed(t *testing.T) {
 // to the leader for a heartbeat, acknowledging its lease, then cut off
 // again. When its pre-votes arrive it must not run an election: the nodes
 // that granted them would elect it while the old leader still serves lease
-// reads to a clerk that can reach only it.
+// reads to a clerk that can reach only it. Two rounds: with Raft's planted
+// pre-vote bug, one round failed on each of seeds 1-10, as five did.
 func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Options) *kvtest.Harness {
 	opts.Reads = rsm.ReadLease
 	const servers = 5
@@ -201,7 +202,7 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 		return 0
 	})
 	ck := cfg.MakeClient(cfg.All())
-	for round := range 5 {
+	for round := range 2 {
 		ck.Put("k", "round "+strconv.Itoa(round))
 		leader, ok := cfg.Leader()
 		if !ok {

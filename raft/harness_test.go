@@ -34,8 +34,9 @@ func (cfg *config) raft(i int) *Raft {
 type scenario func(t simtest.T, seed int64, rc Config) *config
 
 // runScenario runs sc as a test over the catalogue's seeds (or -seed), with
-// the lab's timing.
+// the lab's timing, in parallel with the package's other such tests.
 func runScenario(t *testing.T, sc scenario) {
+	t.Parallel()
 	simtest.Run(t, rafttest.DefaultSeeds, func(t *testing.T, seed int64) simtest.Result {
 		return sc(t, seed, LabConfig()).Result()
 	})

@@ -451,9 +451,13 @@ func TestQueueOrderUnderChurn(t *testing.T) {
 
 // TestLargeQueueOrder checks the heap at a depth the churn test does not
 // reach: thousands of pending events, timers reset and stopped among them,
-// and a compaction half-way, must still fire in (time, insertion) order.
+// and a compaction half-way, must still fire in (time, insertion) order,
+// and the heap must be in order after the compaction and half-way through
+// firing. Checking the heap itself lets four seeds do what twenty did by
+// firing order alone (a heapify that skipped the last parent showed only
+// in seed 4); TestCompactionHeapifiesFromTheLastParent pins that case.
 func TestLargeQueueOrder(t *testing.T) {
-	for seed := range int64(20) {
+	for seed := range int64(4) {
 		largeQueueOrder(t, seed)
 	}
 }
@@ -495,13 +499,50 @@ func largeQueueOrder(t *testing.T, seed int64) {
 			n := w.q.len()
 			dead.Kill() // most of the queue is stale: it compacts
 			require.Less(t, w.q.len(), n/2, "seed %d: the queue did not compact", seed)
+			requireHeapOrder(t, &w.q, seed)
 		}
 	}
+	w.Run(500) // half the events: the heap has been popped and sifted a while
+	requireHeapOrder(t, &w.q, seed)
 	w.Run(time.Second)
 	require.Greater(t, len(fired), 10000, "seed %d", seed)
 	for i := 1; i < len(fired); i++ {
-		a, b := fired[i-1], fired[i]
-		require.True(t, a.at < b.at || (a.at == b.at && a.order < b.order), "seed %d: fired out of order at %d: %v then %v", seed, i, a, b)
+		if a, b := fired[i-1], fired[i]; a.at > b.at || (a.at == b.at && a.order >= b.order) {
+			t.Fatalf("seed %d: fired out of order at %d: %v then %v", seed, i, a, b)
+		}
+	}
+}
+
+// TestCompactionHeapifiesFromTheLastParent compacts a heap whose order,
+// once the stale root is dropped, is broken only between the last parent
+// and its child: heapifying must start at that parent and end at the root.
+func TestCompactionHeapifiesFromTheLastParent(t *testing.T) {
+	w := NewWorld(1)
+	dead := w.NewHost("dead")
+	dead.After(0, func() { t.Fatal("a dead host's event fired") })
+	var fired []time.Duration
+	for _, d := range []time.Duration{10, 20, 30, 40, 50, 15} { // 15 lands under 10, a child of 20's slot
+		w.After(d, func() { fired = append(fired, w.Now()) })
+	}
+	requireHeapOrder(t, &w.q, 0)
+	dead.Kill()
+	w.q.compact() // [10 20 30 40 50 15]: 15 is now under 20
+	requireHeapOrder(t, &w.q, 0)
+	w.Run(time.Second)
+	assert.Equal(t, []time.Duration{10, 15, 20, 30, 40, 50}, fired)
+}
+
+// requireHeapOrder fails t unless no entry of q's heap is before its
+// parent and every slot knows where its entry is.
+func requireHeapOrder(t *testing.T, q *queue, seed int64) {
+	t.Helper()
+	for i, en := range q.heap {
+		if p := (i - 1) / 4; i > 0 && en.before(q.heap[p]) {
+			t.Fatalf("seed %d: heap entry %d %v is before its parent %d %v", seed, i, en, p, q.heap[p])
+		}
+		if q.pos[en.slot] != int32(i) {
+			t.Fatalf("seed %d: slot %d's entry is at %d, pos says %d", seed, en.slot, i, q.pos[en.slot])
+		}
 	}
 }
 

@@ -32,6 +32,7 @@ func TestCatalogue(t *testing.T) {
 // TestSameSeedSameFiles runs a small experiment twice and compares every
 // file it writes, byte for byte.
 func TestSameSeedSameFiles(t *testing.T) {
+	t.Parallel()
 	e, err := Lookup("election-cdf")
 	require.NoError(t, err)
 	dirs := []string{t.TempDir(), t.TempDir()}
@@ -66,6 +67,7 @@ func TestSameSeedSameFiles(t *testing.T) {
 // Put follows the re-election, not a clerk's 1 s timer: every trial
 // re-elects within the election timeout's bound and puts soon after.
 func TestIsolateLeaderMeasuresReelection(t *testing.T) {
+	t.Parallel()
 	r, err := runIsolateLeader(Params{Seed: 1})
 	require.NoError(t, err)
 	require.Equal(t, []string{"servers", "trial", "reelection_s", "first_put_s"}, r.Table.Columns)

@@ -39,6 +39,11 @@ type Service struct {
 	// to complete per heartbeat (the lab asks for 3).
 	Heartbeat       time.Duration
 	OpsPerHeartbeat float64
+	// Parallel runs the catalogue's tests in parallel with each other
+	// (t.Parallel). Each test has a world of its own, so a service may
+	// say so when its servers and clerks share no state between worlds:
+	// no package variables they write.
+	Parallel bool
 }
 
 // factory is the cluster factory of the service's servers.
