@@ -56,10 +56,10 @@ const (
 	numStates
 )
 
-// cycleSpecs returns the searches for the cycles model m proscribes, most
+// cycleSpecs returns the searches for the proscribed cycles, most
 // severe first: the plain cycles, then those that need process order, then
 // those that need real-time order.
-func cycleSpecs(m Model) []*spec {
+func cycleSpecs(proscribed anomalySet) []*spec {
 	base := []spec{
 		{anomaly: G0, start: WW, rest: WW},
 		{anomaly: G1c, start: WR, rest: WW | WR},
@@ -80,7 +80,7 @@ func cycleSpecs(m Model) []*spec {
 			if s.anomaly.cycleBase() == G0 && s.need != 0 {
 				s.start = s.need // G0-process and G0-realtime have no wr or rw to start at
 			}
-			if m.Proscribes(s.anomaly) {
+			if proscribed.has(s.anomaly) {
 				out = append(out, newSpec(s))
 			}
 		}

@@ -25,7 +25,7 @@ func (c *checker) observed(r readRec) int32 {
 	case r.at == 0:
 		return initial
 	}
-	return c.keys[r.key].order[r.at-1]
+	return c.lastList(r.key, r.at)
 }
 
 // next returns the versions that directly follow the one read r saw.
@@ -39,7 +39,7 @@ func (c *checker) next(r readRec) []int32 {
 	if v := c.nextList(r.key, r.at); v >= 0 {
 		return []int32{v}
 	}
-	return nil
+	return c.keys[r.key].unread
 }
 
 // describe names version v as "T12's append of 7 to key 3".
@@ -123,13 +123,11 @@ func (c *checker) directlyBefore(a, b int32) bool {
 	if k.kind == registerKey {
 		return slices.Contains(c.succ[a], b)
 	}
-	i := slices.Index(k.order, b)
-	for i--; i >= 0; i-- {
-		if p := k.order[i]; p >= 0 && !c.vers[p].failed {
-			return p == a
-		}
+	i := int32(len(k.order))
+	if c.vers[b].ordered {
+		i = c.vers[b].pos
 	}
-	return false
+	return c.lastList(c.vers[b].key, i) == a
 }
 
 // cycleAnomaly turns a cycle found into its anomaly, explained step by
