@@ -40,6 +40,35 @@ func (c *checker) orderLists() {
 			k.order[i] = v
 		}
 		c.dirtyUpdates(k)
+		c.ownOrder(k)
+	}
+}
+
+// ownOrder reports a list whose version order has a transaction's append
+// without its earlier append to the key before it: a transaction's
+// appends take effect in its order.
+func (c *checker) ownOrder(k *keyInfo) {
+	for _, v := range k.order {
+		if v < 0 {
+			continue
+		}
+		ops := c.txns[c.vers[v].txn].Ops
+		at := c.vers[v].op
+		for j := at - 1; j >= 0; j-- {
+			if ops[j].Key != ops[at].Key || ops[j].Type != OpAppend {
+				continue
+			}
+			u, _ := c.version(c.vers[v].key, ops[j].Value)
+			if c.vers[u].ordered && c.vers[u].pos < c.vers[v].pos {
+				break
+			}
+			if !c.incompatibleSeen[k.key] {
+				c.incompatibleSeen[k.key] = true
+				c.add(Anomaly{Type: IncompatibleOrder, Txns: append(c.sourceTxns(k.source), int(c.vers[v].txn)), Key: k.key,
+					Text: fmt.Sprintf("%s key %d = %s, with %s but not, before it, the same transaction's earlier append of %d", c.reader(k.source), k.key, formatList(k.longest), c.describe(v), ops[j].Value)})
+			}
+			return
+		}
 	}
 }
 

@@ -65,10 +65,10 @@ func (c *checker) orderRegisters() {
 	for u := range int(nv) + len(c.keys) {
 		for i := g.off[u]; i < g.off[u+1]; i++ {
 			v := g.to[i]
-			k := &c.keys[c.vers[v].key]
 			switch {
-			case k.cyclic:
+			case v >= nv || c.keys[c.vers[v].key].cyclic: // an edge into an initial state is on a cycle
 			case u >= int(nv):
+				k := &c.keys[c.vers[v].key]
 				k.roots = append(k.roots, v)
 			default:
 				c.succ[u] = append(c.succ[u], v)
