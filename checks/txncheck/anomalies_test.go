@@ -321,6 +321,19 @@ func TestExplanation(t *testing.T) {
 		"T1 < T0: T0's append of 1 to key 2 is the version right after T1's append of 2 to key 2",
 	}, []string{a.Steps[0].Text, a.Steps[1].Text})
 
+	r = check(t, ruleNamed("G0 through").invalid, Serializable)
+	a, ok = r.First(G0)
+	require.True(t, ok)
+	assert.Equal(t, []string{
+		"T0 < T1: T1's append of 2 to key 1 is the version right after T0's append of 1 to key 1",
+		"T1 < T0: T0's append of 1 to key 2, which no read shows, came after T1's append of 2 to key 2, the last version read",
+	}, []string{a.Steps[0].Text, a.Steps[1].Text})
+
+	r = check(t, ruleNamed("read skew").invalid, Serializable)
+	a, ok = r.First(GSingle)
+	require.True(t, ok)
+	assert.Equal(t, "T1 < T0: T1 read key 2 = [], without T0's append of 1 to key 2, which no read shows (a list only grows: it came later)", a.Steps[1].Text)
+
 	r = check(t, caseNamed("G-single-realtime:").h, StrictSerializable)
 	a, ok = r.First(GSingleRealtime)
 	require.True(t, ok)

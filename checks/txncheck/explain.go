@@ -73,7 +73,11 @@ func (c *checker) why(e cycleEdge) string {
 	case WW:
 		for _, v := range c.writes(e.to) {
 			for _, a := range c.writes(e.from) {
-				if c.directlyBefore(a, v) {
+				switch {
+				case !c.directlyBefore(a, v):
+				case c.keys[c.vers[v].key].kind == listKey && !c.vers[v].ordered:
+					return fmt.Sprintf("%s, which no read shows, came after %s, the last version read", c.describe(v), c.describe(a))
+				default:
 					return fmt.Sprintf("%s is the version right after %s", c.describe(v), c.describe(a))
 				}
 			}
@@ -87,7 +91,11 @@ func (c *checker) why(e cycleEdge) string {
 	case RW:
 		for _, r := range c.readsOf(e.from) {
 			for _, v := range c.next(r) {
-				if c.vers[v].txn == e.to {
+				switch {
+				case c.vers[v].txn != e.to:
+				case c.keys[r.key].kind == listKey && !c.vers[v].ordered:
+					return fmt.Sprintf("T%d read %s, without %s, which no read shows (a list only grows: it came later)", e.from, c.readText(r), c.describe(v))
+				default:
 					return fmt.Sprintf("T%d read %s, the version before %s", e.from, c.readText(r), c.describe(v))
 				}
 			}

@@ -1,6 +1,7 @@
 package txncheck
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -251,6 +252,16 @@ var rules = []rule{
 		opts:    Options{Anomalies: []AnomalyType{GSingleRealtime}},
 		want:    []AnomalyType{GSingle},
 	},
+}
+
+// ruleNamed returns the rule whose name begins with prefix.
+func ruleNamed(prefix string) rule {
+	for _, r := range rules {
+		if strings.HasPrefix(r.name, prefix) {
+			return r
+		}
+	}
+	panic("no rule " + prefix)
 }
 
 // TestRules checks each rule's pair: the invalid history shows exactly the
