@@ -266,14 +266,19 @@ var anomalyCases = []anomalyCase{
 	},
 }
 
-// caseNamed returns the anomaly case whose name begins with prefix.
-func caseNamed(prefix string) anomalyCase {
-	for _, c := range anomalyCases {
-		if strings.HasPrefix(c.name, prefix) {
-			return c
+// named returns the first item whose name begins with prefix.
+func named[T any](items []T, name func(T) string, prefix string) T {
+	for _, it := range items {
+		if strings.HasPrefix(name(it), prefix) {
+			return it
 		}
 	}
-	panic("no anomaly case " + prefix)
+	panic("nothing named " + prefix)
+}
+
+// caseNamed returns the anomaly case whose name begins with prefix.
+func caseNamed(prefix string) anomalyCase {
+	return named(anomalyCases, func(c anomalyCase) string { return c.name }, prefix)
 }
 
 // TestAnomalies checks that each hand-made history shows its anomaly, named

@@ -1,7 +1,6 @@
 package txncheck
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -256,12 +255,7 @@ var rules = []rule{
 
 // ruleNamed returns the rule whose name begins with prefix.
 func ruleNamed(prefix string) rule {
-	for _, r := range rules {
-		if strings.HasPrefix(r.name, prefix) {
-			return r
-		}
-	}
-	panic("no rule " + prefix)
+	return named(rules, func(r rule) string { return r.name }, prefix)
 }
 
 // TestRules checks each rule's pair: the invalid history shows exactly the
@@ -278,6 +272,8 @@ func TestRules(t *testing.T) {
 				t.Log(bad)
 				assert.Equal(t, r.want, types(bad))
 				assert.Equal(t, len(r.want) == 0, bad.OK())
+				_, err := bad.WriteHTML(t.TempDir(), "rule", nil)
+				assert.NoError(t, err)
 			}
 			good, err := CheckWith(r.valid, opts)
 			if assert.NoError(t, err) {
