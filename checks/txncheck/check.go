@@ -257,23 +257,27 @@ func (c *checker) add(a Anomaly) {
 	}
 }
 
+// span returns the anomalies from first to last, inclusive.
+func span(first, last AnomalyType) anomalySet { return 1<<(last+1) - 1<<first }
+
+// The cycles that need rw edges, process order and real-time order.
+var (
+	rwCycles   = span(GSingle, G2Item) | span(GSingleProcess, G2ItemProcess) | span(GSingleRealtime, G2ItemRealtime)
+	procCycles = span(G0Process, G2ItemRealtime) // a -realtime cycle may use process edges too
+	rtCycles   = span(G0Realtime, G2ItemRealtime)
+)
+
 // deps returns the kinds of edge the graph needs to show the cycles in s.
 func (s anomalySet) deps() Dep {
 	d := WW | WR
-	for a := GSingle; a < numAnomalyTypes; a++ {
-		if s.has(a) && a.cycleBase() >= GSingle {
-			d |= RW
-		}
+	if s&rwCycles != 0 {
+		d |= RW
 	}
-	for a := G0Process; a < numAnomalyTypes; a++ {
-		if s.has(a) {
-			d |= Proc
-		}
+	if s&procCycles != 0 {
+		d |= Proc
 	}
-	for a := G0Realtime; a < numAnomalyTypes; a++ {
-		if s.has(a) {
-			d |= RT
-		}
+	if s&rtCycles != 0 {
+		d |= RT
 	}
 	return d
 }

@@ -173,4 +173,20 @@ func TestAnomaliesOnly(t *testing.T) {
 	r, err = CheckWith(caseNamed("G2-item:").h, Options{Model: SnapshotIsolation, Anomalies: []AnomalyType{G2Item}})
 	require.NoError(t, err)
 	assert.Equal(t, []AnomalyType{G2Item}, types(r), "a model and anomalies: both")
+	for _, c := range []struct {
+		h    *History
+		want AnomalyType
+	}{
+		{caseNamed("G2-item:").h, G2Item},
+		{caseNamed("G-nonadjacent:").h, GNonadjacent},
+		{caseNamed("G2-item-process:").h, G2ItemProcess},
+		{caseNamed("G2-item-realtime:").h, G2ItemRealtime},
+		{caseNamed("G0-process:").h, G0Process},
+		{caseNamed("G1c-realtime:").h, G1cRealtime},
+	} {
+		r, err = CheckWith(c.h, Options{Anomalies: []AnomalyType{c.want}})
+		require.NoError(t, err)
+		assert.Equal(t, []AnomalyType{c.want}, types(r), "%v alone", c.want)
+	}
+	assert.Equal(t, setOf(G0, G1c, G2Item), span(G0, G1c)|span(G2Item, G2Item))
 }
