@@ -238,6 +238,36 @@ var rules = []rule{
 		want: []AnomalyType{GarbageRead, GSingle},
 	},
 	{
+		name: "G-single-process beside write skew, which strong session snapshot isolation allows",
+		invalid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1)),
+			committed(1, 20, 30, Read(1)),
+		),
+		valid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1)),
+			committed(1, 20, 30, Read(1, 1)),
+		),
+		opts: Options{Model: StrongSessionSnapshotIsolation},
+		want: []AnomalyType{GSingleProcess},
+	},
+	{
+		name: "G-single-realtime beside write skew, which strong snapshot isolation allows",
+		invalid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1)),
+			committed(2, 20, 30, Read(1)),
+		),
+		valid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1)),
+			committed(2, 20, 30, Read(1, 1)),
+		),
+		opts: Options{Model: StrongSnapshotIsolation},
+		want: []AnomalyType{GSingleRealtime},
+	},
+	{
 		name:    "anomalies only: G1c brings G0, which implies it",
 		invalid: caseNamed("G0:").h,
 		valid:   caseNamed("G-single:").h,
