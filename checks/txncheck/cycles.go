@@ -104,15 +104,14 @@ func (s *spec) initial() uint8 {
 }
 
 // accepts reports whether a path in state st that closes the cycle has the
-// anomaly's shape.
+// anomaly's shape. (A path never closes while pending: only an rw edge may
+// be taken then, and taking it clears pending.)
 func (s *spec) accepts(st uint8) bool {
 	switch {
 	case s.need != 0 && st&haveNeed == 0:
 		return false
 	case s.rule == nonadjacentRW:
 		return st&lastRW == 0 && st&moreRW != 0
-	case s.rule == adjacentRW:
-		return st&pending == 0
 	}
 	return true
 }

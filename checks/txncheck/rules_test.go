@@ -238,6 +238,56 @@ var rules = []rule{
 		want: []AnomalyType{GarbageRead, GSingle},
 	},
 	{
+		name: "G-nonadjacent beside write skew, which snapshot isolation allows",
+		invalid: history(
+			committed(0, 0, 10, Read(1), Read(4, 4), Read(5), Append(6, 6)),
+			committed(1, 0, 10, Append(1, 1), Append(2, 2)),
+			committed(2, 0, 10, Read(2, 2), Read(3), Read(6), Append(5, 5)),
+			committed(3, 0, 10, Append(3, 3), Append(4, 4)),
+			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
+		),
+		valid: history(
+			committed(0, 0, 10, Read(1), Read(4), Read(5), Append(6, 6)),
+			committed(1, 0, 10, Append(1, 1), Append(2, 2)),
+			committed(2, 0, 10, Read(2, 2), Read(3), Read(6), Append(5, 5)),
+			committed(3, 0, 10, Append(3, 3), Append(4, 4)),
+			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
+		),
+		opts: Options{Model: SnapshotIsolation},
+		want: []AnomalyType{GNonadjacent},
+	},
+	{
+		name: "read skew and write skew in one component, each named",
+		invalid: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 1)),
+			committed(1, 0, 10, Read(1, 1), Read(2), Read(3), Append(4, 4)),
+			committed(2, 0, 10, Read(4), Append(3, 3)),
+		),
+		valid: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 1)),
+			committed(1, 0, 10, Read(1, 1), Read(2, 1), Read(3), Append(4, 4)),
+			committed(2, 0, 10, Read(4, 4), Append(3, 3)),
+		),
+		want: []AnomalyType{GSingle, G2Item},
+	},
+	{
+		name: "G0-process beside write skew, which strong session snapshot isolation allows",
+		invalid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1), Append(3, 31)),
+			committed(1, 20, 30, Append(3, 32)),
+			committed(3, 0, 50, Read(3, 32, 31)),
+		),
+		valid: history(
+			committed(0, 0, 10, Read(1), Append(2, 1)),
+			committed(1, 0, 10, Read(2), Append(1, 1), Append(3, 31)),
+			committed(1, 20, 30, Append(3, 32)),
+			committed(3, 0, 50, Read(3, 31, 32)),
+		),
+		opts: Options{Model: StrongSessionSnapshotIsolation},
+		want: []AnomalyType{G0Process},
+	},
+	{
 		name: "G-single-process beside write skew, which strong session snapshot isolation allows",
 		invalid: history(
 			committed(0, 0, 10, Read(1), Append(2, 1)),
