@@ -288,6 +288,25 @@ var rules = []rule{
 		want: []AnomalyType{G0Process},
 	},
 	{
+		name: "G0 beside G1c, which read uncommitted allows",
+		invalid: history(
+			committed(0, 0, 10, Append(1, 1), Read(2, 2)),
+			committed(1, 0, 10, Append(2, 2), Read(1, 1), Append(3, 31), Append(4, 41)),
+			committed(2, 0, 10, Append(3, 32), Append(4, 42)),
+			committed(3, 0, 50, Read(3, 31, 32)),
+			committed(4, 0, 50, Read(4, 42, 41)),
+		),
+		valid: history(
+			committed(0, 0, 10, Append(1, 1), Read(2, 2)),
+			committed(1, 0, 10, Append(2, 2), Read(1, 1), Append(3, 31), Append(4, 41)),
+			committed(2, 0, 10, Append(3, 32), Append(4, 42)),
+			committed(3, 0, 50, Read(3, 31, 32)),
+			committed(4, 0, 50, Read(4, 41, 42)),
+		),
+		opts: Options{Model: ReadUncommitted},
+		want: []AnomalyType{G0},
+	},
+	{
 		name: "G-single-process beside write skew, which strong session snapshot isolation allows",
 		invalid: history(
 			committed(0, 0, 10, Read(1), Append(2, 1)),
