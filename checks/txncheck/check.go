@@ -151,8 +151,8 @@ type checker struct {
 	// read or the installed order shows one of their writes.
 	shown []bool
 
-	byProcess []int32    // transactions sorted by process, then invocation
-	rtEdges   [][2]int32 // real-time order, reduced to frontiers
+	byProcess []int32  // transactions sorted by process, then invocation
+	rt        frontier // real-time order, reduced
 
 	garbageSeen      map[kv]bool
 	incompatibleSeen map[int]bool

@@ -250,18 +250,34 @@ func (c *checker) orderRealtime() {
 			ids = append(ids, int32(i))
 		}
 	}
-	c.realtimeOrder(ids, func(a, b int) { c.rtEdges = append(c.rtEdges, [2]int32{ids[a], ids[b]}) })
+	c.rt = c.realtimeOrder(ids)
 }
 
-// realtimeOrder calls edge(a, b) (indexes into ids) for each transaction b
-// of ids and each committed transaction a of ids that completed before b
-// began and is on the frontier: not already known to precede another such
-// one. The frontier holds transactions that overlap in time, so it is no
-// larger than the number of transactions running at once, and the edges
-// are a near-linear set with the same transitive closure as the real-time
-// order. A transaction that completes at the very instant another begins
-// does not precede it.
-func (c *checker) realtimeOrder(ids []int32, edge func(a, b int)) {
+// A frontier is the real-time order of some transactions, reduced: the
+// transactions ids[preds[start[i]:start[i]+count[i]]] completed before
+// ids[i] began, and are those of them not known to precede another.
+type frontier struct {
+	ids, start, count, preds []int32
+}
+
+// each calls edge(a, b) for each transaction b (an index into ids) and
+// each a on its frontier.
+func (f *frontier) each(edge func(a, b int32)) {
+	for b := range f.start {
+		for _, a := range f.preds[f.start[b] : f.start[b]+f.count[b]] {
+			edge(a, int32(b))
+		}
+	}
+}
+
+// realtimeOrder returns the frontier of each transaction of ids: the
+// committed transactions of ids that completed before it began, not
+// already known to precede another such one. The frontier holds
+// transactions that overlap in time, so it is no larger than the number of
+// transactions running at once, and its edges are a near-linear set with
+// the same transitive closure as the real-time order. A transaction that
+// completes at the very instant another begins does not precede it.
+func (c *checker) realtimeOrder(ids []int32) frontier {
 	type event struct {
 		at time.Duration
 		i  int32 // index into ids
@@ -281,32 +297,26 @@ func (c *checker) realtimeOrder(ids []int32, edge func(a, b int)) {
 			slices.SortFunc(events, by)
 		}
 	}
-	start := make([]int32, len(ids))
-	count := make([]int32, len(ids))
-	preds := make([]int32, 0, 2*len(ids))
-	var frontier []int32
+	f := frontier{ids: ids, start: make([]int32, len(ids)), count: make([]int32, len(ids)), preds: make([]int32, 0, 2*len(ids))}
+	var current []int32
 	for i, j := 0, 0; i < len(invokes); {
 		if j < len(completes) && completes[j].at < invokes[i].at {
 			t := completes[j].i
 			j++
-			seen := preds[start[t] : start[t]+count[t]]
-			frontier = slices.DeleteFunc(frontier, func(f int32) bool { return slices.Contains(seen, f) })
-			frontier = append(frontier, t)
+			seen := f.preds[f.start[t] : f.start[t]+f.count[t]]
+			current = slices.DeleteFunc(current, func(x int32) bool { return slices.Contains(seen, x) })
+			current = append(current, t)
 			continue
 		}
 		t := invokes[i].i
 		i++
-		start[t], count[t] = int32(len(preds)), int32(len(frontier))
-		preds = append(preds, frontier...)
-		for _, f := range frontier {
-			edge(int(f), int(t))
-		}
+		f.start[t], f.count[t] = int32(len(f.preds)), int32(len(current))
+		f.preds = append(f.preds, current...)
 	}
+	return f
 }
 
 // emitRealtime emits the real-time edges orderRealtime found.
 func (c *checker) emitRealtime(emit func(from, to int32, d Dep)) {
-	for _, e := range c.rtEdges {
-		emit(e[0], e[1], RT)
-	}
+	c.rt.each(func(a, b int32) { emit(c.rt.ids[a], c.rt.ids[b], RT) })
 }

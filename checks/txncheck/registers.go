@@ -208,7 +208,8 @@ func (c *checker) registerSessions(link func(key, a, b int32)) {
 			for i, j := range idx {
 				ids[i] = touches[j].txn
 			}
-			c.realtimeOrder(ids, func(a, b int) {
+			f := c.realtimeOrder(ids)
+			f.each(func(a, b int32) {
 				link(touches[idx[a]].key, touches[idx[a]].last, touches[idx[b]].first)
 			})
 		}
