@@ -22,7 +22,7 @@ func TestGeneratedHistoriesPass(t *testing.T) {
 		"one key, many processes":     {txns: 300, ops: 3, keys: 1, processes: 20, maxWrites: 1000},
 	}
 	for name, w := range workloads {
-		for seed := range uint64(12) {
+		for seed := range uint64(8) {
 			h := generate(seed, w)
 			for _, m := range Models() {
 				r := check(t, h, m)
@@ -89,7 +89,7 @@ var mutations = []mutation{
 // least 99% of them.
 func TestMutationsCaught(t *testing.T) {
 	w := workload{txns: 200, ops: 4, keys: 5, processes: 5, maxWrites: 32, failRate: 0.05, unknownMay: 0.05}
-	const n = 600
+	const n = 500
 	caught := make([]int, len(mutations))
 	tried := make([]int, len(mutations))
 	for seed := range uint64(n) {
