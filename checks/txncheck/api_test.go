@@ -67,13 +67,27 @@ func TestMoreReads(t *testing.T) {
 	assert.Contains(t, r.String(), "T2 read key 1 = [2 9]: no transaction wrote 9 to key 1")
 	assert.Contains(t, r.String(), "the installed order has key 2 = [8]: no transaction wrote 8 to key 2")
 
+	// T0 read the longest list, as long as the installed order: the read
+	// is the version order's source.
+	h = history(
+		committed(0, 20, 30, Read(1, 1, 1)),
+		committed(1, 0, 10, Append(1, 1)),
+	)
+	h.Installed(1, 1)
+	h.Installed(1, 1)
+	r = check(t, h, ReadCommitted)
+	a, ok := r.First(DuplicateElements)
+	require.True(t, ok)
+	assert.Equal(t, "T0 read key 1 = [1 1], with 1 twice", a.Text)
+	assert.Equal(t, []int{0}, a.Txns)
+
 	h = history(
 		committed(0, 0, 10, Read(1), Append(1, 1)),
 		committed(1, 0, 10, Read(1), Append(1, 2)),
 		committed(2, 0, 10, Read(1), Append(1, 3)),
 	)
 	r = check(t, h, SnapshotIsolation)
-	a, ok := r.First(LostUpdate)
+	a, ok = r.First(LostUpdate)
 	require.True(t, ok)
 	assert.Equal(t, "T0 and T1 both read key 1 = [] and then both wrote it (and 1 more: [2])", a.Text)
 	assert.Equal(t, []int{0, 1, 2}, a.Txns)
