@@ -307,6 +307,21 @@ var rules = []rule{
 		want: []AnomalyType{G0},
 	},
 	{
+		name: "read skew in a component with its -process variant: named once, plain",
+		invalid: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 1)),
+			committed(1, 0, 10, Read(1, 1), Read(2)),
+			committed(1, 20, 30, Read(2)),
+		),
+		valid: history(
+			committed(0, 0, 10, Append(1, 1), Append(2, 1)),
+			committed(1, 0, 10, Read(1, 1), Read(2, 1)),
+			committed(1, 20, 30, Read(2, 1)),
+		),
+		opts: Options{Model: StrongSessionSerializable},
+		want: []AnomalyType{GSingle},
+	},
+	{
 		name: "G-single-process beside write skew, which strong session snapshot isolation allows",
 		invalid: history(
 			committed(0, 0, 10, Read(1), Append(2, 1)),
