@@ -81,8 +81,9 @@ func setOf(as ...AnomalyType) anomalySet {
 	return s
 }
 
-// has reports whether a is in the set.
-func (s anomalySet) has(a AnomalyType) bool { return a < numAnomalyTypes && s&(1<<a) != 0 }
+// has reports whether a is in the set (never, for a not an anomaly type:
+// no set holds bits past numAnomalyTypes, and a shift past 31 gives 0).
+func (s anomalySet) has(a AnomalyType) bool { return s&(1<<a) != 0 }
 
 // implies lists, for each anomaly, those it is a special case of, as
 // Elle's anomaly graph has them (restricted to the anomalies found here):
