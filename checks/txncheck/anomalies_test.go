@@ -406,5 +406,8 @@ func TestModelsNest(t *testing.T) {
 	assert.False(t, StrongSessionSerializable.Proscribes(GSingleRealtime))
 	assert.False(t, Model(0).Proscribes(G0))
 	assert.False(t, numModels.Proscribes(G0))
+	assert.False(t, numModels.Implies(ReadUncommitted))
+	assert.False(t, ReadUncommitted.Implies(numModels))
+	assert.True(t, ReadCommitted.Implies(ReadCommitted))
 	assert.False(t, StrictSerializable.Proscribes(numAnomalyTypes))
 }
