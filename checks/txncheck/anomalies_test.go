@@ -1,6 +1,7 @@
 package txncheck
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ var anomalyCases = []anomalyCase{
 			committed(2, 0, 50, Read(1, 1, 2)),
 			committed(3, 0, 50, Read(2, 2, 1)),
 		),
-		model: ReadCommitted, want: []AnomalyType{G0},
+		model: ReadUncommitted, want: []AnomalyType{G0},
 		cycle: []int{0, 1}, deps: []Dep{WW, WW},
 	},
 	{
@@ -122,7 +123,7 @@ var anomalyCases = []anomalyCase{
 		h: history(
 			committed(0, 0, 10, Append(1, 1), Read(1)),
 		),
-		model: ReadCommitted, want: []AnomalyType{Internal},
+		model: SnapshotIsolation, want: []AnomalyType{Internal},
 	},
 	{
 		name: "internal on registers: a read disagrees with an earlier read",
@@ -131,7 +132,7 @@ var anomalyCases = []anomalyCase{
 			committed(1, 0, 10, Write(1, 2)),
 			committed(2, 20, 30, Read(1, 1), Read(1, 2)),
 		),
-		model: ReadCommitted, want: []AnomalyType{Internal},
+		model: SnapshotIsolation, want: []AnomalyType{Internal},
 	},
 	{
 		name: "garbage read: a value nobody appended",
@@ -139,7 +140,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 0, 10, Append(1, 1)),
 			committed(1, 20, 30, Read(1, 1, 5)),
 		),
-		model: ReadCommitted, want: []AnomalyType{GarbageRead},
+		model: ReadUncommitted, want: []AnomalyType{GarbageRead},
 	},
 	{
 		name: "duplicate elements: a value read twice",
@@ -147,7 +148,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 0, 10, Append(1, 1)),
 			committed(1, 20, 30, Read(1, 1, 1)),
 		),
-		model: ReadCommitted, want: []AnomalyType{DuplicateElements},
+		model: ReadUncommitted, want: []AnomalyType{DuplicateElements},
 	},
 	{
 		name: "incompatible order: two reads disagree on the first element",
@@ -166,7 +167,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 20, 30, Append(1, 2)),
 			committed(1, 0, 50, Read(1, 2, 1)),
 		),
-		model: StrongSessionSerializable, want: []AnomalyType{G0Process},
+		model: StrongSessionSnapshotIsolation, want: []AnomalyType{G0Process},
 		cycle: []int{0, 1}, deps: []Dep{Proc, WW},
 	},
 	{
@@ -175,7 +176,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 0, 10, Read(1, 2)),
 			committed(0, 20, 30, Append(1, 2)),
 		),
-		model: StrongSessionSerializable, want: []AnomalyType{G1cProcess},
+		model: StrongSessionSnapshotIsolation, want: []AnomalyType{G1cProcess},
 		cycle: []int{0, 1}, deps: []Dep{Proc, WR},
 	},
 	{
@@ -185,7 +186,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 20, 30, Read(1)),
 			committed(1, 0, 50, Read(1, 1)),
 		),
-		model: StrongSessionSerializable, want: []AnomalyType{GSingleProcess},
+		model: StrongSessionSnapshotIsolation, want: []AnomalyType{GSingleProcess},
 		cycle: []int{0, 1}, deps: []Dep{Proc, RW},
 	},
 	{
@@ -197,7 +198,7 @@ var anomalyCases = []anomalyCase{
 			committed(3, 0, 40, Append(3, 3), Append(4, 4)),
 			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
 		),
-		model: StrongSessionSerializable, want: []AnomalyType{GNonadjacentProcess},
+		model: StrongSessionSnapshotIsolation, want: []AnomalyType{GNonadjacentProcess},
 		cycle: []int{0, 1, 2, 3}, deps: []Dep{RW, Proc, RW, WR},
 	},
 	{
@@ -218,7 +219,7 @@ var anomalyCases = []anomalyCase{
 			committed(1, 20, 30, Append(1, 2)),
 			committed(2, 0, 50, Read(1, 2, 1)),
 		),
-		model: StrictSerializable, want: []AnomalyType{G0Realtime},
+		model: StrongSnapshotIsolation, want: []AnomalyType{G0Realtime},
 		cycle: []int{0, 1}, deps: []Dep{RT, WW},
 	},
 	{
@@ -227,7 +228,7 @@ var anomalyCases = []anomalyCase{
 			committed(0, 0, 10, Read(1, 2)),
 			committed(1, 20, 30, Append(1, 2)),
 		),
-		model: StrictSerializable, want: []AnomalyType{G1cRealtime},
+		model: StrongSnapshotIsolation, want: []AnomalyType{G1cRealtime},
 		cycle: []int{0, 1}, deps: []Dep{RT, WR},
 	},
 	{
@@ -237,7 +238,7 @@ var anomalyCases = []anomalyCase{
 			committed(1, 20, 30, Read(1)),
 			committed(2, 0, 50, Read(1, 1)),
 		),
-		model: StrictSerializable, want: []AnomalyType{GSingleRealtime},
+		model: StrongSnapshotIsolation, want: []AnomalyType{GSingleRealtime},
 		cycle: []int{0, 1}, deps: []Dep{RT, RW},
 	},
 	{
@@ -249,7 +250,7 @@ var anomalyCases = []anomalyCase{
 			committed(3, 0, 40, Append(3, 3), Append(4, 4)),
 			committed(4, 0, 50, Read(1, 1), Read(3, 3)),
 		),
-		model: StrictSerializable, want: []AnomalyType{GNonadjacentRealtime},
+		model: StrongSnapshotIsolation, want: []AnomalyType{GNonadjacentRealtime},
 		cycle: []int{0, 1, 2, 3}, deps: []Dep{RW, RT, RW, WR},
 	},
 	{
@@ -265,19 +266,25 @@ var anomalyCases = []anomalyCase{
 	},
 }
 
-// caseNamed returns the anomaly case whose name begins with prefix.
-func caseNamed(prefix string) anomalyCase {
-	for _, c := range anomalyCases {
-		if strings.HasPrefix(c.name, prefix) {
-			return c
+// named returns the first item whose name begins with prefix.
+func named[T any](items []T, name func(T) string, prefix string) T {
+	for _, it := range items {
+		if strings.HasPrefix(name(it), prefix) {
+			return it
 		}
 	}
-	panic("no anomaly case " + prefix)
+	panic("nothing named " + prefix)
+}
+
+// caseNamed returns the anomaly case whose name begins with prefix.
+func caseNamed(prefix string) anomalyCase {
+	return named(anomalyCases, func(c anomalyCase) string { return c.name }, prefix)
 }
 
 // TestAnomalies checks that each hand-made history shows its anomaly, named
 // and with its minimal cycle exactly, under the weakest model that
-// proscribes it, and passes under the model just below.
+// proscribes it, is invalid under every model that proscribes it, and is
+// valid under every model that does not.
 func TestAnomalies(t *testing.T) {
 	for _, c := range anomalyCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -293,13 +300,11 @@ func TestAnomalies(t *testing.T) {
 				assert.Equal(t, c.cycle, txns, "the cycle's transactions")
 				assert.Equal(t, c.deps, deps, "the cycle's edges")
 			}
-			if c.model > ReadCommitted {
-				weaker := check(t, c.h, c.model-1)
-				assert.True(t, weaker.OK(), "valid under %v:\n%v", c.model-1, weaker)
+			for _, m := range Models() {
+				proscribed := slices.ContainsFunc(c.want, m.Proscribes)
+				r := check(t, c.h, m)
+				assert.Equal(t, !proscribed, r.OK(), "under %v:\n%v", m, r)
 			}
-			strongest := check(t, c.h, StrictSerializable)
-			assert.False(t, strongest.OK(), "invalid under strict serializability too")
-			assert.Equal(t, c.model, strongest.Weakest)
 		})
 	}
 }
@@ -321,6 +326,19 @@ func TestExplanation(t *testing.T) {
 		"T1 < T0: T0's append of 1 to key 2 is the version right after T1's append of 2 to key 2",
 	}, []string{a.Steps[0].Text, a.Steps[1].Text})
 
+	r = check(t, ruleNamed("G0 through").invalid, Serializable)
+	a, ok = r.First(G0)
+	require.True(t, ok)
+	assert.Equal(t, []string{
+		"T0 < T1: T1's append of 2 to key 1 is the version right after T0's append of 1 to key 1",
+		"T1 < T0: T0's append of 1 to key 2, which no read shows, came after T1's append of 2 to key 2, the last version read",
+	}, []string{a.Steps[0].Text, a.Steps[1].Text})
+
+	r = check(t, ruleNamed("read skew").invalid, Serializable)
+	a, ok = r.First(GSingle)
+	require.True(t, ok)
+	assert.Equal(t, "T1 < T0: T1 read key 2 = [], without T0's append of 1 to key 2, which no read shows (a list only grows: it came later)", a.Steps[1].Text)
+
 	r = check(t, caseNamed("G-single-realtime:").h, StrictSerializable)
 	a, ok = r.First(GSingleRealtime)
 	require.True(t, ok)
@@ -338,28 +356,58 @@ func TestWriteSkewIsSnapshotIsolated(t *testing.T) {
 		assert.Equal(t, []AnomalyType{G2Item}, types(r), c.name)
 	}
 	stale := caseNamed("G-single-realtime:").h
-	for _, m := range Models()[:5] {
+	for _, m := range []Model{ReadCommitted, SnapshotIsolation, Serializable, StrongSessionSerializable} {
 		assert.True(t, check(t, stale, m).OK(), "stale read under %v", m)
 	}
 	r := check(t, stale, StrictSerializable)
 	assert.Equal(t, Invalid, r.Verdict)
-	assert.Equal(t, StrictSerializable, r.Weakest)
+	assert.Equal(t, StrongSnapshotIsolation, r.Weakest)
 }
 
-// TestModelsNest checks that each model proscribes everything the weaker
-// ones do.
+// TestModelsNest checks that each model proscribes everything the models
+// Elle says it implies do, that Models lists each after those, and that
+// the lattice has its incomparable pairs.
 func TestModelsNest(t *testing.T) {
-	ms := Models()
-	for i := 1; i < len(ms); i++ {
-		for a := range numAnomalyTypes {
-			if ms[i-1].Proscribes(a) {
-				assert.True(t, ms[i].Proscribes(a), "%v proscribes %v, %v must too", ms[i-1], a, ms[i])
-			}
+	implied := map[Model][]Model{
+		ReadCommitted:                  {ReadUncommitted},
+		SnapshotIsolation:              {ReadCommitted},
+		RepeatableRead:                 {ReadCommitted},
+		Serializable:                   {SnapshotIsolation, RepeatableRead},
+		StrongSessionSnapshotIsolation: {SnapshotIsolation},
+		StrongSnapshotIsolation:        {StrongSessionSnapshotIsolation},
+		StrongSessionSerializable:      {Serializable, StrongSessionSnapshotIsolation},
+		StrictSerializable:             {StrongSessionSerializable, StrongSnapshotIsolation},
+	}
+	order := Models()
+	for m, weaker := range implied {
+		for _, w := range weaker {
+			assert.True(t, m.Implies(w), "%v implies %v", m, w)
+			assert.Less(t, slices.Index(order, w), slices.Index(order, m), "%v lists before %v", w, m)
 		}
+	}
+	for _, pair := range [][2]Model{{Serializable, StrongSessionSnapshotIsolation}, {RepeatableRead, SnapshotIsolation}, {StrongSessionSerializable, StrongSnapshotIsolation}} {
+		assert.False(t, pair[0].Implies(pair[1]), "%v does not imply %v", pair[0], pair[1])
+		assert.False(t, pair[1].Implies(pair[0]), "%v does not imply %v", pair[1], pair[0])
+	}
+	for a := range numAnomalyTypes {
+		assert.True(t, StrictSerializable.Proscribes(a), "strict serializability proscribes %v", a)
 	}
 	assert.False(t, SnapshotIsolation.Proscribes(G2Item))
 	assert.True(t, SnapshotIsolation.Proscribes(GNonadjacent))
+	assert.False(t, ReadCommitted.Proscribes(Internal), "Elle: read committed allows internal")
+	assert.True(t, ReadCommitted.Proscribes(FutureRead))
+	assert.True(t, ReadUncommitted.Proscribes(CyclicVersions))
+	assert.False(t, ReadUncommitted.Proscribes(G1a))
 	assert.False(t, Serializable.Proscribes(GSingleProcess))
-	assert.True(t, StrongSessionSerializable.Proscribes(GSingleProcess))
+	assert.True(t, StrongSessionSnapshotIsolation.Proscribes(GSingleProcess))
+	assert.False(t, StrongSessionSnapshotIsolation.Proscribes(G2ItemProcess))
+	assert.True(t, StrongSnapshotIsolation.Proscribes(GNonadjacentRealtime))
+	assert.False(t, StrongSnapshotIsolation.Proscribes(G2ItemRealtime))
 	assert.False(t, StrongSessionSerializable.Proscribes(GSingleRealtime))
+	assert.False(t, Model(0).Proscribes(G0))
+	assert.False(t, numModels.Proscribes(G0))
+	assert.False(t, numModels.Implies(ReadUncommitted))
+	assert.False(t, ReadUncommitted.Implies(numModels))
+	assert.True(t, ReadCommitted.Implies(ReadCommitted))
+	assert.False(t, StrictSerializable.Proscribes(numAnomalyTypes))
 }

@@ -70,6 +70,7 @@ type Result struct {
 	Weakest Model
 	Note    string // why the verdict is Inconclusive
 	txns    []Txn
+	checked string // without a model: the anomalies checked for
 }
 
 // OK reports whether the history is valid under the model. Inconclusive
@@ -97,10 +98,18 @@ func (r *Result) First(t AnomalyType) (Anomaly, bool) {
 	return Anomaly{}, false
 }
 
+// under names what was checked: the model, or the anomalies.
+func (r *Result) under() string {
+	if r.Model == 0 {
+		return r.checked
+	}
+	return r.Model.String()
+}
+
 // String explains the result: the verdict, then each anomaly.
 func (r *Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v under %v: %d transactions", r.Verdict, r.Model, len(r.txns))
+	fmt.Fprintf(&b, "%v under %s: %d transactions", r.Verdict, r.under(), len(r.txns))
 	if r.Weakest != 0 {
 		fmt.Fprintf(&b, "; weakest model violated: %v", r.Weakest)
 	}
@@ -124,9 +133,10 @@ func (r *Result) String() string {
 
 // checker holds one check's indexes.
 type checker struct {
-	txns      []Txn
-	installed map[int][]int
-	model     Model
+	txns       []Txn
+	installed  map[int][]int
+	opts       Options
+	proscribed anomalySet // what the check reports
 
 	keyIdx  map[int]int32
 	keys    []keyInfo
@@ -137,9 +147,12 @@ type checker struct {
 	reads   []readRec  // external reads of committed transactions, in transaction order
 	rmw     []readRec  // those followed by a write of the key
 	succ    [][]int32  // registers: the versions known to follow each directly
+	// shown marks the transactions of unknown outcome that committed: a
+	// read or the installed order shows one of their writes.
+	shown []bool
 
-	byProcess                 []int32 // transactions sorted by process, then invocation
-	rtStart, rtCount, rtPreds []int32 // real-time frontier each transaction saw
+	byProcess []int32  // transactions sorted by process, then invocation
+	rt        frontier // real-time order, reduced
 
 	garbageSeen      map[kv]bool
 	incompatibleSeen map[int]bool
@@ -147,17 +160,62 @@ type checker struct {
 	note             string
 }
 
+// Options say what CheckWith checks, and what it may assume of the
+// system's registers.
+type Options struct {
+	// Model is the consistency model to check, or 0 for none.
+	Model Model
+	// Anomalies names anomalies to check for, beside (or, with no Model,
+	// instead of) those the model proscribes; each brings the anomalies
+	// that imply it (its special cases: G1c brings G0 and future-read).
+	Anomalies []AnomalyType
+
+	// The register version-order options, as Elle has them. Each says
+	// something of the system under test that no consistency model says
+	// on its own, so only write-follows-read, which every system whose
+	// version order is the order it installs versions in satisfies, is on
+	// by default.
+	//
+	// NoWriteFollowsRead turns write-follows-read off: a committed
+	// transaction that read version x of a register and then wrote y
+	// installed y after x.
+	NoWriteFollowsRead bool
+	// SequentialKeys assumes each key is sequentially consistent: each
+	// process sees a key's versions in order, so that the version a
+	// process's transaction last saw or wrote of a key precedes the one
+	// its next transaction on the key first sees or writes.
+	SequentialKeys bool
+	// LinearizableKeys assumes each key is linearizable: the real-time
+	// order of transactions on a key orders its versions, so that the
+	// version a transaction last saw or wrote of a key precedes the one a
+	// transaction begun after it completed first sees or writes.
+	LinearizableKeys bool
+}
+
 // Check checks the history against model and returns the verdict, the
 // anomalies the model proscribes that the history shows, and the weakest
-// model they violate. An error means the history is malformed: a value
-// written twice to a key, a key both appended to and written, a process
-// running two transactions at once, a completion before its invocation.
+// model they violate. It is CheckWith with the default register options.
 func Check(h *History, model Model) (*Result, error) {
-	if model < ReadCommitted || model >= numModels {
-		return nil, fmt.Errorf("txncheck: unknown model %v", model)
+	return CheckWith(h, Options{Model: model})
+}
+
+// CheckWith checks the history as opts say. An error means the history (or
+// opts) is malformed: a value written twice to a key, a key both appended
+// to and written, a process running two transactions at once, a
+// completion before its invocation, an unknown model or anomaly.
+func CheckWith(h *History, opts Options) (*Result, error) {
+	if opts.Model >= numModels || opts.Model == 0 && len(opts.Anomalies) == 0 {
+		return nil, fmt.Errorf("txncheck: unknown model %v", opts.Model)
+	}
+	set := proscribed[opts.Model]
+	for _, a := range opts.Anomalies {
+		if a >= numAnomalyTypes {
+			return nil, fmt.Errorf("txncheck: unknown anomaly %v", a)
+		}
+		set |= setOf(a)
 	}
 	c := &checker{
-		txns: h.txns, installed: h.installed, model: model,
+		txns: h.txns, installed: h.installed, opts: opts, proscribed: implying(set),
 		keyIdx:      make(map[int]int32),
 		garbageSeen: make(map[kv]bool), incompatibleSeen: make(map[int]bool),
 	}
@@ -172,10 +230,15 @@ func Check(h *History, model Model) (*Result, error) {
 		return nil, err
 	}
 	c.orderRegisters()
+	c.markShown()
+	c.placeUnread()
 	c.lostUpdates()
 	c.cycles()
 
-	r := &Result{Model: model, Anomalies: c.anomalies, Note: c.note, txns: h.txns}
+	r := &Result{Model: opts.Model, Anomalies: c.anomalies, Note: c.note, txns: h.txns}
+	if opts.Model == 0 {
+		r.checked = describeSet(c.proscribed)
+	}
 	slices.SortStableFunc(r.Anomalies, func(a, b Anomaly) int { return int(a.Type) - int(b.Type) })
 	r.Weakest = weakestViolated(r.Anomalies)
 	switch {
@@ -187,38 +250,50 @@ func Check(h *History, model Model) (*Result, error) {
 	return r, nil
 }
 
-// add records an anomaly the model proscribes.
+// add records an anomaly the check looks for.
 func (c *checker) add(a Anomaly) {
-	if c.model.Proscribes(a.Type) {
+	if c.proscribed.has(a.Type) {
 		c.anomalies = append(c.anomalies, a)
 	}
 }
 
-// deps returns the kinds of edge the model's graph needs.
-func (m Model) deps() Dep {
-	switch {
-	case m >= StrictSerializable:
-		return WW | WR | RW | Proc | RT
-	case m >= StrongSessionSerializable:
-		return WW | WR | RW | Proc
-	case m >= SnapshotIsolation:
-		return WW | WR | RW
+// span returns the anomalies from first to last, inclusive.
+func span(first, last AnomalyType) anomalySet { return 1<<(last+1) - 1<<first }
+
+// The cycles that need rw edges, process order and real-time order.
+var (
+	rwCycles   = span(GSingle, G2Item) | span(GSingleProcess, G2ItemProcess) | span(GSingleRealtime, G2ItemRealtime)
+	procCycles = span(G0Process, G2ItemRealtime) // a -realtime cycle may use process edges too
+	rtCycles   = span(G0Realtime, G2ItemRealtime)
+)
+
+// deps returns the kinds of edge the graph needs to show the cycles in s.
+func (s anomalySet) deps() Dep {
+	d := WW | WR
+	if s&rwCycles != 0 {
+		d |= RW
 	}
-	return WW | WR
+	if s&procCycles != 0 {
+		d |= Proc
+	}
+	if s&rtCycles != 0 {
+		d |= RT
+	}
+	return d
 }
 
 // cycles builds the dependency graph, finds its strongly connected
 // components, and in each searches for the shortest cycle of every shape
 // the model proscribes.
 func (c *checker) cycles() {
-	kinds := c.model.deps()
+	kinds := c.proscribed.deps()
 	sources := []emitter{c.depEdges}
 	if kinds&Proc != 0 {
 		sources = append(sources, c.procEdges)
 	}
 	if kinds&RT != 0 {
 		c.orderRealtime()
-		sources = append(sources, c.rtEdges)
+		sources = append(sources, c.emitRealtime)
 	}
 	g := buildGraph(len(c.txns), func(emit func(from, to int32, d Dep)) {
 		for _, src := range sources {
@@ -234,7 +309,7 @@ func (c *checker) cycles() {
 		return
 	}
 	s := newSearcher(g, comp, comps)
-	specs := cycleSpecs(c.model)
+	specs := cycleSpecs(c.proscribed)
 	for ci, members := range comps {
 		s.enter(int32(ci), members)
 		found := make(map[AnomalyType]bool) // by cycle base
@@ -256,10 +331,10 @@ func (c *checker) cycles() {
 		}
 		a := c.cycleAnomaly(collapse(s.anyCycle(kinds)))
 		switch {
-		case c.model.Proscribes(a.Type):
+		case c.proscribed.has(a.Type):
 			c.add(a)
 		case !complete:
-			c.note = fmt.Sprintf("the search for the cycles %v proscribes in a component of %d transactions was not exhaustive (it ran out of budget, or found only walks that revisit a transaction)", c.model, len(members))
+			c.note = fmt.Sprintf("the search for the cycles checked for in a component of %d transactions was not exhaustive (it ran out of budget, or found only walks that revisit a transaction)", len(members))
 		}
 	}
 }

@@ -56,10 +56,10 @@ const (
 	numStates
 )
 
-// cycleSpecs returns the searches for the cycles model m proscribes, most
+// cycleSpecs returns the searches for the proscribed cycles, most
 // severe first: the plain cycles, then those that need process order, then
 // those that need real-time order.
-func cycleSpecs(m Model) []*spec {
+func cycleSpecs(proscribed anomalySet) []*spec {
 	base := []spec{
 		{anomaly: G0, start: WW, rest: WW},
 		{anomaly: G1c, start: WR, rest: WW | WR},
@@ -80,7 +80,7 @@ func cycleSpecs(m Model) []*spec {
 			if s.anomaly.cycleBase() == G0 && s.need != 0 {
 				s.start = s.need // G0-process and G0-realtime have no wr or rw to start at
 			}
-			if m.Proscribes(s.anomaly) {
+			if proscribed.has(s.anomaly) {
 				out = append(out, newSpec(s))
 			}
 		}
@@ -104,15 +104,14 @@ func (s *spec) initial() uint8 {
 }
 
 // accepts reports whether a path in state st that closes the cycle has the
-// anomaly's shape.
+// anomaly's shape. (A path never closes while pending: only an rw edge may
+// be taken then, and taking it clears pending.)
 func (s *spec) accepts(st uint8) bool {
 	switch {
 	case s.need != 0 && st&haveNeed == 0:
 		return false
 	case s.rule == nonadjacentRW:
 		return st&lastRW == 0 && st&moreRW != 0
-	case s.rule == adjacentRW:
-		return st&pending == 0
 	}
 	return true
 }

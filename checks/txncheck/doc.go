@@ -28,31 +28,63 @@
 // order in which it installed versions (a shard's apply order) may record
 // it with History.Installed; the check holds reads against it.
 //
+// A read's Values are nil for a nil read (the key does not exist, or the
+// read never completed) and a non-nil empty slice for the empty list:
+// Read(k) and Read(k, []int{}...) differ, and print as read(k) = nil and
+// read(k) = []. For a list, both are its initial state.
+//
+// A process runs one transaction at a time: Check rejects a history in
+// which a process began a transaction before its previous one completed,
+// naming both, with one exception. A transaction of unknown outcome never
+// completed, as far as anyone knows, so its client may give up on it and
+// go on: the process's next transaction may begin at any time after it,
+// and no process edge leaves the unknown one.
+//
 // # What the check infers
 //
-// Each list key's version order is its longest read, every other read of
-// the key must be a prefix of it; registers are ordered by the installed
-// order and by write-follows-read within a transaction, after their
-// initial (unwritten) state. From the orders come the dependencies between
-// committed transactions: ww (T2 wrote the version after T1's), wr (T2 read
-// T1's version) and rw (T1 read the version before T2's); from the
-// processes, session order; from the times, real-time order (T1 completed
-// before T2 began). A cycle of dependencies is an anomaly. The check finds
-// the strongly connected components of the graph (Tarjan, without
-// recursion) and, in each, the shortest cycle of each shape (exactly in a
-// small component; in a large one, the shortest a budget linear in the
-// graph's size finds), which it explains step by step:
+// Each list key's version order is its longest read (or the installed
+// order, if longer); every other read of the key must be a prefix of it,
+// and each transaction's appends to the key must appear in it in the
+// transaction's order. A committed append that no read shows was
+// installed after every read of the key (a list only grows): it follows
+// the longest read in the version order, and every read that saw the
+// whole longest read precedes it (an rw edge). Registers are ordered by
+// the installed order, by write-follows-read (a committed transaction
+// that read version x and then wrote y installed y after x) and, if
+// Options ask for them, by each process's order (sequential keys) or the
+// real-time order (linearizable keys) of the transactions on the key, all
+// after their initial (unwritten) state; sources that contradict each
+// other are cyclic-versions, and that key then orders nothing.
+//
+// Write-follows-read is on by default, since every system whose version
+// order is the order in which it installs versions satisfies it (a
+// transaction reads a version, then installs its own at commit, after).
+// Sequential and linearizable keys are off by default: each is a promise
+// about the system under test (each key sequentially consistent, or
+// linearizable) that no transactional model makes on its own, and turning
+// them on for a system that does not keep it would flag valid histories.
+//
+// From the orders come the dependencies between committed transactions:
+// ww (T2 wrote the version after T1's), wr (T2 read T1's version) and rw
+// (T1 read the version before T2's); from the processes, session order;
+// from the times, real-time order (T1 completed before T2 began). A cycle
+// of dependencies is an anomaly. The check finds the strongly connected
+// components of the graph (Tarjan, without recursion) and, in each, the
+// shortest cycle of each shape (exactly in a small component; in a large
+// one, the shortest a budget linear in the graph's size finds), which it
+// explains step by step:
 //
 //	G-single: T0 → T1 → T0
 //	  T0 < T1: T1 read T0's append of 1 to key 1
 //	  T1 < T0: T1 read key 2 = [], the version before T0's append of 2 to key 2
 //
-// A transaction of unknown outcome whose write a read shows has committed:
-// it takes part like a committed one, though its own reads are unknown,
-// and no process or real-time edge leaves it (it may have committed long
-// after its client gave up). One whose writes no read shows has no
-// dependency edges: its absence is never an anomaly, and since nothing is
-// assumed of it, it cannot hide one.
+// A transaction of unknown outcome whose write a read (or the installed
+// order) shows has committed: it takes part like a committed one, its
+// unread appends included, though its own reads are unknown, and no
+// process or real-time edge leaves it (it may have committed long after
+// its client gave up). One whose writes no read shows has no dependency
+// edges: its absence is never an anomaly, and since nothing is assumed of
+// it, it cannot hide one.
 //
 // # Anomalies
 //
@@ -69,34 +101,50 @@
 // And anomalies that are not cycles:
 //   - G1a (aborted read): a committed read shows an aborted transaction's write.
 //   - G1b (intermediate read): a read shows a write its transaction later overwrote.
+//   - dirty-update: a committed append or write installed directly on an
+//     aborted transaction's version (in a list read, or the installed order).
 //   - lost-update: two committed transactions read the same version of a
-//     key and both wrote it.
+//     key (its initial state included) and both wrote it.
 //   - internal: a read disagrees with its own transaction's earlier ops.
-//   - garbage-read: a read shows a value nobody wrote.
+//   - future-read: a read shows its own transaction's later append or write.
+//   - garbage-read: a read shows a value nobody wrote. It hides nothing:
+//     the rest of the history is checked as if the value were not there.
 //   - duplicate-elements: a list read shows a value twice.
-//   - incompatible-order: two reads of a list disagree on a prefix.
+//   - incompatible-order: two reads of a list disagree on a prefix, or a
+//     read shows a transaction's append without its earlier one.
+//   - cyclic-versions: a register's version-order sources contradict each other.
 //
 // # Models
 //
-// A model is the set of anomalies it proscribes; each proscribes all that
-// the one before proscribes:
+// A model is the set of anomalies it proscribes, as Elle's model graph
+// gives it (see Model for the one difference). Models form a lattice:
 //
-//	read-committed               G0, G1a, G1b, G1c, internal, garbage-read, duplicate-elements, incompatible-order
-//	snapshot-isolation           + G-single, G-nonadjacent, lost-update (allows G2-item, write skew)
-//	repeatable-read              + G2-item
-//	serializable                 the same as repeatable read, on these histories (no predicates)
-//	strong-session-serializable  + the -process variants
-//	strict-serializable          + the -realtime variants
+//	read-uncommitted                   G0, duplicate-elements, cyclic-versions, garbage-read
+//	read-committed                     + G1a, G1b, G1c, incompatible-order, dirty-update, future-read
+//	snapshot-isolation                 + internal, lost-update, G-single, G-nonadjacent (allows G2-item, write skew)
+//	repeatable-read                    read-committed + lost-update, G-single, G-nonadjacent, G2-item
+//	serializable                       both: every cycle of ww, wr, rw
+//	strong-session-snapshot-isolation  snapshot isolation + G0, G1c, G-single, G-nonadjacent -process
+//	strong-snapshot-isolation          + the same four -realtime
+//	strong-session-serializable        serializable + every -process cycle
+//	strict-serializable                everything: every -realtime cycle too
 //
 // Check(h, model) reports Valid, Invalid or Inconclusive (a cycle search
-// ran out of budget before ruling a cycle out: possible only for snapshot
-// isolation, whose proscribed cycles are not just "any cycle", and never a
-// pass), the anomalies the model proscribes that it found, and the weakest
-// model they violate. Result.WriteHTML draws each anomaly's transactions on
-// a time axis with the cycle's edges and the fault intervals shaded.
+// ran out of budget before ruling a cycle out: possible only for models
+// that allow some cycles, and never a pass), the anomalies the model
+// proscribes that it found, and the weakest model they violate.
+// CheckWith takes Options: the register options above, and a set of
+// anomalies to check for without (or beside) a model, each with its
+// special cases (Elle's "anomalies implying it": G1c brings G0 and
+// future-read, G-single-realtime brings G-single-process and G-single).
+// Result.WriteHTML draws each anomaly's transactions on a time axis with
+// the cycle's edges and the fault intervals shaded.
 //
 // The check takes time near-linear in the history: values are indexed once
 // by key, version orders built once per key, edges kept in compressed
 // adjacency arrays with integer ids, and the real-time order reduced to a
-// frontier of overlapping transactions.
+// frontier of overlapping transactions. (One exception: every read of a
+// list key's whole longest read gets an rw edge to each unread append of
+// the key, a product that is small unless many reads see a key no read
+// ever sees grow.)
 package txncheck

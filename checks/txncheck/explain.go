@@ -25,7 +25,7 @@ func (c *checker) observed(r readRec) int32 {
 	case r.at == 0:
 		return initial
 	}
-	return c.keys[r.key].order[r.at-1]
+	return c.lastList(r.key, r.at)
 }
 
 // next returns the versions that directly follow the one read r saw.
@@ -39,7 +39,7 @@ func (c *checker) next(r readRec) []int32 {
 	if v := c.nextList(r.key, r.at); v >= 0 {
 		return []int32{v}
 	}
-	return nil
+	return c.keys[r.key].unread
 }
 
 // describe names version v as "T12's append of 7 to key 3".
@@ -73,7 +73,11 @@ func (c *checker) why(e cycleEdge) string {
 	case WW:
 		for _, v := range c.writes(e.to) {
 			for _, a := range c.writes(e.from) {
-				if c.directlyBefore(a, v) {
+				switch {
+				case !c.directlyBefore(a, v):
+				case c.keys[c.vers[v].key].kind == listKey && !c.vers[v].ordered:
+					return fmt.Sprintf("%s, which no read shows, came after %s, the last version read", c.describe(v), c.describe(a))
+				default:
 					return fmt.Sprintf("%s is the version right after %s", c.describe(v), c.describe(a))
 				}
 			}
@@ -87,7 +91,11 @@ func (c *checker) why(e cycleEdge) string {
 	case RW:
 		for _, r := range c.readsOf(e.from) {
 			for _, v := range c.next(r) {
-				if c.vers[v].txn == e.to {
+				switch {
+				case c.vers[v].txn != e.to:
+				case c.keys[r.key].kind == listKey && !c.vers[v].ordered:
+					return fmt.Sprintf("T%d read %s, without %s, which no read shows (a list only grows: it came later)", e.from, c.readText(r), c.describe(v))
+				default:
 					return fmt.Sprintf("T%d read %s, the version before %s", e.from, c.readText(r), c.describe(v))
 				}
 			}
@@ -123,13 +131,11 @@ func (c *checker) directlyBefore(a, b int32) bool {
 	if k.kind == registerKey {
 		return slices.Contains(c.succ[a], b)
 	}
-	i := slices.Index(k.order, b)
-	for i--; i >= 0; i-- {
-		if p := k.order[i]; p >= 0 && !c.vers[p].failed {
-			return p == a
-		}
+	i := int32(len(k.order))
+	if c.vers[b].ordered {
+		i = c.vers[b].pos
 	}
-	return false
+	return c.lastList(c.vers[b].key, i) == a
 }
 
 // cycleAnomaly turns a cycle found into its anomaly, explained step by

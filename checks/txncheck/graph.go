@@ -117,6 +117,11 @@ func (c *checker) depEdges(emit func(from, to int32, d Dep)) {
 			}
 			prev = c.vers[v].txn
 		}
+		for _, u := range k.unread {
+			if prev >= 0 {
+				emit(prev, c.vers[u].txn, WW)
+			}
+		}
 	}
 	for a, next := range c.succ {
 		for _, b := range next {
@@ -128,13 +133,15 @@ func (c *checker) depEdges(emit func(from, to int32, d Dep)) {
 			continue
 		}
 		if c.keys[r.key].kind == listKey {
-			if r.at > 0 {
-				if v := c.keys[r.key].order[r.at-1]; v >= 0 {
-					emit(c.vers[v].txn, r.txn, WR)
-				}
+			if v := c.lastList(r.key, r.at); v >= 0 {
+				emit(c.vers[v].txn, r.txn, WR)
 			}
 			if v := c.nextList(r.key, r.at); v >= 0 {
 				emit(r.txn, c.vers[v].txn, RW)
+			} else {
+				for _, u := range c.keys[r.key].unread {
+					emit(r.txn, c.vers[u].txn, RW)
+				}
 			}
 			continue
 		}
@@ -148,7 +155,8 @@ func (c *checker) depEdges(emit func(from, to int32, d Dep)) {
 }
 
 // nextList returns the first committed (or possibly committed) version of
-// list key after its first n elements, or -1.
+// list key after its first n elements, or -1: if -1, the key's unread
+// appends follow.
 func (c *checker) nextList(key, n int32) int32 {
 	for _, v := range c.keys[key].order[n:] {
 		if v >= 0 && !c.vers[v].failed {
@@ -233,64 +241,82 @@ func (c *checker) procEdges(emit func(from, to int32, d Dep)) {
 }
 
 // orderRealtime finds, for each transaction, the committed transactions
-// that completed before it began, keeping only a frontier of them: those
-// not already known to precede another such one. The frontier holds
-// transactions that overlap in time, so it is no larger than the number of
-// transactions running at once, and the edges are a near-linear set with
-// the same transitive closure as the real-time order. A transaction that
-// completes at the very instant another begins does not precede it.
+// that completed before it began, keeping only a frontier of them (see
+// realtimeOrder).
 func (c *checker) orderRealtime() {
-	type event struct {
-		at  time.Duration
-		txn int32
-	}
-	invokes := make([]event, 0, len(c.txns))
-	completes := make([]event, 0, len(c.txns))
+	ids := make([]int32, 0, len(c.txns))
 	for i, t := range c.txns {
 		if t.Outcome != Fail {
-			invokes = append(invokes, event{t.Invoke, int32(i)})
+			ids = append(ids, int32(i))
 		}
+	}
+	c.rt = c.realtimeOrder(ids)
+}
+
+// A frontier is the real-time order of some transactions, reduced: the
+// transactions ids[preds[start[i]:start[i]+count[i]]] completed before
+// ids[i] began, and are those of them not known to precede another.
+type frontier struct {
+	ids, start, count, preds []int32
+}
+
+// each calls edge(a, b) for each transaction b (an index into ids) and
+// each a on its frontier.
+func (f *frontier) each(edge func(a, b int32)) {
+	for b := range f.start {
+		for _, a := range f.preds[f.start[b] : f.start[b]+f.count[b]] {
+			edge(a, int32(b))
+		}
+	}
+}
+
+// realtimeOrder returns the frontier of each transaction of ids: the
+// committed transactions of ids that completed before it began, not
+// already known to precede another such one. The frontier holds
+// transactions that overlap in time, so it is no larger than the number of
+// transactions running at once, and its edges are a near-linear set with
+// the same transitive closure as the real-time order. A transaction that
+// completes at the very instant another begins does not precede it.
+func (c *checker) realtimeOrder(ids []int32) frontier {
+	type event struct {
+		at time.Duration
+		i  int32 // index into ids
+	}
+	invokes := make([]event, 0, len(ids))
+	completes := make([]event, 0, len(ids))
+	for i, id := range ids {
+		t := &c.txns[id]
+		invokes = append(invokes, event{t.Invoke, int32(i)})
 		if t.Outcome == OK {
 			completes = append(completes, event{t.Complete, int32(i)})
 		}
 	}
-	by := func(a, b event) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.txn, b.txn)) }
+	by := func(a, b event) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.i, b.i)) }
 	for _, events := range [][]event{invokes, completes} {
 		if !slices.IsSortedFunc(events, by) {
 			slices.SortFunc(events, by)
 		}
 	}
-
-	c.rtStart = make([]int32, len(c.txns))
-	c.rtCount = make([]int32, len(c.txns))
-	c.rtPreds = make([]int32, 0, 2*len(c.txns))
-	var frontier []int32
+	f := frontier{ids: ids, start: make([]int32, len(ids)), count: make([]int32, len(ids)), preds: make([]int32, 0, 2*len(ids))}
+	var current []int32
 	for i, j := 0, 0; i < len(invokes); {
 		if j < len(completes) && completes[j].at < invokes[i].at {
-			t := completes[j].txn
+			t := completes[j].i
 			j++
-			preds := c.rtPredsOf(t)
-			frontier = slices.DeleteFunc(frontier, func(f int32) bool { return slices.Contains(preds, f) })
-			frontier = append(frontier, t)
+			seen := f.preds[f.start[t] : f.start[t]+f.count[t]]
+			current = slices.DeleteFunc(current, func(x int32) bool { return slices.Contains(seen, x) })
+			current = append(current, t)
 			continue
 		}
-		t := invokes[i].txn
+		t := invokes[i].i
 		i++
-		c.rtStart[t], c.rtCount[t] = int32(len(c.rtPreds)), int32(len(frontier))
-		c.rtPreds = append(c.rtPreds, frontier...)
+		f.start[t], f.count[t] = int32(len(f.preds)), int32(len(current))
+		f.preds = append(f.preds, current...)
 	}
+	return f
 }
 
-// rtPredsOf returns the real-time frontier transaction t saw when it began.
-func (c *checker) rtPredsOf(t int32) []int32 {
-	return c.rtPreds[c.rtStart[t] : c.rtStart[t]+c.rtCount[t]]
-}
-
-// rtEdges emits the real-time edges orderRealtime found.
-func (c *checker) rtEdges(emit func(from, to int32, d Dep)) {
-	for t := range c.rtStart {
-		for _, f := range c.rtPredsOf(int32(t)) {
-			emit(f, int32(t), RT)
-		}
-	}
+// emitRealtime emits the real-time edges orderRealtime found.
+func (c *checker) emitRealtime(emit func(from, to int32, d Dep)) {
+	c.rt.each(func(a, b int32) { emit(c.rt.ids[a], c.rt.ids[b], RT) })
 }

@@ -24,8 +24,11 @@ type Op struct {
 	Type  OpType
 	Key   int
 	Value int // OpAppend, OpWrite: the value appended or written
-	// Values is what an OpRead returned: the list, or for a register nothing
-	// (never written) or its one value. Empty until the read completes.
+	// Values is what an OpRead returned: the list, or for a register nil
+	// (never written) or its one value; nil until the read completes. A
+	// nil read (the key does not exist) and a read of the empty list are
+	// distinct: nil and a non-nil empty slice (Read(k) and
+	// Read(k, []int{}...)). For a list both are its initial state.
 	Values []int
 }
 
@@ -36,10 +39,13 @@ func Append(key, value int) Op { return Op{Type: OpAppend, Key: key, Value: valu
 func Write(key, value int) Op { return Op{Type: OpWrite, Key: key, Value: value} }
 
 // Read returns the micro-op that reads key; values, if any, are what it
-// returned (a list's elements in order, or a register's one value).
+// returned (a list's elements in order, or a register's one value). With
+// no values it is a nil read; Read(key, list...) keeps list as it is, nil
+// or empty.
 func Read(key int, values ...int) Op { return Op{Type: OpRead, Key: key, Values: values} }
 
-// String formats the op as append(k, v), write(k, v) or read(k) = [v …].
+// String formats the op as append(k, v), write(k, v), read(k) = [v …] or
+// read(k) = nil.
 func (o Op) String() string {
 	switch o.Type {
 	case OpAppend:
@@ -47,6 +53,9 @@ func (o Op) String() string {
 	case OpWrite:
 		return fmt.Sprintf("write(%d, %d)", o.Key, o.Value)
 	case OpRead:
+		if o.Values == nil {
+			return fmt.Sprintf("read(%d) = nil", o.Key)
+		}
 		return fmt.Sprintf("read(%d) = %s", o.Key, formatList(o.Values))
 	}
 	return fmt.Sprintf("OpType(%d)(%d, %d)", o.Type, o.Key, o.Value)

@@ -45,7 +45,7 @@ func (r *Result) WriteHTML(dir, name string, faults []fault.Interval) (string, e
 // then the explanation step by step.
 func (r *Result) HTML(w io.Writer, faults []fault.Interval) error {
 	p := &page{w: w}
-	title := fmt.Sprintf("%v under %v", r.Verdict, r.Model)
+	title := fmt.Sprintf("%v under %s", r.Verdict, r.under())
 	p.printf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>txncheck: %s</title>\n<style>%s</style></head><body>\n", esc(title), pageStyle)
 	p.printf("<h1>%s</h1>\n<p>%d transactions", esc(title), len(r.txns))
 	if r.Weakest != 0 {

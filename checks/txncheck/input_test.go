@@ -1,6 +1,7 @@
 package txncheck
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,6 +25,10 @@ func TestBadHistories(t *testing.T) {
 			"T0: completed at 5ms, before it was invoked at 10ms"},
 		{history(committed(0, 0, 10, Write(1, 1)), committed(1, 20, 30, Read(1, 1, 2))),
 			"T1 op 0: register 1 read as 2 values [1 2]"},
+		{history(committed(0, 0, 10, Append(1, 5), Append(1, 5))),
+			"key 1: value 5 written twice, by T0 and T0"},
+		{history(committed(0, 0, 10, Write(2, 7)), aborted(1, 0, 10, Write(2, 7))),
+			"key 2: value 7 written twice, by T0 and T1"},
 		{history(Txn{Outcome: 7}), "T0: outcome Outcome(7)"},
 		{history(committed(0, 0, 10, Op{Type: 9})), "T0 op 0: unknown op type 9"},
 	} {
@@ -34,6 +39,10 @@ func TestBadHistories(t *testing.T) {
 	}
 	_, err := Check(&History{}, Model(0))
 	assert.EqualError(t, err, "txncheck: unknown model none")
+	_, err = Check(&History{}, numModels)
+	assert.EqualError(t, err, "txncheck: unknown model Model(10)")
+	_, err = CheckWith(&History{}, Options{Anomalies: []AnomalyType{G0, numAnomalyTypes}})
+	assert.EqualError(t, err, "txncheck: unknown anomaly AnomalyType(25)")
 
 	// A process may begin another transaction while one of unknown outcome
 	// is still out.
@@ -69,16 +78,14 @@ func TestRecorder(t *testing.T) {
 // TestInstalledOrder checks the white-box version order: it orders
 // versions no read orders, and a read that contradicts it is flagged.
 func TestInstalledOrder(t *testing.T) {
-	// Nobody reads key 2 after T0's append: only the installed order shows
-	// that T1's empty read of it came before.
-	readSkew := func() *History {
-		return history(
-			committed(0, 0, 10, Append(1, 1), Append(2, 2)),
-			committed(1, 0, 10, Read(1, 1), Read(2)),
-		)
-	}
-	h := readSkew()
-	assert.True(t, check(t, h, Serializable).OK(), "no read orders key 2")
+	// Nobody reads key 2 after T0's append: a list only grows, so the
+	// append came after T1's empty read of it, and the installed order
+	// agrees.
+	h := history(
+		committed(0, 0, 10, Append(1, 1), Append(2, 2)),
+		committed(1, 0, 10, Read(1, 1), Read(2)),
+	)
+	assert.Equal(t, []AnomalyType{GSingle}, types(check(t, h, Serializable)))
 	h.Installed(1, 1)
 	h.Installed(2, 2)
 	assert.Equal(t, []AnomalyType{GSingle}, types(check(t, h, Serializable)))
@@ -132,4 +139,54 @@ func TestInconclusive(t *testing.T) {
 	assert.Equal(t, Invalid, r.Verdict, "any cycle violates serializability")
 	require.Len(t, r.Anomalies, 1)
 	assert.Equal(t, G2Item, r.Anomalies[0].Type)
+}
+
+// TestNilAndEmptyReads checks that a nil read and a read of the empty list
+// are distinct ops, and both the initial state of a list.
+func TestNilAndEmptyReads(t *testing.T) {
+	nilRead, empty := Read(1), Read(1, []int{}...)
+	assert.Nil(t, nilRead.Values)
+	assert.NotNil(t, empty.Values)
+	assert.NotEqual(t, nilRead, empty)
+	assert.Equal(t, "read(1) = nil", nilRead.String())
+	assert.Equal(t, "read(1) = []", empty.String())
+	assert.Equal(t, "read(1) = [3 4]", Read(1, 3, 4).String())
+	for _, r := range []Op{nilRead, empty} {
+		h := history(committed(0, 0, 10, r), committed(1, 20, 30, Append(1, 1)), committed(2, 40, 50, Read(1, 1)))
+		assert.True(t, check(t, h, StrictSerializable).OK(), "%v", r)
+	}
+}
+
+// TestAnomaliesOnly checks the anomalies-only mode: what it names in the
+// result, and that it checks only the anomalies asked for.
+func TestAnomaliesOnly(t *testing.T) {
+	h := caseNamed("G1a:").h
+	r, err := CheckWith(h, Options{Anomalies: []AnomalyType{G1a}})
+	require.NoError(t, err)
+	assert.Equal(t, Invalid, r.Verdict)
+	assert.Equal(t, Model(0), r.Model)
+	assert.Equal(t, ReadCommitted, r.Weakest)
+	assert.True(t, strings.HasPrefix(r.String(), "invalid under anomalies incompatible-order, G1a, dirty-update: 2 transactions"), r.String())
+	r, err = CheckWith(h, Options{Anomalies: []AnomalyType{G0}})
+	require.NoError(t, err)
+	assert.True(t, r.OK())
+	r, err = CheckWith(caseNamed("G2-item:").h, Options{Model: SnapshotIsolation, Anomalies: []AnomalyType{G2Item}})
+	require.NoError(t, err)
+	assert.Equal(t, []AnomalyType{G2Item}, types(r), "a model and anomalies: both")
+	for _, c := range []struct {
+		h    *History
+		want AnomalyType
+	}{
+		{caseNamed("G2-item:").h, G2Item},
+		{caseNamed("G-nonadjacent:").h, GNonadjacent},
+		{caseNamed("G2-item-process:").h, G2ItemProcess},
+		{caseNamed("G2-item-realtime:").h, G2ItemRealtime},
+		{caseNamed("G0-process:").h, G0Process},
+		{caseNamed("G1c-realtime:").h, G1cRealtime},
+	} {
+		r, err = CheckWith(c.h, Options{Anomalies: []AnomalyType{c.want}})
+		require.NoError(t, err)
+		assert.Equal(t, []AnomalyType{c.want}, types(r), "%v alone", c.want)
+	}
+	assert.Equal(t, setOf(G0, G1c, G2Item), span(G0, G1c)|span(G2Item, G2Item))
 }

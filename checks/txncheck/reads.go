@@ -54,15 +54,39 @@ func (c *checker) checkReads() error {
 		case registerKey:
 			at = c.checkRegisterRead(id, o, ki)
 		}
+		c.futureRead(id, i, ki, at)
 		if prev < 0 {
 			r := readRec{txn: int32(id), op: int32(i), key: ki, at: at}
 			c.reads = append(c.reads, r)
-			if c.model >= SnapshotIsolation && writesAgain(t.Ops, i) {
+			if c.proscribed.has(LostUpdate) && writesAgain(t.Ops, i) {
 				c.rmw = append(c.rmw, r)
 			}
 		}
 	}
 	return nil
+}
+
+// futureRead reports a read of transaction id (op i, on key index ki,
+// at its place at in the version order) that shows one of the
+// transaction's own later appends or writes.
+func (c *checker) futureRead(id, i int, ki, at int32) {
+	ops := c.txns[id].Ops
+	o := ops[i]
+	for _, w := range ops[i+1:] {
+		if w.Key != o.Key || w.Type == OpRead {
+			continue
+		}
+		v, _ := c.version(ki, w.Value)
+		shows := slices.Contains(o.Values, w.Value)
+		if c.keys[ki].kind == listKey && at != unordered {
+			shows = c.vers[v].ordered && c.vers[v].pos < at
+		}
+		if shows {
+			c.add(Anomaly{Type: FutureRead, Txns: []int{id}, Key: o.Key,
+				Text: fmt.Sprintf("T%d read key %d = %s, including its own later %v", id, o.Key, formatList(o.Values), w)})
+			return
+		}
+	}
 }
 
 // A readOp is a read of a committed transaction: its op and key indexes.

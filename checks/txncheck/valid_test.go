@@ -22,13 +22,20 @@ func TestGeneratedHistoriesPass(t *testing.T) {
 		"one key, many processes":     {txns: 300, ops: 3, keys: 1, processes: 20, maxWrites: 1000},
 	}
 	for name, w := range workloads {
-		for seed := range uint64(20) {
+		for seed := range uint64(8) {
 			h := generate(seed, w)
 			for _, m := range Models() {
 				r := check(t, h, m)
 				if !r.OK() {
 					t.Fatalf("%s, seed %d, %v: a serial history failed:\n%v%s", name, seed, m, r, writePage(t, r, "generated"))
 				}
+			}
+			// The history is strictly serializable: each register is
+			// linearizable, so sequential too.
+			r, err := CheckWith(h, Options{Model: StrictSerializable, SequentialKeys: true, LinearizableKeys: true})
+			require.NoError(t, err)
+			if !r.OK() {
+				t.Fatalf("%s, seed %d, sequential and linearizable keys: a serial history failed:\n%v", name, seed, r)
 			}
 		}
 	}
@@ -82,7 +89,7 @@ var mutations = []mutation{
 // least 99% of them.
 func TestMutationsCaught(t *testing.T) {
 	w := workload{txns: 200, ops: 4, keys: 5, processes: 5, maxWrites: 32, failRate: 0.05, unknownMay: 0.05}
-	const n = 1000
+	const n = 500
 	caught := make([]int, len(mutations))
 	tried := make([]int, len(mutations))
 	for seed := range uint64(n) {

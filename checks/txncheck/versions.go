@@ -22,8 +22,11 @@ type version struct {
 	key    int32 // index into checker.keys
 	interm bool  // the writer wrote the key again later: not a version it installed
 	failed bool  // the writer aborted
-	// ordered is set once the version has its place in a version order.
+	// ordered is set once the version has its place in a list's version
+	// order, at pos.
 	ordered bool
+	pos     int32
+	seen    bool // a committed read or the installed order shows it
 }
 
 // Special values of keyInfo.order.
@@ -46,6 +49,10 @@ type keyInfo struct {
 	// roots holds, for registers, the versions that follow the initial
 	// state directly: those no known version precedes.
 	roots []int32
+	// unread holds, for lists, the final appends of committed
+	// transactions that no read shows: they follow the longest read.
+	unread []int32
+	cyclic bool // registers: its version-order sources contradict each other
 }
 
 // key returns the index of key k, adding it.
