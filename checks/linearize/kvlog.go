@@ -55,10 +55,12 @@ func ReadKVLog(r io.Reader) ([]porcupine.Operation, error) {
 			return nil, fmt.Errorf("line %d: process %d completes %v(%q) but invoked %v(%q)", line, ev.process, ev.in.Kind, ev.in.Key, in.Kind, in.Key)
 		}
 		delete(open, ev.process)
-		switch ev.typ {
-		case "ok":
+		switch {
+		case ev.typ == "ok" && ev.in.Kind == Get:
 			h.Return(id, KVOutput{Value: ev.in.Value}, at)
-		case "fail":
+		case ev.typ == "ok":
+			h.Return(id, KVOutput{}, at)
+		case ev.typ == "fail":
 			h.Return(id, KVOutput{Failed: true}, at)
 		}
 		// "info": the operation stays open, as if it never returned.

@@ -2,6 +2,7 @@ package linearize
 
 import (
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,5 +105,67 @@ func BenchmarkPorcupineKV(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestReadKVLog(t *testing.T) {
+	log := `{:process 0, :type :invoke, :f :put, :key "x", :value "a, \"b\""}
+{:process 1, :type :invoke, :f :get, :key "x", :value nil}
+
+{:process 0, :type :ok, :f :put, :key "x", :value "a, \"b\""}
+{:process 1, :type :ok, :f :get, :key "x", :value nil}
+{:process 0, :type :invoke, :f :append, :key "y", :value "c"}
+{:process 0, :type :fail, :f :append, :key "y", :value "c"}
+{:process 0, :type :invoke, :f :append, :key "y", :value "d"}
+{:process 0, :type :info, :f :append, :key "y", :value "d"}
+{:process 2, :type :invoke, :f :get, :key "y", :value nil}
+`
+	ops, err := ReadKVLog(strings.NewReader(log))
+	require.NoError(t, err)
+	type op struct {
+		client       int
+		in           KVInput
+		call         int64
+		out          any
+		returnedLate bool
+	}
+	var gotOps []op
+	for _, o := range ops {
+		gotOps = append(gotOps, op{o.ClientId, o.Input.(KVInput), o.Call, o.Output, o.Return == math.MaxInt64})
+	}
+	assert.Equal(t, []op{
+		{0, put("x", `a, "b"`), 1, KVOutput{}, false},
+		{1, get("x"), 2, KVOutput{}, false},
+		{0, appendOp("y", "c"), 6, KVOutput{Failed: true}, false},
+		{0, appendOp("y", "d"), 8, nil, true}, // :info: may or may not have happened
+		{2, get("y"), 10, nil, true},          // still open at the end
+	}, gotOps)
+	assert.Equal(t, int64(4), ops[0].Return)
+	assert.Equal(t, int64(7), ops[2].Return)
+}
+
+func TestReadKVLogNamesTheBadLine(t *testing.T) {
+	const inv = `{:process 0, :type :invoke, :f :get, :key "x", :value nil}`
+	for _, c := range []struct{ log, err string }{
+		{`:process 0`, `line 1: ":process 0" is not a {...} map`},
+		{`{:process 0, :type :invoke, :f :get, :key "x", :value nil`, `line 1: "{:process 0, :type :invoke, :f :get, :key \"x\", :value nil" is not a {...} map`},
+		{`{:process x, :type :invoke, :f :get, :key "x", :value nil}`, `line 1: :process x is not a process number`},
+		{`{:process -1, :type :invoke, :f :get, :key "x", :value nil}`, `line 1: :process -1 is not a process number`},
+		{`{:process 0, :type :start, :f :get, :key "x", :value nil}`, `line 1: :type :start is none of :invoke, :ok, :fail, :info`},
+		{`{:process 0, :type :invoke, :f :cas, :key "x", :value nil}`, `line 1: :f :cas is none of :get, :put, :append`},
+		{`{:process 0, :type :invoke, :f :get, :key x, :value nil}`, `line 1: :key x is not a string or nil`},
+		{`{:process 0, :type :invoke, :f :get, :key "x", :value "a\q"}`, `line 1: :value "a\q" is not a string or nil`},
+		{`{:process 0, :type :invoke, :f :get, :key "x, :value nil}`, `line 1: string "x, :value nil has no closing quote`},
+		{`{:process 0, :type :invoke, :f :get, :key "x", :value}`, `line 1: a field has no value`},
+		{`{:process 0, :type :invoke, :f :get, :key "x", :time 3}`, `line 1: unknown field :time`},
+		{`{:process 0, :process 1, :type :invoke, :f :get, :key "x"}`, `line 1: :process given twice`},
+		{`{:process 0, :type :invoke, :f :get, :value nil}`, `line 1: "{:process 0, :type :invoke, :f :get, :value nil}" has no :key`},
+		{inv + "\n" + inv, `line 2: process 0 invokes while its get is open`},
+		{`{:process 0, :type :ok, :f :get, :key "x", :value nil}`, `line 1: process 0 completes an operation it did not invoke`},
+		{inv + "\n" + `{:process 0, :type :ok, :f :put, :key "x", :value "1"}`, `line 2: process 0 completes put("x") but invoked get("x")`},
+		{inv + "\n" + `{:process 0, :type :ok, :f :get, :key "y", :value nil}`, `line 2: process 0 completes get("y") but invoked get("x")`},
+	} {
+		_, err := ReadKVLog(strings.NewReader(c.log))
+		assert.EqualError(t, err, c.err, c.log)
 	}
 }

@@ -1,0 +1,112 @@
+package linearize
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// stuckModel is KVModel whose steps on key "stuck" wait for porcupine's
+// timeout, so that the key's check runs out of time whatever the machine.
+func stuckModel() Model {
+	m := KVModel()
+	m.StepContext = func(ctx context.Context, state, input, output any) (bool, any) {
+		if input.(KVInput).Key == "stuck" {
+			<-ctx.Done()
+			return false, state
+		}
+		return kvStep(state, input, output)
+	}
+	return m
+}
+
+func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
+	var h History
+	for i, k := range []string{"a", "stuck", "b"} {
+		op := h.Call(i, put(k, "1"), at(0))
+		h.Return(op, KVOutput{}, at(1))
+	}
+	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, t.TempDir(), "stuck")
+	require.NoError(t, err)
+	assert.Equal(t, porcupine.Unknown, r.Verdict)
+	assert.Equal(t, []string{`key "stuck"`}, r.Unfinished, "only the stuck key ran out")
+	assert.Equal(t, 200*time.Millisecond, r.Timeout)
+	assert.Empty(t, r.HTML)
+	assert.Contains(t, r.Problem(), `ran out of its 200ms`)
+	assert.Contains(t, r.Problem(), `on key "stuck": the result is unknown`)
+}
+
+func TestViolationOutranksUnfinished(t *testing.T) {
+	var h History
+	a := h.Call(0, put("stuck", "1"), at(0))
+	h.Return(a, KVOutput{}, at(1))
+	b := h.Call(1, get("bad"), at(0))
+	h.Return(b, got("never written", 1), at(1))
+	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, "", "")
+	require.NoError(t, err)
+	assert.Equal(t, porcupine.Illegal, r.Verdict)
+	assert.Equal(t, `key "bad"`, r.Violation)
+	assert.Empty(t, r.Unfinished)
+}
+
+func TestUnnamedPartitionsAreNumbered(t *testing.T) {
+	var h History
+	for i, k := range []string{"b", "a"} {
+		op := h.Call(i, get(k), at(0))
+		h.Return(op, got("", 0), at(1))
+	}
+	bad := h.Call(2, get("c"), at(2))
+	h.Return(bad, got("x", 0), at(3))
+	m := KVModel()
+	m.PartName = nil
+	r, err := Check(m, h.Operations(), nil, time.Minute, "", "")
+	require.NoError(t, err)
+	assert.Equal(t, "partition 2", r.Violation, "c is the third key in order")
+	m.Partition = nil
+	r, err = Check(m, h.Operations(), nil, time.Minute, "", "")
+	require.NoError(t, err)
+	assert.Equal(t, "partition 0", r.Violation, "one partition, the whole history")
+}
+
+func TestNegativeTimeoutIsAnError(t *testing.T) {
+	_, err := Check(KVModel(), nil, nil, -time.Second, "", "")
+	assert.EqualError(t, err, "linearize: timeout -1s is negative")
+}
+
+func TestEmptyHistoryIsLinearizable(t *testing.T) {
+	r, err := Check(KVModel(), nil, nil, 0, t.TempDir(), "empty")
+	require.NoError(t, err)
+	assert.True(t, r.OK())
+	assert.Zero(t, r.Ops)
+}
+
+func TestStoppedStepsFail(t *testing.T) {
+	calls := 0
+	inner := porcupine.Model{Step: func(state, input, output any) (bool, any) { calls++; return true, "next" }}
+	var stop atomic.Bool
+	m := stoppable(inner, &stop)
+	ok, next := m.Step("state", nil, nil)
+	assert.True(t, ok)
+	assert.Equal(t, "next", next)
+	stop.Store(true)
+	ok, next = m.Step("state", nil, nil)
+	assert.False(t, ok)
+	assert.Equal(t, "state", next, "a stopped step keeps the state")
+	assert.Equal(t, 1, calls, "a stopped step does not call the model")
+
+	inner = porcupine.Model{StepContext: func(ctx context.Context, state, input, output any) (bool, any) { calls++; return true, "next" }}
+	stop.Store(false)
+	m = stoppable(inner, &stop)
+	ok, _ = m.StepContext(context.Background(), "state", nil, nil)
+	assert.True(t, ok)
+	stop.Store(true)
+	ok, next = m.StepContext(context.Background(), "state", nil, nil)
+	assert.False(t, ok)
+	assert.Equal(t, "state", next)
+	assert.Equal(t, 2, calls)
+}
