@@ -27,8 +27,9 @@ type Result struct {
 	Ops     int
 	Took    time.Duration
 	Timeout time.Duration // the budget the check was given (0: none)
-	// Violation names the partition found not linearizable, for Illegal
-	// (the check stops at the first it finds: there may be more).
+	// Violation names, for Illegal, the partition found not linearizable.
+	// The check stops at the first it finds: when there are several, which
+	// it names may differ from run to run.
 	Violation string
 	// Unfinished names, for Unknown, the partitions whose check ran out of
 	// time, in the model's partition order.
@@ -58,11 +59,11 @@ func (r Result) Problem() string {
 }
 
 // Check checks ops against model within timeout (wall time; 0 is no
-// limit), each partition in parallel, and stops at the first violation.
-// Only then does it search again, verbosely, the failing partition alone,
-// to draw it with porcupine's visualization and the faults marked, in
-// dir/name.html (dir is created; the drawing gets its own timeout). With
-// dir "" it draws nothing.
+// limit), each partition in parallel, and stops at the first violation it
+// finds. Only then does it search again, verbosely, the failing partition
+// alone, to draw it with porcupine's visualization and the faults marked,
+// in dir/name.html (dir is created; the drawing gets its own timeout).
+// With dir "" it draws nothing.
 func Check(model Model, ops []porcupine.Operation, faults fault.Log, timeout time.Duration, dir, name string) (Result, error) {
 	if timeout < 0 {
 		return Result{}, fmt.Errorf("linearize: timeout %v is negative", timeout)

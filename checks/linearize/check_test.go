@@ -89,7 +89,7 @@ func TestStoppedStepsFail(t *testing.T) {
 	calls := 0
 	inner := porcupine.Model{Step: func(state, input, output any) (bool, any) { calls++; return true, "next" }}
 	var stop atomic.Bool
-	m := stoppable(inner, &stop)
+	m := stoppable(inner, stop.Load)
 	ok, next := m.Step("state", nil, nil)
 	assert.True(t, ok)
 	assert.Equal(t, "next", next)
@@ -101,7 +101,7 @@ func TestStoppedStepsFail(t *testing.T) {
 
 	inner = porcupine.Model{StepContext: func(ctx context.Context, state, input, output any) (bool, any) { calls++; return true, "next" }}
 	stop.Store(false)
-	m = stoppable(inner, &stop)
+	m = stoppable(inner, stop.Load)
 	ok, _ = m.StepContext(context.Background(), "state", nil, nil)
 	assert.True(t, ok)
 	stop.Store(true)

@@ -11,11 +11,13 @@ import (
 // checkParts checks each of parts against model (which does not
 // partition), each in its own goroutine, within timeout (0: no limit). It
 // returns the index of the first part found not linearizable, at which it
-// stops the others; or, if none is, -1 and the indices of the parts whose
-// check ran out of time, in order.
+// stops the others, so that the verdict costs about what it takes to find
+// the violation; or, if there is none, -1 and the indices of the parts
+// whose check ran out of time, in order. When several parts are not
+// linearizable, which is found first may differ from run to run.
 func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout time.Duration) (failed int, unfinished []int) {
 	var stop atomic.Bool
-	model = stoppable(model, &stop)
+	model = stoppable(model, stop.Load)
 	verdicts := make([]porcupine.CheckResult, len(parts))
 	done := make(chan int, len(parts))
 	for i, part := range parts {
@@ -26,8 +28,8 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 	}
 	failed = -1
 	for range parts {
-		// The first Illegal is the first verdict to arrive after which
-		// the others are stopped: it is real, the later ones need not be.
+		// The first Illegal to arrive was found before anything was
+		// stopped: it is real. Those after it need not be.
 		if i := <-done; failed < 0 && verdicts[i] == porcupine.Illegal {
 			failed = i
 			stop.Store(true)
@@ -44,12 +46,12 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 	return -1, unfinished
 }
 
-// stoppable returns model whose every step fails once stop is set, which
-// soon ends porcupine's search (in a verdict to ignore).
-func stoppable(model porcupine.Model, stop *atomic.Bool) porcupine.Model {
+// stoppable returns model whose every step fails once stopped says so,
+// which soon ends porcupine's search (in a verdict to ignore).
+func stoppable(model porcupine.Model, stopped func() bool) porcupine.Model {
 	if step := model.StepContext; step != nil {
 		model.StepContext = func(ctx context.Context, state, input, output any) (bool, any) {
-			if stop.Load() {
+			if stopped() {
 				return false, state
 			}
 			return step(ctx, state, input, output)
@@ -58,7 +60,7 @@ func stoppable(model porcupine.Model, stop *atomic.Bool) porcupine.Model {
 	}
 	step := model.Step
 	model.Step = func(state, input, output any) (bool, any) {
-		if stop.Load() {
+		if stopped() {
 			return false, state
 		}
 		return step(state, input, output)
