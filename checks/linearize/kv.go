@@ -42,9 +42,11 @@ type KVOutput struct {
 }
 
 // KVModel returns the sequential specification of a key/value store with
-// versions, partitioned by key (in sorted key order). An output of nil is
-// an operation that never returned: any result is allowed, and a write may
-// or may not have taken effect (see History.Operations).
+// versions, partitioned by key (in sorted key order). A get is checked by
+// its value, and by its version if it saw one (KVOutput.Versioned). An
+// output with Failed set is an operation known not to have taken effect;
+// an output of nil is one that never returned: any result is allowed, and
+// a write may or may not have taken effect (see History.Operations).
 func KVModel() Model {
 	return Model{PartName: kvPartName, Model: porcupine.Model{
 		Partition: partitionByKey,
