@@ -82,7 +82,9 @@ func TestPorcupineKVHistoriesGetPorcupinesVerdicts(t *testing.T) {
 
 // BenchmarkPorcupineKV checks each of porcupine's histories with Check and
 // KVModel (ours) and with porcupine's own test model (porcupine), in one
-// run, so that the two can be compared file by file (benchstat -col /model).
+// run, so that the two can be compared file by file (benchstat -col
+// /model). Besides wall time it reports the process's CPU time per check,
+// which a machine shared with other work disturbs less.
 func BenchmarkPorcupineKV(b *testing.B) {
 	for _, c := range porcupineKV {
 		ops := readPorcupineKV(b, c.name)
@@ -91,6 +93,7 @@ func BenchmarkPorcupineKV(b *testing.B) {
 			want = porcupine.Ok
 		}
 		b.Run("file="+c.name+"/model=ours", func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				r, err := Check(KVModel(), ops, nil, time.Minute, "", c.name)
 				if err != nil || r.Verdict != want {
@@ -99,6 +102,7 @@ func BenchmarkPorcupineKV(b *testing.B) {
 			}
 		})
 		b.Run("file="+c.name+"/model=porcupine", func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				if porcupine.CheckOperations(porcupineTestModel, ops) != c.ok {
 					b.Fatalf("want %v", want)
