@@ -162,7 +162,7 @@ func (ev *kvEvent) set(name, value string) error {
 // kvToken splits the token that begins s off the rest of s: a string in
 // double quotes (with backslash escapes), or a word up to a space or comma.
 func kvToken(s string) (token, rest string, err error) {
-	if s == "" {
+	if s == "" || s[0] == ',' {
 		return "", "", fmt.Errorf("a field has no value")
 	}
 	if s[0] != '"' {

@@ -161,6 +161,7 @@ func TestReadKVLogNamesTheBadLine(t *testing.T) {
 		{`{:process 0, :type :invoke, :f :get, :key "x", :value "a\q"}`, `line 1: :value "a\q" is not a string or nil`},
 		{`{:process 0, :type :invoke, :f :get, :key "x, :value nil}`, `line 1: string "x, :value nil has no closing quote`},
 		{`{:process 0, :type :invoke, :f :get, :key "x", :value}`, `line 1: a field has no value`},
+		{`{:process 0, :type :invoke, :f :get, :key , :value nil}`, `line 1: a field has no value`},
 		{`{:process 0, :type :invoke, :f :get, :key "x", :time 3}`, `line 1: unknown field :time`},
 		{`{:process 0, :process 1, :type :invoke, :f :get, :key "x"}`, `line 1: :process given twice`},
 		{`{:process 0, :type :invoke, :f :get, :value nil}`, `line 1: "{:process 0, :type :invoke, :f :get, :value nil}" has no :key`},
