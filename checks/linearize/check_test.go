@@ -11,6 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// record records that client called in at ms call and got out at ms ret.
+func record(h *History, client int, in KVInput, out KVOutput, call, ret int) {
+	h.Return(h.Call(client, in, at(call)), out, at(ret))
+}
+
 // stuckModel is KVModel whose steps on key "stuck" wait for porcupine's
 // timeout, so that the key's check runs out of time whatever the machine.
 func stuckModel() Model {
@@ -28,8 +33,7 @@ func stuckModel() Model {
 func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
 	var h History
 	for i, k := range []string{"a", "stuck", "b"} {
-		op := h.Call(i, put(k, "1"), at(0))
-		h.Return(op, KVOutput{}, at(1))
+		record(&h, i, put(k, "1"), KVOutput{}, 0, 1)
 	}
 	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, t.TempDir(), "stuck")
 	require.NoError(t, err)
@@ -43,10 +47,8 @@ func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
 
 func TestViolationOutranksUnfinished(t *testing.T) {
 	var h History
-	a := h.Call(0, put("stuck", "1"), at(0))
-	h.Return(a, KVOutput{}, at(1))
-	b := h.Call(1, get("bad"), at(0))
-	h.Return(b, got("never written", 1), at(1))
+	record(&h, 0, put("stuck", "1"), KVOutput{}, 0, 1)
+	record(&h, 1, get("bad"), got("never written", 1), 0, 1)
 	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, "", "")
 	require.NoError(t, err)
 	assert.Equal(t, porcupine.Illegal, r.Verdict)
@@ -57,11 +59,9 @@ func TestViolationOutranksUnfinished(t *testing.T) {
 func TestUnnamedPartitionsAreNumbered(t *testing.T) {
 	var h History
 	for i, k := range []string{"b", "a"} {
-		op := h.Call(i, get(k), at(0))
-		h.Return(op, got("", 0), at(1))
+		record(&h, i, get(k), got("", 0), 0, 1)
 	}
-	bad := h.Call(2, get("c"), at(2))
-	h.Return(bad, got("x", 0), at(3))
+	record(&h, 2, get("c"), got("x", 0), 2, 3)
 	m := KVModel()
 	m.PartName = nil
 	r, err := Check(m, h.Operations(), nil, time.Minute, "", "")

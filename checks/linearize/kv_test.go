@@ -19,10 +19,8 @@ func TestUnversionedGetIsCheckedByValueAlone(t *testing.T) {
 		{got("1", 7), porcupine.Illegal},
 	} {
 		var h History
-		a := h.Call(0, put("x", "1"), at(0))
-		h.Return(a, KVOutput{}, at(1))
-		b := h.Call(1, get("x"), at(2))
-		h.Return(b, c.out, at(3))
+		record(&h, 0, put("x", "1"), KVOutput{}, 0, 1)
+		record(&h, 1, get("x"), c.out, 2, 3)
 		assert.Equal(t, c.want, check(t, &h).Verdict, "%+v", c.out)
 	}
 }
@@ -37,22 +35,18 @@ func TestFailedOperationTakesNoEffect(t *testing.T) {
 			{got("1", 1), porcupine.Illegal},
 		} {
 			var h History
-			a := h.Call(0, op, at(0))
-			h.Return(a, KVOutput{Failed: true}, at(1))
-			b := h.Call(1, get("x"), at(2))
-			h.Return(b, c.seen, at(3))
+			record(&h, 0, op, KVOutput{Failed: true}, 0, 1)
+			record(&h, 1, get("x"), c.seen, 2, 3)
 			assert.Equal(t, c.want, check(t, &h).Verdict, "%v failed, then get → %+v", op.Kind, c.seen)
 		}
 		// One that never returned may have taken effect.
 		var h History
 		h.Call(0, op, at(0))
-		b := h.Call(1, get("x"), at(2))
-		h.Return(b, got("1", 1), at(3))
+		record(&h, 1, get("x"), got("1", 1), 2, 3)
 		assert.True(t, check(t, &h).OK(), "%v never returned, then get → 1", op.Kind)
 	}
 	var h History
-	a := h.Call(0, get("x"), at(0))
-	h.Return(a, KVOutput{Value: "never written", Failed: true}, at(1))
+	record(&h, 0, get("x"), KVOutput{Value: "never written", Failed: true}, 0, 1)
 	assert.True(t, check(t, &h).OK(), "a failed get says nothing")
 }
 
