@@ -30,7 +30,7 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 	for range parts {
 		// The first Illegal to arrive was found before anything was
 		// stopped: it is real. Those after it need not be.
-		if i := <-done; failed < 0 && verdicts[i] == porcupine.Illegal {
+		if i := <-done; verdicts[i] == porcupine.Illegal && !stop.Load() {
 			failed = i
 			stop.Store(true)
 		}
