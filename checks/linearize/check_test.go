@@ -2,6 +2,7 @@ package linearize
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -109,4 +110,27 @@ func TestStoppedStepsFail(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "state", next)
 	assert.Equal(t, 2, calls)
+}
+
+func TestOnlyOperationsThatNeverOverlapAreSequential(t *testing.T) {
+	op := func(call, ret int64) porcupine.Operation { return porcupine.Operation{Call: call, Return: ret} }
+	assert.True(t, sequential(nil))
+	assert.True(t, sequential([]porcupine.Operation{op(0, 1), op(2, 3), op(4, math.MaxInt64)}), "the last may never return")
+	assert.False(t, sequential([]porcupine.Operation{op(0, 2), op(2, 3)}), "touching intervals overlap")
+	assert.False(t, sequential([]porcupine.Operation{op(0, 3), op(2, 4)}))
+	assert.False(t, sequential([]porcupine.Operation{op(0, math.MaxInt64), op(2, 3)}), "one that never returned overlaps all after it")
+}
+
+func TestReplayStepsInOrder(t *testing.T) {
+	var h History
+	record(&h, 0, put("x", "1"), KVOutput{}, 0, 1)
+	record(&h, 0, appendOp("x", "2"), KVOutput{}, 2, 3)
+	record(&h, 1, get("x"), got("12", 2), 4, 5)
+	ctx := context.Background()
+	assert.Equal(t, porcupine.Ok, replay(ctx, KVModel().Model, h.Operations()))
+	record(&h, 1, get("x"), got("1", 1), 6, 7)
+	assert.Equal(t, porcupine.Illegal, replay(ctx, KVModel().Model, h.Operations()))
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	assert.Equal(t, porcupine.Unknown, replay(done, stuckModel().Model, h.Operations()), "a step of a model with StepContext sees ctx")
 }
