@@ -39,17 +39,14 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 			done <- i
 		}()
 	}
-	failed = -1
 	for range parts {
-		// The first Illegal to arrive was found before anything was
-		// stopped: it is real. Those after it need not be.
-		if i := <-done; verdicts[i] == porcupine.Illegal && !stop.Load() {
-			failed = i
+		// The first Illegal to arrive is real: nothing was stopped
+		// before it. The searches still running stop soon after, on
+		// their own (done has room for all).
+		if i := <-done; verdicts[i] == porcupine.Illegal {
 			stop.Store(true)
+			return i, nil
 		}
-	}
-	if failed >= 0 {
-		return failed, nil
 	}
 	for i, v := range verdicts {
 		if v == porcupine.Unknown {
