@@ -79,6 +79,16 @@ func TestNegativeTimeoutIsAnError(t *testing.T) {
 	assert.EqualError(t, err, "linearize: timeout -1s is negative")
 }
 
+func TestNoTimeoutIsNoLimit(t *testing.T) {
+	var h History
+	record(&h, 0, put("x", "1"), KVOutput{}, 0, 2)
+	record(&h, 1, get("x"), got("1", 1), 1, 3)
+	record(&h, 0, get("y"), got("", 0), 4, 5)
+	r, err := Check(KVModel(), h.Operations(), nil, 0, "", "")
+	require.NoError(t, err)
+	assert.True(t, r.OK(), r.Problem())
+}
+
 func TestEmptyHistoryIsLinearizable(t *testing.T) {
 	r, err := Check(KVModel(), nil, nil, 0, t.TempDir(), "empty")
 	require.NoError(t, err)
