@@ -1,9 +1,12 @@
 // Package linearize records client histories in virtual time and checks
 // them for linearizability with porcupine: the recorder, a versioned
-// key/value model partitioned by key, and the check, which draws a
-// violation with the run's fault log marked. It is public so that a
-// student's own service can be checked the same way; package txncheck
-// beside it judges transactions.
+// key/value model partitioned by key (a get that saw no version is checked
+// by its value alone, so histories of the classic API check too), a reader
+// of porcupine's and Jepsen's key/value logs, and the check, which searches
+// the keys in parallel, stops at the first violation, draws it with the
+// run's fault log marked, and names the keys that ran out of time. It is
+// public so that a student's own service can be checked the same way;
+// package txncheck beside it judges transactions.
 package linearize
 
 import (

@@ -34,56 +34,38 @@ type KVInput struct {
 
 // KVOutput is what a key/value operation returned.
 type KVOutput struct {
-	Value   string // Get
-	Version int64  // Get: the key's version
-	OK      bool   // CPut: whether the version matched
-}
-
-// kvState is one key's value and version: every write bumps the version.
-type kvState struct {
-	value   string
-	version int64
+	Value     string // Get: the value read
+	Version   int64  // Get: the key's version, if Versioned
+	Versioned bool   // Get: the client saw the version; if not, only the value is checked
+	OK        bool   // CPut: whether the version matched
+	Failed    bool   // the operation is known not to have taken effect
 }
 
 // KVModel returns the sequential specification of a key/value store with
-// versions, partitioned by key (in sorted key order). An output of nil is
-// an operation that never returned: any result is allowed, and a write may
-// or may not have taken effect (see History.Operations).
-func KVModel() porcupine.Model {
-	return porcupine.Model{
+// versions, partitioned by key (in sorted key order). A get is checked by
+// its value, and by its version if it saw one (KVOutput.Versioned). An
+// output with Failed set is an operation known not to have taken effect;
+// an output of nil is one that never returned: any result is allowed, and
+// a write may or may not have taken effect (see History.Operations).
+func KVModel() Model {
+	return Model{PartName: kvPartName, Model: porcupine.Model{
 		Partition: partitionByKey,
-		Init:      func() any { return kvState{} },
-		// A step that leaves the state as it was returns state itself, not
-		// st: boxing st again would allocate on every Get.
-		Step: func(state, input, output any) (bool, any) {
-			st, in := state.(kvState), input.(KVInput)
-			out, known := output.(KVOutput)
-			switch in.Kind {
-			case Get:
-				return !known || (out.Value == st.value && out.Version == st.version), state
-			case Put:
-				return true, kvState{in.Value, st.version + 1}
-			case Append:
-				return true, kvState{st.value + in.Value, st.version + 1}
-			default: // CPut
-				match := in.Version == st.version
-				if known && out.OK != match {
-					return false, state
-				}
-				if match {
-					return true, kvState{in.Value, st.version + 1}
-				}
-				return true, state
-			}
-		},
+		Init:      func() any { return newKVState() },
+		Step:      kvStep,
+		Equal:     kvEqual,
+		Hash:      kvHash,
 		DescribeOperation: func(input, output any) string {
 			in := input.(KVInput)
 			out, known := output.(KVOutput)
 			res := "?"
 			switch {
 			case !known:
-			case in.Kind == Get:
+			case out.Failed:
+				res = "failed"
+			case in.Kind == Get && out.Versioned:
 				res = fmt.Sprintf("%q v%d", out.Value, out.Version)
+			case in.Kind == Get:
+				res = fmt.Sprintf("%q", out.Value)
 			case in.Kind == CPut:
 				res = fmt.Sprint(out.OK)
 			default:
@@ -99,11 +81,42 @@ func KVModel() porcupine.Model {
 			}
 		},
 		DescribeState: func(state any) string {
-			st := state.(kvState)
-			return fmt.Sprintf("%q v%d", st.value, st.version)
+			st := state.(*kvState)
+			return fmt.Sprintf("%q v%d", st, st.version)
 		},
+	}}
+}
+
+// kvStep is the model's step: whether a key in state could return output
+// to input, and the key's state after. A step that leaves the state as it
+// was returns state itself.
+func kvStep(state, input, output any) (bool, any) {
+	st, in := state.(*kvState), input.(KVInput)
+	out, known := output.(KVOutput)
+	if known && out.Failed {
+		return true, state
+	}
+	switch in.Kind {
+	case Get:
+		return !known || ((!out.Versioned || out.Version == st.version) && st.is(out.Value)), state
+	case Put:
+		return true, st.put(in.Value)
+	case Append:
+		return true, st.append(in.Value)
+	default: // CPut
+		match := in.Version == st.version
+		if known && out.OK != match {
+			return false, state
+		}
+		if match {
+			return true, st.put(in.Value)
+		}
+		return true, state
 	}
 }
+
+// kvPartName names the partition of a key/value input: its key.
+func kvPartName(input any) string { return fmt.Sprintf("key %q", input.(KVInput).Key) }
 
 // partitionByKey splits a history into one per key, in sorted key order.
 // It counts each key's operations first, so that each part is allocated

@@ -15,7 +15,7 @@ import (
 func get(key string) KVInput           { return KVInput{Kind: Get, Key: key} }
 func put(key, v string) KVInput        { return KVInput{Kind: Put, Key: key, Value: v} }
 func appendOp(key, v string) KVInput   { return KVInput{Kind: Append, Key: key, Value: v} }
-func got(v string, ver int64) KVOutput { return KVOutput{Value: v, Version: ver} }
+func got(v string, ver int64) KVOutput { return KVOutput{Value: v, Version: ver, Versioned: true} }
 func at(ms int) time.Duration          { return time.Duration(ms) * time.Millisecond }
 func cput(key, v string, ver int64) KVInput {
 	return KVInput{Kind: CPut, Key: key, Value: v, Version: ver}
@@ -55,7 +55,7 @@ func TestStaleReadIsCaught(t *testing.T) {
 	h.Return(b, got("", 0), at(3))
 	r := check(t, &h)
 	require.Equal(t, porcupine.Illegal, r.Verdict)
-	assert.Contains(t, r.Problem(), "not linearizable; visualization: ")
+	assert.Contains(t, r.Problem(), `not linearizable (key "x"); visualization: `)
 	html, err := os.ReadFile(r.HTML)
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(html), "partition"), "the fault is marked in the visualization")
@@ -94,9 +94,9 @@ func TestWrongCPutOutcomeIsCaught(t *testing.T) {
 }
 
 func TestTimeoutIsNotOK(t *testing.T) {
-	r := Result{Verdict: porcupine.Unknown, Ops: 10, Took: time.Second}
+	r := Result{Verdict: porcupine.Unknown, Ops: 10, Took: 1001 * time.Millisecond, Timeout: time.Second, Unfinished: []string{`key "a"`, `key "b"`}}
 	assert.False(t, r.OK())
-	assert.Equal(t, "linearizability check of 10 operations timed out after 1s: the result is unknown, which is not a pass (make the history smaller)", r.Problem())
+	assert.Equal(t, `linearizability check of 10 operations ran out of its 1s (took 1.001s) on key "a", key "b": the result is unknown, which is not a pass (make the history smaller)`, r.Problem())
 }
 
 func TestPartitionsAreSortedByKey(t *testing.T) {
@@ -127,5 +127,5 @@ func TestNoDirNoVisualization(t *testing.T) {
 	r, err := Check(KVModel(), h.Operations(), nil, 5*time.Second, "", "none")
 	require.NoError(t, err)
 	assert.Empty(t, r.HTML)
-	assert.Equal(t, "history of 2 operations is not linearizable", r.Problem())
+	assert.Equal(t, `history of 2 operations is not linearizable (key "x")`, r.Problem())
 }

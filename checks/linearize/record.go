@@ -45,7 +45,7 @@ func (r *RecordedKV) ret(op int, out KVOutput) { r.h.Return(op, out, r.now()) }
 func (r *RecordedKV) Get(key string, done func(value string, version int64)) {
 	op := r.call(KVInput{Kind: Get, Key: key})
 	r.ck.Get(key, func(v string, version int64) {
-		r.ret(op, KVOutput{Value: v, Version: version})
+		r.ret(op, KVOutput{Value: v, Version: version, Versioned: true})
 		done(v, version)
 	})
 }

@@ -28,7 +28,7 @@ type action func(e *env, arg string) error
 
 // commands returns labsim's commands, in the order help lists them.
 func commands() []*command {
-	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, demoCmd, kitCmd, gradeCmd}
+	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, demoCmd, kitCmd, gradeCmd, checkCmd}
 }
 
 // flagSet returns c's flags, with an action that runs c with them.

@@ -1,0 +1,124 @@
+package linearize
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// checkParts checks each of parts against model (which does not
+// partition) within timeout (0: no limit): a part whose operations never
+// overlap by replaying them in order, the others each with porcupine, in a
+// goroutine of its own. It returns the index of the first part found not
+// linearizable, at which it stops the others, so that the verdict costs
+// about what it takes to find the violation; or, if there is none, -1 and
+// the indices of the parts whose check ran out of time, in order. When
+// several parts are not linearizable, which is found first may differ from
+// run to run.
+func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout time.Duration) (failed int, unfinished []int) {
+	var stop atomic.Bool
+	model = stoppable(model, stop.Load)
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	verdicts := make([]porcupine.CheckResult, len(parts))
+	done := make(chan int, len(parts))
+	for i, part := range parts {
+		if sequential(part) {
+			verdicts[i] = replay(ctx, model, part)
+			done <- i
+			continue
+		}
+		go func() {
+			verdicts[i] = search(ctx, model, part)
+			done <- i
+		}()
+	}
+	for range parts {
+		// The first Illegal to arrive is real: nothing was stopped
+		// before it. The searches still running stop soon after, on
+		// their own (done has room for all).
+		if i := <-done; verdicts[i] == porcupine.Illegal {
+			stop.Store(true)
+			return i, nil
+		}
+	}
+	for i, v := range verdicts {
+		if v == porcupine.Unknown {
+			unfinished = append(unfinished, i)
+		}
+	}
+	return -1, unfinished
+}
+
+// sequential reports whether each of ops returned before the next was
+// called, so that their order is the only linearization there is.
+func sequential(ops []porcupine.Operation) bool {
+	for i := 1; i < len(ops); i++ {
+		if ops[i-1].Return >= ops[i].Call {
+			return false
+		}
+	}
+	return true
+}
+
+// replay checks sequential ops against model in their order, without a
+// search, until ctx is done.
+func replay(ctx context.Context, model porcupine.Model, ops []porcupine.Operation) porcupine.CheckResult {
+	state := model.Init()
+	for _, op := range ops {
+		var ok bool
+		if model.StepContext != nil {
+			ok, state = model.StepContext(ctx, state, op.Input, op.Output)
+		} else {
+			ok, state = model.Step(state, op.Input, op.Output)
+		}
+		switch {
+		case ctx.Err() != nil:
+			return porcupine.Unknown
+		case !ok:
+			return porcupine.Illegal
+		}
+	}
+	return porcupine.Ok
+}
+
+// search checks ops against model with porcupine until ctx is done.
+func search(ctx context.Context, model porcupine.Model, ops []porcupine.Operation) porcupine.CheckResult {
+	deadline, limited := ctx.Deadline()
+	if !limited {
+		return porcupine.CheckOperationsTimeout(model, ops, 0)
+	}
+	left := time.Until(deadline)
+	if left <= 0 {
+		return porcupine.Unknown
+	}
+	return porcupine.CheckOperationsTimeout(model, ops, left)
+}
+
+// stoppable returns model whose every step fails once stopped says so,
+// which soon ends porcupine's search (in a verdict to ignore).
+func stoppable(model porcupine.Model, stopped func() bool) porcupine.Model {
+	if step := model.StepContext; step != nil {
+		model.StepContext = func(ctx context.Context, state, input, output any) (bool, any) {
+			if stopped() {
+				return false, state
+			}
+			return step(ctx, state, input, output)
+		}
+		return model
+	}
+	step := model.Step
+	model.Step = func(state, input, output any) (bool, any) {
+		if stopped() {
+			return false, state
+		}
+		return step(state, input, output)
+	}
+	return model
+}

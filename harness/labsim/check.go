@@ -1,0 +1,102 @@
+package labsim
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/replab/replab/checks/linearize"
+)
+
+var checkCmd = &command{
+	name:    "check",
+	args:    "FILE [-timeout D] [-out DIR]",
+	short:   "check a key/value history file for linearizability",
+	arg:     "file",
+	argHint: "(a history in porcupine's key/value format, or - for standard input)",
+	long: `
+Check checks a key/value history recorded outside the simulator (a
+6.824-style clerk's log, a student's service, a Jepsen run) for
+linearizability, with the lab's checker. FILE has one event a line, in
+the format of porcupine's and Jepsen's logs:
+
+  {:process 3, :type :invoke, :f :append, :key "7", :value "x 3 12 y"}
+  {:process 3, :type :ok, :f :append, :key "7", :value "x 3 12 y"}
+
+The operations are :get, :put and :append. :ok completes an operation
+(a get's :value is what it read), :fail says it did not take effect, and
+:info, like no completion at all, that it may or may not have. Gets are
+checked by their values. A violation is drawn, with porcupine's
+visualization of the failing key, into DIR if -out is given. Check exits
+1 if the history is not linearizable or the check ran out of time
+(unknown is not a pass).`,
+	flags: func(fs *flag.FlagSet) action {
+		timeout := fs.Duration("timeout", time.Minute, "give the check at most `D` (0: no limit)")
+		dir := fs.String("out", "", "draw a violation into `DIR` (default: draw none)")
+		return func(e *env, file string) error {
+			if *timeout < 0 {
+				return usagef("-timeout %v: negative", *timeout)
+			}
+			if *dir != "" {
+				if err := checkOut(*dir); err != nil {
+					return err
+				}
+			}
+			ops, err := readHistory(e, file)
+			if err != nil {
+				return err
+			}
+			name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+			if file == "-" {
+				name = "stdin"
+			}
+			r, err := linearize.Check(linearize.KVModel(), ops, nil, *timeout, *dir, name)
+			if err != nil {
+				return fmt.Errorf("%s: %v", file, err)
+			}
+			if !r.OK() {
+				return fmt.Errorf("%s: %s", file, r.Problem())
+			}
+			fmt.Fprintf(e.stdout, "%s: linearizable: %d operations on %d keys, checked in %v\n", file, r.Ops, keys(ops), r.Took.Round(time.Millisecond))
+			return nil
+		}
+	},
+}
+
+// readHistory reads the key/value history in file, or on standard input
+// if file is "-". A file that cannot be opened is a refused command line.
+func readHistory(e *env, file string) ([]porcupine.Operation, error) {
+	var r io.Reader = e.stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, usagef("%s: %v", file, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	ops, err := linearize.ReadKVLog(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return ops, nil
+}
+
+// keys counts the keys of a key/value history.
+func keys(ops []porcupine.Operation) int {
+	seen := map[string]bool{}
+	for _, op := range ops {
+		seen[op.Input.(linearize.KVInput).Key] = true
+	}
+	return len(seen)
+}
