@@ -53,25 +53,9 @@ func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Ou
 	return *out
 }
 
-// drained reports whether every coordinator and shard replica alive has
-// nothing pending: no unfinished transaction, no lock, nothing prepared.
-func (d *deployment) drained() bool {
-	for g := range d.d.Shards + 1 {
-		for i := range d.c.Replicas(g) {
-			switch r := d.c.Replica(g, i).(type) {
-			case *shardtxn.CoordServer:
-				if r.Pending() > 0 {
-					return false
-				}
-			case *shardtxn.ShardServer:
-				if k, p := r.Locks(); k+p > 0 {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
+// drained reports whether every live replica has nothing pending (see
+// services.ShardTxn.Drained).
+func (d *deployment) drained() bool { return d.d.Drained(d.c) }
 
 func result(t *testing.T, d *deployment) simtest.Result {
 	return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount(), Bytes: d.c.Net().GetTotalBytes()}

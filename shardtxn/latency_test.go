@@ -42,7 +42,7 @@ func TestCrossShardLatency(t *testing.T) {
 		v := services.ListKey(i)
 		require.True(t, d.run(t, ck, shardtxn.Set(keys[0], v), shardtxn.Set(keys[1], v), shardtxn.Set(keys[2], v)).Committed)
 		total += d.w.Now() - start
-		require.True(t, d.w.RunUntil(func() bool { return standard(shardtxn.DefaultConfig()).Drained(d.c) }, time.Second))
+		require.True(t, d.w.RunUntil(d.drained, time.Second))
 	}
 	leader, _, ok := d.coordLeader()
 	require.True(t, ok)
