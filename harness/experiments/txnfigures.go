@@ -14,7 +14,7 @@ func txnLatencyExperiment() Experiment {
 	return Experiment{
 		Name:        "txn-latency",
 		Reproduces:  "Raft-based KV with transactions paper, Fig. 4",
-		Description: "shardtxn latency (mean, p95) against 1 to 150 clients: Get/Set on disjoint keys, Set on overlapping keys, read-only vs 2PC transactions across shards, Add vs Xfer",
+		Description: "latency (mean, p95) of shardtxn operations against 1 to 150 clients: Get/Set on disjoint keys, Set on overlapping keys, read-only vs 2PC transactions across shards, Add vs Xfer",
 		Seed:        1,
 		Run:         runTxnLatency,
 	}
@@ -154,7 +154,7 @@ func txnFailoverExperiment() Experiment {
 	return Experiment{
 		Name:        "txn-failover",
 		Reproduces:  "Raft-based KV with transactions paper, Fig. 5",
-		Description: "shardtxn Get and Set rates over time, 4 Get clients and 1 Set client, with the coordinator leader's host killed at 10 s",
+		Description: "Get and Set rates of shardtxn over time, 4 Get clients and 1 Set client, with the coordinator leader's host killed at 10 s",
 		Seed:        1,
 		Run:         runTxnFailover,
 	}
