@@ -153,18 +153,18 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 		return fail("the clients' last operations did not complete within %v of healing", lockSettle)
 	}
 	o.Summary = w.Summary()
-	for i, ck := range clerks {
-		if n := ck.Lost(); n > 0 {
-			return fail("clerk %d lost the unflushed writes of %d locks", i, n)
-		}
-	}
 	r, err := linearize.Check(linearize.KVModel(), h.Operations(), c.Log(), checkTimeout, dir, fmt.Sprintf("%s-seed%d", sp.Name, seed))
 	if err != nil {
 		return fail("writing the visualization: %v", err)
 	}
 	o.HTML = r.HTML
 	if !r.OK() {
-		o.Problem = r.Problem()
+		return fail("%s", r.Problem())
+	}
+	for i, ck := range clerks {
+		if n := ck.Lost(); n > 0 {
+			return fail("clerk %d lost the unflushed writes of %d locks", i, n)
+		}
 	}
 	return o, w
 }
