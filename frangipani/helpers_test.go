@@ -27,6 +27,7 @@ func testSpec(t *testing.T, sp sweep.LockSpec, seeds ...int64) {
 		o, w := sp.Run(seed, t.TempDir(), nil)
 		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 		t.Logf("%s seed %d: %d ops, virtual %v, trace %016x", t.Name(), seed, o.Ops, w.Now(), w.TraceHash())
+		assert.Greater(t, o.Ops, 50, "operations run")
 		again, _ := sp.Run(seed, "", nil)
 		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
 	}

@@ -2,6 +2,7 @@ package frangipani_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/replab/replab/frangipani"
@@ -11,16 +12,28 @@ import (
 	"github.com/replab/replab/harness/sweep"
 )
 
-func TestOneClient(t *testing.T) {
-	testSpec(t, sweep.LockSpec{Config: sweep.LockConfig(), Clients: 1}, 1)
-}
-
-func TestDisjointKeys(t *testing.T) {
-	testSpec(t, sweep.LockSpec{Config: sweep.LockConfig(), Clients: 5}, 1)
-}
-
-func TestSharedKey(t *testing.T) {
-	testSpec(t, sweep.LockSpec{Config: sweep.LockConfig(), Clients: 5, Keys: 1}, 1)
+// TestLinearizable runs caching clerks under each kind of trouble and
+// checks every history with porcupine (an unknown verdict fails), that
+// every operation completed after healing, and that no clerk lost a write.
+func TestLinearizable(t *testing.T) {
+	cfg := sweep.LockConfig()
+	for _, c := range []struct {
+		name string
+		sp   sweep.LockSpec
+	}{
+		{"one client", sweep.LockSpec{Clients: 1, For: 3 * time.Second}},
+		{"disjoint keys", sweep.LockSpec{Clients: 5, For: 2 * time.Second}},
+		{"shared key", sweep.LockSpec{Clients: 5, Keys: 1, For: 2 * time.Second}},
+		{"unreliable network", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
+		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
+		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
+		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 5 * time.Second}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.sp.Name, c.sp.Config = c.name, cfg
+			testSpec(t, c.sp, 1)
+		})
+	}
 }
 
 func TestIsolatedReaderWithinDriftBound(t *testing.T) {
