@@ -38,8 +38,9 @@ type Config struct {
 	RPCTimeout time.Duration
 	// CacheHit is the virtual time an operation served from the cache
 	// takes: the clerk answers it that much later, so that a client that
-	// loops on its cache moves the clock on (the report measured 3.9 µs
-	// per operation).
+	// loops on its cache moves the clock on. The default, 1 µs, rounds up
+	// the 0.2–0.7 µs of wall time BenchmarkCacheHit measures for a cache
+	// hit, world included (the report measured 3.9 µs per operation).
 	CacheHit time.Duration
 	// MaxValue is the largest value, in bytes, a key may hold; a write
 	// that would make it larger is refused.
@@ -58,7 +59,7 @@ func DefaultConfig() Config {
 		RenewEvery: 100 * time.Millisecond,
 		Tick:       20 * time.Millisecond,
 		RPCTimeout: 300 * time.Millisecond,
-		CacheHit:   4 * time.Microsecond,
+		CacheHit:   time.Microsecond,
 		MaxValue:   1 << 20,
 	}
 }
