@@ -23,7 +23,7 @@ func TestLinearizable(t *testing.T) {
 	}{
 		{"one client", sweep.LockSpec{Clients: 1, For: 3 * time.Second}},
 		{"disjoint keys", sweep.LockSpec{Clients: 5, For: 2 * time.Second}},
-		{"shared key", sweep.LockSpec{Clients: 5, Keys: 1, For: 2 * time.Second}},
+		{"shared key", sweep.LockSpec{Clients: 5, Keys: 1, For: time.Second}},
 		{"unreliable network", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
 		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
 		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
