@@ -31,6 +31,7 @@ type Clerk struct {
 
 	renewal  *sim.Timer
 	renewing bool // a renewal is in flight
+	watching bool // a watch is in flight
 
 	queue    []string // keys to release, or flush and keep, in order
 	flushing bool     // a release is in flight
@@ -177,6 +178,7 @@ func (ck *Clerk) acquire(key string, m Mode) {
 		switch reply.Err {
 		case OK:
 			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
+			ck.watch()
 		case ErrStale: // granted, and expired before the answer got through: ask again
 			delete(ck.cache, key)
 		default:
@@ -194,12 +196,7 @@ func (ck *Clerk) renew() {
 	if ck.renewing {
 		return
 	}
-	var locks []Held
-	for _, k := range slices.Sorted(maps.Keys(ck.cache)) {
-		if e := ck.cache[k]; e.state == held {
-			locks = append(locks, Held{Key: k, Grant: e.grant})
-		}
-	}
+	locks := ck.held()
 	if len(locks) == 0 {
 		return
 	}
@@ -225,6 +222,42 @@ func (ck *Clerk) renew() {
 		ck.flush()
 		ck.try()
 	})
+}
+
+// watch keeps a watch of the clerk's locks at the lock service's leader
+// while it holds any, and releases those another client waits for as soon
+// as the leader says so, rather than at its next renewal.
+func (ck *Clerk) watch() {
+	if ck.watching {
+		return
+	}
+	locks := ck.held()
+	if len(locks) == 0 {
+		return
+	}
+	ck.watching = true
+	ck.r.Call("LockServer.Watch", &WatchArgs{Client: ck.id, Locks: locks}, func() any { return &WatchReply{} }, wrongLeader[*WatchReply], func(r any) {
+		ck.watching = false
+		for _, l := range r.(*WatchReply).Locks {
+			if e := ck.cache[l.Key]; e != nil && e.grant == l.Grant && e.state == held {
+				ck.release(l.Key)
+			}
+		}
+		ck.flush()
+		ck.try()
+		ck.watch()
+	})
+}
+
+// held returns the locks the clerk holds and serves, in key order.
+func (ck *Clerk) held() []Held {
+	var locks []Held
+	for _, k := range slices.Sorted(maps.Keys(ck.cache)) {
+		if e := ck.cache[k]; e.state == held {
+			locks = append(locks, Held{Key: k, Grant: e.grant})
+		}
+	}
+	return locks
 }
 
 // drop forgets a lock the clerk no longer holds, counting its unflushed

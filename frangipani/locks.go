@@ -79,16 +79,17 @@ type table struct {
 	acquired map[clientKey]int64 // the newest acquire applied, per client and key
 	bugs     bugs
 
-	// granted, renewed and gone tell the server of changes to holdings as
-	// they apply, on every replica.
+	// granted, renewed, gone and queued tell the server of changes to
+	// holdings as they apply, on every replica.
 	granted func(l *lock, h holder)
+	queued  func(l *lock)
 	renewed func(grant int64)
 	gone    func(grant int64)
 }
 
 func newTable(b bugs) *table {
 	return &table{locks: map[string]*lock{}, acquired: map[clientKey]int64{}, bugs: b,
-		granted: func(*lock, holder) {}, renewed: func(int64) {}, gone: func(int64) {}}
+		granted: func(*lock, holder) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
 }
 
 // Apply executes a command.
@@ -152,6 +153,7 @@ func (t *table) acquire(a *AcquireArgs) result {
 		return granted(l, t.grant(l, w))
 	}
 	l.Waiters = append(l.Waiters, w)
+	t.queued(l)
 	return result{Err: OK, Queued: true}
 }
 

@@ -113,8 +113,25 @@ type ReleaseReply struct {
 	Status []Status
 }
 
+// WatchArgs asks the lock service's leader to say when another client
+// waits for one of the locks a client holds.
+type WatchArgs struct {
+	Client int64
+	Locks  []Held
+}
+
+// WatchReply names the locks of the watch that another client waits for
+// (none if the leader answers after RenewEvery with nothing to say). It is
+// a hint, from the leader's memory: the holder releases them at once
+// instead of waiting for its next renewal to be refused.
+type WatchReply struct {
+	Err   Err
+	Locks []Held
+}
+
 func wrongLeader[R interface{ err() Err }](reply any) bool { return reply.(R).err() == ErrWrongLeader }
 
 func (r *AcquireReply) err() Err { return r.Err }
 func (r *RenewReply) err() Err   { return r.Err }
 func (r *ReleaseReply) err() Err { return r.Err }
+func (r *WatchReply) err() Err   { return r.Err }

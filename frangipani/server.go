@@ -28,12 +28,22 @@ type LockServer struct {
 	// granted, by client and key.
 	waiting  map[clientKey][]heldBack
 	expiring map[int64]bool // the holdings this leader has asked to expire
+	// watches are the clerks' watches this leader holds, by client.
+	watches map[int64]heldWatch
 	ticker   *sim.Timer
 }
 
 // A heldBack is an acquire a leader answers once its lock is granted.
 type heldBack struct {
 	reply *AcquireReply
+	d     *labrpc.Deferred
+}
+
+// A heldWatch is a clerk's watch a leader answers when another client
+// waits for one of its locks.
+type heldWatch struct {
+	args  *WatchArgs
+	reply *WatchReply
 	d     *labrpc.Deferred
 }
 
@@ -45,8 +55,8 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 		return nil, err
 	}
 	s := &LockServer{t: newTable(cfg.bugs), host: host, cfg: cfg, seen: map[int64]time.Duration{},
-		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}}
-	s.t.granted, s.t.renewed, s.t.gone = s.granted, s.renewed, s.gone
+		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}, watches: map[int64]heldWatch{}}
+	s.t.granted, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.renewed, s.gone, s.queued
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.GobCodec[command, result]{}, cfg.RSM)
 	if err != nil {
 		return nil, err
@@ -58,12 +68,14 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 }
 
 // Services returns the server's RPC services ("LockServer.Acquire",
-// "LockServer.Renew", "LockServer.Release") and its Raft node's.
+// "LockServer.Renew", "LockServer.Release", "LockServer.Watch") and its
+// Raft node's.
 func (s *LockServer) Services() []*labrpc.Service {
 	svc := labrpc.MakeService(s)
 	labrpc.HandleDeferred(svc, "Acquire", s.Acquire)
 	labrpc.HandleDeferred(svc, "Renew", s.Renew)
 	labrpc.HandleDeferred(svc, "Release", s.Release)
+	labrpc.HandleDeferred(svc, "Watch", s.Watch)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
 }
 
@@ -131,9 +143,72 @@ func (s *LockServer) Release(args *ReleaseArgs, reply *ReleaseReply, d *labrpc.D
 	})
 }
 
-// granted notes a new holding and answers the acquires waiting for it.
+// Watch is the handler for a clerk's watch of its locks: a leader answers
+// it once another client waits for one of them, or after RenewEvery with
+// none. It reads the leader's memory, not the log: the answer is a hint
+// to release early, and a release is safe whenever it comes.
+func (s *LockServer) Watch(args *WatchArgs, reply *WatchReply, d *labrpc.Deferred) {
+	if !s.rs.IsLeader() {
+		reply.Err = ErrWrongLeader
+		d.Reply()
+		return
+	}
+	w := heldWatch{args, reply, d}
+	if s.answer(w, "") {
+		return
+	}
+	if old, ok := s.watches[args.Client]; ok {
+		old.reply.Err = OK
+		old.d.Reply()
+	}
+	s.watches[args.Client] = w
+	s.host.After(s.cfg.RenewEvery, func() {
+		if cur, ok := s.watches[args.Client]; ok && cur.d == d {
+			delete(s.watches, args.Client)
+			reply.Err = OK
+			d.Reply()
+		}
+	})
+}
+
+// answer answers a watch with its locks that another client waits for
+// (of key only, unless key is ""), if there are any.
+func (s *LockServer) answer(w heldWatch, key string) bool {
+	for _, held := range w.args.Locks {
+		l, ok := s.t.locks[held.Key]
+		if ok && (key == "" || key == held.Key) && len(l.Waiters) > 0 && l.holder(w.args.Client, held.Grant) >= 0 {
+			w.reply.Locks = append(w.reply.Locks, held)
+		}
+	}
+	if len(w.reply.Locks) == 0 {
+		return false
+	}
+	w.reply.Err = OK
+	w.d.Reply()
+	return true
+}
+
+// queued answers the watches of a lock's holders when a client starts
+// waiting for it.
+func (s *LockServer) queued(l *lock) {
+	for _, h := range l.Holders {
+		if w, ok := s.watches[h.Client]; ok && s.answer(w, l.Key) {
+			delete(s.watches, h.Client)
+		}
+	}
+}
+
+// granted notes a new holding, adds it to its client's watch (it was
+// granted after the watch was sent) and answers the acquires waiting for
+// it.
 func (s *LockServer) granted(l *lock, h holder) {
 	s.seen[h.Grant] = s.host.Now()
+	if w, ok := s.watches[h.Client]; ok {
+		w.args.Locks = append(w.args.Locks, Held{Key: l.Key, Grant: h.Grant})
+		if s.answer(w, l.Key) {
+			delete(s.watches, h.Client)
+		}
+	}
 	ck := clientKey{h.Client, l.Key}
 	for _, w := range s.waiting[ck] {
 		w.reply.Err, w.reply.Grant, w.reply.Value, w.reply.Version = OK, h.Grant, l.Value, l.Version
@@ -158,6 +233,12 @@ func (s *LockServer) leadership(_ int, leading bool) {
 	}
 	s.ticker.Stop()
 	clear(s.expiring)
+	for _, c := range slices.Sorted(maps.Keys(s.watches)) {
+		w := s.watches[c]
+		w.reply.Err = ErrWrongLeader
+		w.d.Reply()
+	}
+	clear(s.watches)
 	waiting := s.waiting
 	s.waiting = map[clientKey][]heldBack{}
 	for _, ck := range slices.SortedFunc(maps.Keys(waiting), compareClientKeys) {
