@@ -237,7 +237,7 @@ func TestNoStarvation(t *testing.T) {
 	ops := 0
 	run := workload.Start(d.w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(1),
 		Done: func(_ int, _ workload.Kind, start, end time.Duration) { worst, ops = max(worst, end-start), ops+1 }})
-	d.w.Run(time.Second)
+	d.w.Run(100 * time.Millisecond)
 	run.Stop()
 	require.True(t, d.w.RunUntil(run.Finished, time.Second))
 	t.Logf("%d operations, the slowest took %v", ops, worst)

@@ -30,7 +30,7 @@ type LockServer struct {
 	expiring map[int64]bool // the holdings this leader has asked to expire
 	// watches are the clerks' watches this leader holds, by client.
 	watches map[int64]heldWatch
-	ticker   *sim.Timer
+	ticker  *sim.Timer
 }
 
 // A heldBack is an acquire a leader answers once its lock is granted.

@@ -73,7 +73,9 @@ func kvGroup(heartbeatOnly bool) cluster.Group {
 	return cluster.Group{Name: "kv", Replicas: 3, Factory: services.KV(-1, kvraft.Options{Raft: rc})}
 }
 
-func kvClerk(c *cluster.Cluster, h *sim.Host) workload.KV { return kvraft.MakeClerk(h, c.Ends(h, 0, nil)) }
+func kvClerk(c *cluster.Cluster, h *sim.Host) workload.KV {
+	return kvraft.MakeClerk(h, c.Ends(h, 0, nil))
+}
 
 func lockClerk(t simtest.T, cfg frangipani.Config) func(c *cluster.Cluster, h *sim.Host) workload.KV {
 	return func(c *cluster.Cluster, h *sim.Host) workload.KV {
@@ -169,8 +171,8 @@ func TestContention(t *testing.T) {
 	require.NoError(t, err)
 	seed := simtest.Seeds(t, 1)[0]
 	for _, keys := range []int{1, 5} {
-		kv := contention(t, seed, 5, keys, 2*time.Second, kvGroup(false), kvClerk)
-		fr := contention(t, seed, 5, keys, 2*time.Second, cc.Groups[0], lockClerk(t, cfg))
+		kv := contention(t, seed, 5, keys, time.Second, kvGroup(false), kvClerk)
+		fr := contention(t, seed, 5, keys, time.Second, cc.Groups[0], lockClerk(t, cfg))
 		t.Logf("5 clients on %d keys: kvraft on Start %.0f ops/s, frangipani %.0f ops/s (%.2f×)", keys, kv, fr, fr/kv)
 		if keys == 1 {
 			assert.GreaterOrEqual(t, fr, kv/4, "one key: frangipani against kvraft on Start")
