@@ -7,7 +7,6 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/frangipani"
-	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -23,18 +22,14 @@ import (
 // lease reads values the writer has overwritten.
 func isolatedReader(t simtest.T, seed int64, cfg frangipani.Config, drift float64) linearize.Result {
 	t.Helper()
-	w := sim.NewWorld(seed)
-	d := services.Frangipani{Replicas: 3, Config: cfg}
-	cc, err := d.Cluster()
-	require.NoError(t, err)
-	c, err := cluster.New(w, cc)
-	require.NoError(t, err)
+	d := deploy(t, seed, cfg)
+	w, c := d.w, d.c
 	var h linearize.History
-	hosts := []*sim.Host{c.NewClient("reader"), c.NewClient("writer")}
+	var hosts []*sim.Host
 	var kv []*linearize.RecordedKV
-	for i, hc := range hosts {
-		ck, err := d.Clerk(c, hc)
-		require.NoError(t, err)
+	for i, name := range []string{"reader", "writer"} {
+		ck, hc := d.clerk(t, name)
+		hosts = append(hosts, hc)
 		kv = append(kv, linearize.Record(services.CachingKV{Clerk: ck}, &h, i, w.Now))
 	}
 	for i := range c.Hosts() {

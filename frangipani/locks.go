@@ -184,16 +184,22 @@ func (t *table) drop(l *lock, i int) {
 	}
 }
 
+// holding returns the lock of a holding and the holder's index in it, or
+// -1 if the client does not hold it.
+func (t *table) holding(client int64, held Held) (*lock, int) {
+	l, ok := t.locks[held.Key]
+	if !ok {
+		return nil, -1
+	}
+	return l, l.holder(client, held.Grant)
+}
+
 // renew renews each lock the client still holds, unless another client
 // waits for it: that refusal is the revocation.
 func (t *table) renew(r *RenewArgs) result {
 	res := result{Err: OK, Status: make([]Status, len(r.Locks))}
 	for j, held := range r.Locks {
-		l, ok := t.locks[held.Key]
-		i := -1
-		if ok {
-			i = l.holder(r.Client, held.Grant)
-		}
+		l, i := t.holding(r.Client, held)
 		switch {
 		case i < 0:
 			res.Status[j] = Lost
@@ -216,11 +222,7 @@ func (t *table) renew(r *RenewArgs) result {
 func (t *table) release(r *ReleaseArgs) result {
 	res := result{Err: OK, Status: make([]Status, len(r.Locks))}
 	for j, f := range r.Locks {
-		l, ok := t.locks[f.Key]
-		i := -1
-		if ok {
-			i = l.holder(r.Client, f.Grant)
-		}
+		l, i := t.holding(r.Client, f.Held)
 		if i < 0 {
 			res.Status[j] = Lost
 			continue

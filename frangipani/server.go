@@ -175,8 +175,8 @@ func (s *LockServer) Watch(args *WatchArgs, reply *WatchReply, d *labrpc.Deferre
 // (of key only, unless key is ""), if there are any.
 func (s *LockServer) answer(w heldWatch, key string) bool {
 	for _, held := range w.args.Locks {
-		l, ok := s.t.locks[held.Key]
-		if ok && (key == "" || key == held.Key) && len(l.Waiters) > 0 && l.holder(w.args.Client, held.Grant) >= 0 {
+		l, i := s.t.holding(w.args.Client, held)
+		if i >= 0 && (key == "" || key == held.Key) && len(l.Waiters) > 0 {
 			w.reply.Locks = append(w.reply.Locks, held)
 		}
 	}
