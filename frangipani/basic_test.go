@@ -78,6 +78,7 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Lease = 0 }), "frangipani: Lease 0s must be positive")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.CacheHit = -1 }), "frangipani: CacheHit -1ns must be positive")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.BreakAfter = c.Lease / 2 }), "frangipani: BreakAfter 500ms is shorter than Lease 1s")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RPCTimeout = c.RenewEvery }), "frangipani: RPCTimeout 100ms must be longer than RenewEvery 100ms")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxValue = 0 }), "frangipani: MaxValue 0 must be positive")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RSM.MaxRaftState = 0 }), "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots")
 	assert.NoError(t, frangipani.DefaultConfig().Validate())

@@ -34,7 +34,8 @@ type Config struct {
 	// out while another client waits.
 	Tick time.Duration
 	// RPCTimeout is how long a clerk waits for a lock server's answer
-	// before it tries the next server.
+	// before it tries the next server: longer than RenewEvery, which a
+	// leader may hold a clerk's watch for.
 	RPCTimeout time.Duration
 	// CacheHit is the virtual time an operation served from the cache
 	// takes: the clerk answers it that much later, so that a client that
@@ -89,6 +90,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("frangipani: Drift %v is not in [0, 1)", c.Drift)
 	case c.RenewEvery >= c.ClientLease():
 		return fmt.Errorf("frangipani: RenewEvery %v must be shorter than the clerk's lease %v (Lease %v with Drift %v)", c.RenewEvery, c.ClientLease(), c.Lease, c.Drift)
+	case c.RPCTimeout <= c.RenewEvery:
+		return fmt.Errorf("frangipani: RPCTimeout %v must be longer than RenewEvery %v", c.RPCTimeout, c.RenewEvery)
 	case c.BreakAfter < c.Lease:
 		return fmt.Errorf("frangipani: BreakAfter %v is shorter than Lease %v", c.BreakAfter, c.Lease)
 	case c.MaxValue <= 0:
