@@ -60,6 +60,10 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, ck.Get("", func(string, int64) {}), "frangipani: empty key")
 	big := strings.Repeat("x", cfg.MaxValue+1)
 	assert.EqualError(t, ck.Append("k", big, func() {}), `frangipani: a value of 1048577 bytes for key "k" is over the limit of 1048576`)
+	at := false
+	require.NoError(t, ck.Put("k", big[1:], func() { at = true }), "a value at the limit is written")
+	d.wait(t, "put at the limit", &at, time.Second)
+	d.put(t, ck, "k", "kept")
 	put := false
 	require.NoError(t, ck.Put("j", "v", func() { put = true })) // waits for j's lock
 	assert.ErrorContains(t, ck.Get("k", func(string, int64) {}), `an operation on "k" while one on "j" is in progress`)
@@ -82,6 +86,9 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxValue = 0 }), "frangipani: MaxValue 0 must be positive")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RSM.MaxRaftState = 0 }), "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots")
 	assert.NoError(t, frangipani.DefaultConfig().Validate())
+	assert.NoError(t, bad(func(c *frangipani.Config) { c.Drift, c.BreakAfter = 0, c.Lease }), "no drift, and a lock broken as soon as a lease ends, can work")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Drift, c.Lease, c.BreakAfter = 0, c.RenewEvery, c.RenewEvery }),
+		"frangipani: RenewEvery 100ms must be shorter than the clerk's lease 100ms (Lease 100ms with Drift 0)")
 
 	c := frangipani.DefaultConfig()
 	c.Drift = 2
