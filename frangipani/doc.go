@@ -25,6 +25,11 @@
 //     gives the locks up, in one command, so no value is lost between
 //     holders; the next waiters get the lock in the same apply. A release
 //     that keeps its locks is a flush (Clerk.Sync).
+//   - Watch(locks) is no command: a clerk keeps one at the leader while
+//     it holds locks, and the leader answers it as soon as another client
+//     queues for one of them. It is a hint from the leader's memory; the
+//     clerk releases those locks at once instead of waiting for its next
+//     renewal to be refused (which still revokes, if a hint is lost).
 //   - Expire(key, grant, renewals) is the leader's: it takes a shared lock
 //     whose lease ran out, or an exclusive lock whose holder has been
 //     silent for BreakAfter, while another client waits. A renewal applied
@@ -99,8 +104,13 @@
 //
 // Under contention the report got a tenth of plain KV Raft's throughput:
 // a waiting client retried every 200 ms and the holder learned of the
-// wait only at its next renewal. Here the waiting acquire is answered in
-// the very apply that releases the lock.
+// wait only at its next renewal. Here the holder hears of the waiter from
+// its watch, and the waiting acquire is answered in the very apply that
+// releases the lock: a hand-over takes a hint, a release through the log
+// and the grant's answer, about 1.5 ms on the lab's LAN. Each hand-over
+// still serves about one operation when clients take turns on a key, so
+// on one key shared by five clients frangipani does about a third of
+// kvraft's operations (TestContention); on five keys, two thirds.
 //
 // # Planted bugs
 //
