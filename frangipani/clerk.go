@@ -2,6 +2,7 @@ package frangipani
 
 import (
 	"fmt"
+	"math"
 	"maps"
 	"slices"
 	"time"
@@ -79,10 +80,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk,
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("frangipani: a clerk needs at least one lock server, got none")
 	}
-	id := host.World().Rand().Int64()
-	for id == 0 { // 0 is no session in rsm
-		id = host.World().Rand().Int64()
-	}
+	id := 1 + host.World().Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
 	ck := &Clerk{host: host, cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
 	ck.r.SetTimeout(cfg.RPCTimeout)
 	ck.renewal = host.NewTimer(ck.renew)
