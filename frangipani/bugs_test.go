@@ -25,8 +25,8 @@ func TestPlantedBugsCaught(t *testing.T) {
 	cfg := sweep.LockConfig()
 	cases := []simtest.Case[frangipani.Config]{
 		{Name: "isolated reader", Run: isolatedReaderCase},
-		spec("isolate", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, For: 5 * time.Second}),
-		spec("drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 5 * time.Second}),
+		spec("isolate", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, For: 3 * time.Second}),
+		spec("drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 3 * time.Second}),
 	}
 	simtest.HuntBugs(t, sweep.LockConfig, bugs, cases, 3)
 }
