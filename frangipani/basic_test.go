@@ -252,3 +252,21 @@ func TestNoStarvation(t *testing.T) {
 	assert.Less(t, worst, 25*time.Millisecond)
 	assert.Greater(t, ops, 1000)
 }
+
+// TestSilentHolderKeepsItsLock cuts off a clerk holding unflushed writes
+// for twice BreakAfter while no one waits for its lock: the lock service
+// takes a lock only from a holder someone waits for, so when the clerk is
+// back its lease is renewed and its Sync applies the writes.
+func TestSilentHolderKeepsItsLock(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, ah := d.clerk(t, "a")
+	d.put(t, a, "k", "kept")
+	d.c.Connect(ah, 0, nil)
+	d.w.Run(2 * cfg.BreakAfter)
+	d.c.Connect(ah, 0, d.c.All(0))
+	require.NoError(t, d.sync(t, a, 5*time.Second))
+	v, ver, holders := d.value(t, "k")
+	assert.Equal(t, []any{"kept", int64(1), 1}, []any{v, ver, holders})
+	assert.Zero(t, a.Lost())
+}
