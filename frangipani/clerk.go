@@ -2,8 +2,8 @@ package frangipani
 
 import (
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
