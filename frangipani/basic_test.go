@@ -1,0 +1,272 @@
+package frangipani_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOperations runs each operation on one clerk, then reads the keys
+// from a second: the first's writes reach it through the flush on revoke.
+func TestOperations(t *testing.T) {
+	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
+		d := deploy(t, seed, frangipani.DefaultConfig())
+		a, _ := d.clerk(t, "a")
+		v, ver := d.get(t, a, "x")
+		assert.Equal(t, "", v, "a key never written is empty")
+		assert.Zero(t, ver)
+		d.put(t, a, "x", "1")
+		d.append(t, a, "x", "2")
+		d.append(t, a, "y", "3")
+		v, ver = d.get(t, a, "x")
+		assert.Equal(t, "12", v)
+		assert.Equal(t, int64(2), ver, "each write bumps the version")
+		sv, sver, holders := d.value(t, "x")
+		assert.Equal(t, []any{"", int64(0), 1}, []any{sv, sver, holders}, "the writes are in a's cache only")
+
+		b, _ := d.clerk(t, "b")
+		v, ver = d.get(t, b, "x")
+		assert.Equal(t, "12", v, "b reads a's writes, flushed when a's lock was revoked")
+		assert.Equal(t, int64(2), ver)
+		v, _ = d.get(t, b, "y")
+		assert.Equal(t, "3", v)
+		sv, sver, holders = d.value(t, "x")
+		assert.Equal(t, []any{"12", int64(2), 1}, []any{sv, sver, holders}, "the lock service holds the flushed value; b holds x shared")
+		d.put(t, b, "x", "4")
+		v, ver = d.get(t, a, "x")
+		assert.Equal(t, "4", v, "a reads b's write")
+		assert.Equal(t, int64(3), ver)
+		assert.Zero(t, a.Lost()+b.Lost())
+		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+	})
+}
+
+// TestBadInput shows each kind of bad input refused with an error that
+// names it, and nothing lost: the clerk goes on.
+func TestBadInput(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	ck, _ := d.clerk(t, "a")
+	d.put(t, ck, "k", "kept")
+	assert.EqualError(t, ck.Put("", "v", func() {}), "frangipani: empty key")
+	assert.EqualError(t, ck.Get("", func(string, int64) {}), "frangipani: empty key")
+	big := strings.Repeat("x", cfg.MaxValue+1)
+	assert.EqualError(t, ck.Append("k", big, func() {}), `frangipani: a value of 1048577 bytes for key "k" is over the limit of 1048576`)
+	at := false
+	require.NoError(t, ck.Put("k", big[1:], func() { at = true }), "a value at the limit is written")
+	d.wait(t, "put at the limit", &at, time.Second)
+	d.put(t, ck, "k", "kept")
+	put := false
+	require.NoError(t, ck.Put("j", "v", func() { put = true })) // waits for j's lock
+	assert.ErrorContains(t, ck.Get("k", func(string, int64) {}), `an operation on "k" while one on "j" is in progress`)
+	d.wait(t, "put", &put, 5*time.Second)
+	v, _ := d.get(t, ck, "k")
+	assert.Equal(t, "kept", v, "the refused operations changed nothing")
+
+	bad := func(f func(*frangipani.Config)) error {
+		c := frangipani.DefaultConfig()
+		f(&c)
+		return c.Validate()
+	}
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Drift = 1 }), "frangipani: Drift 1 is not in [0, 1)")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Drift = -0.1 }), "frangipani: Drift -0.1 is not in [0, 1)")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Drift = 0.9 }), "frangipani: RenewEvery 100ms must be shorter than the clerk's lease 52.631578ms (Lease 1s with Drift 0.9)")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Lease = 0 }), "frangipani: Lease 0s must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.CacheHit = -1 }), "frangipani: CacheHit -1ns must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.BreakAfter = c.Lease / 2 }), "frangipani: BreakAfter 500ms is shorter than Lease 1s")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RPCTimeout = c.RenewEvery }), "frangipani: RPCTimeout 100ms must be longer than RenewEvery 100ms")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxValue = 0 }), "frangipani: MaxValue 0 must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RSM.MaxRaftState = 0 }), "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots")
+	assert.NoError(t, frangipani.DefaultConfig().Validate())
+	assert.NoError(t, bad(func(c *frangipani.Config) { c.Drift, c.BreakAfter = 0, c.Lease }), "no drift, and a lock broken as soon as a lease ends, can work")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Drift, c.Lease, c.BreakAfter = 0, c.RenewEvery, c.RenewEvery }),
+		"frangipani: RenewEvery 100ms must be shorter than the clerk's lease 100ms (Lease 100ms with Drift 0)")
+
+	c := frangipani.DefaultConfig()
+	c.Drift = 2
+	_, err := frangipani.MakeClerk(d.c.NewClient("bad"), nil, c)
+	assert.ErrorContains(t, err, "Drift 2")
+	_, err = frangipani.MakeClerk(d.c.NewClient("none"), nil, frangipani.DefaultConfig())
+	assert.EqualError(t, err, "frangipani: a clerk needs at least one lock server, got none")
+	_, err = frangipani.StartLockServer(d.c.NewClient("s"), nil, 0, nil, c)
+	assert.ErrorContains(t, err, "Drift 2")
+}
+
+// TestBadRequests sends lock servers requests no clerk makes: an acquire
+// with no key or no mode, and a holder of a shared lock asking for it
+// exclusive.
+func TestBadRequests(t *testing.T) {
+	d := deploy(t, 1, frangipani.DefaultConfig())
+	h := d.c.NewClient("raw")
+	ends := d.c.Ends(h, 0, nil)
+	call := func(args *frangipani.AcquireArgs) frangipani.AcquireReply {
+		for {
+			var reply frangipani.AcquireReply
+			done := false
+			l, ok := d.c.Leader(0)
+			if !ok {
+				d.w.Run(100 * time.Millisecond)
+				continue
+			}
+			ends[l].Call("LockServer.Acquire", args, &reply, func(bool) { done = true })
+			d.wait(t, "acquire", &done, 10*time.Second)
+			if reply.Err != frangipani.ErrWrongLeader && reply.Err != "" {
+				return reply
+			}
+		}
+	}
+	r := call(&frangipani.AcquireArgs{Client: 7, Seq: 1, Mode: frangipani.Shared})
+	assert.Equal(t, frangipani.ErrBadRequest, r.Err)
+	assert.Equal(t, `an acquire needs a key and a mode, got key "" mode shared`, r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 1, Key: "k"})
+	assert.Equal(t, `an acquire needs a key and a mode, got key "k" mode Mode(0)`, r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 1, Key: "k", Mode: frangipani.Shared})
+	assert.Equal(t, frangipani.OK, r.Err)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 2, Key: "k", Mode: frangipani.Exclusive})
+	assert.Equal(t, frangipani.ErrBadRequest, r.Err)
+	assert.Equal(t, `client 7 holds "k" shared: release it before asking for it exclusive`, r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 1, Key: "k", Mode: frangipani.Shared})
+	assert.Equal(t, frangipani.OK, r.Err, "a retry of the acquire that holds the lock is answered with it")
+	assert.Equal(t, "exclusive", frangipani.Exclusive.String())
+}
+
+// TestSync shows what a crash loses: a clerk's writes since its last Sync
+// (or release). Another clerk gets the lock once the lock service breaks
+// the dead clerk's lock (BreakAfter), and reads the synced value.
+func TestSync(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, ah := d.clerk(t, "a")
+	d.put(t, a, "k", "synced")
+	require.NoError(t, d.sync(t, a, 5*time.Second))
+	v, ver, _ := d.value(t, "k")
+	assert.Equal(t, []any{"synced", int64(1)}, []any{v, ver}, "Sync applied the write, keeping the lock")
+	d.append(t, a, "k", "+unsynced")
+	ah.Kill()
+	b, _ := d.clerk(t, "b")
+	start := d.w.Now()
+	v, ver = d.get(t, b, "k")
+	assert.Equal(t, []any{"synced", int64(1)}, []any{v, ver}, "the write after the Sync died with a")
+	assert.GreaterOrEqual(t, d.w.Now()-start, cfg.BreakAfter*95/100, "b waited for the lock to be broken")
+	assert.Less(t, d.w.Now()-start, cfg.BreakAfter+time.Second)
+}
+
+// TestLostWritesReported cuts off a clerk holding unflushed writes until
+// the lock service breaks its lock for a waiting clerk: when it is back,
+// its Sync says the writes were lost, and Lost counts them.
+func TestLostWritesReported(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, ah := d.clerk(t, "a")
+	d.put(t, a, "k", "lost")
+	d.c.Connect(ah, 0, nil)
+	b, _ := d.clerk(t, "b")
+	v, _ := d.get(t, b, "k")
+	assert.Equal(t, "", v)
+	d.c.Connect(ah, 0, d.c.All(0))
+	assert.EqualError(t, d.sync(t, a, 5*time.Second), "frangipani: clerk "+itoa(a.ID())+" lost the unflushed writes of 1 locks since the last Sync")
+	assert.Equal(t, 1, a.Lost())
+	assert.NoError(t, d.sync(t, a, 5*time.Second), "a Sync reports a loss once")
+	v, _ = d.get(t, a, "k")
+	assert.Equal(t, "", v, "a reads the value the lock service holds")
+}
+
+// TestLockServiceRestart kills and restarts every lock server while a
+// clerk holds a lock with synced and unsynced writes: the locks and
+// values survive, the clerk's renewals go on, and a second clerk's
+// request revokes the lock and reads every write.
+func TestLockServiceRestart(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	cfg.RSM.MaxRaftState = 2000
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	for i := range 50 { // enough renewals to snapshot
+		d.append(t, a, "k", itoa(int64(i%10)))
+		d.w.Run(50 * time.Millisecond)
+	}
+	require.NoError(t, d.sync(t, a, 5*time.Second))
+	d.append(t, a, "k", "!")
+	_, snap := d.c.Sizes(0)
+	assert.Positive(t, snap, "the lock servers snapshotted")
+	for i := range d.c.Hosts() {
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: i}))
+	}
+	d.w.Run(time.Second)
+	require.NoError(t, d.c.Recover())
+	b, _ := d.clerk(t, "b")
+	v, ver := d.get(t, b, "k")
+	assert.Equal(t, strings.Repeat("0123456789", 5)+"!", v)
+	assert.Equal(t, int64(51), ver)
+	assert.Zero(t, a.Lost())
+}
+
+// TestHandOver shows a lock handed over without waiting for a renewal
+// round: the holder's watch tells it of the waiter, it releases at once,
+// and the waiter's acquire is answered in the apply of the release.
+func TestHandOver(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	for i := range 10 {
+		ck := []*frangipani.Clerk{a, b}[i%2]
+		d.w.Run(time.Duration(i) * 7 * time.Millisecond) // at different points of the renewal period
+		start := d.w.Now()
+		d.append(t, ck, "k", itoa(int64(i)))
+		if i > 0 {
+			assert.Less(t, d.w.Now()-start, cfg.RenewEvery/10, "hand-over %d", i)
+		}
+	}
+	v, _ := d.get(t, a, "k")
+	assert.Equal(t, "0123456789", v)
+}
+
+// TestNoStarvation runs five clients on one key with no pauses and checks
+// that every operation completes within 25 ms: no client waits for more
+// than a few hand-overs (each about 1.5 ms: a hint, a release through the
+// log, the grant), and none waits for a renewal round.
+func TestNoStarvation(t *testing.T) {
+	d := deploy(t, simtest.Seeds(t, 1)[0], frangipani.DefaultConfig())
+	var clients []workload.KV
+	for i := range 5 {
+		ck, _ := d.clerk(t, "c"+itoa(int64(i)))
+		clients = append(clients, services.CachingKV{Clerk: ck})
+	}
+	d.w.Run(time.Second)
+	var worst time.Duration
+	ops := 0
+	run := workload.Start(d.w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(1),
+		Done: func(_ int, _ workload.Kind, start, end time.Duration) { worst, ops = max(worst, end-start), ops+1 }})
+	d.w.Run(100 * time.Millisecond)
+	run.Stop()
+	require.True(t, d.w.RunUntil(run.Finished, time.Second))
+	t.Logf("%d operations, the slowest took %v", ops, worst)
+	assert.Less(t, worst, 25*time.Millisecond)
+	assert.Greater(t, ops, 1000)
+}
+
+// TestSilentHolderKeepsItsLock cuts off a clerk holding unflushed writes
+// for twice BreakAfter while no one waits for its lock: the lock service
+// takes a lock only from a holder someone waits for, so when the clerk is
+// back its lease is renewed and its Sync applies the writes.
+func TestSilentHolderKeepsItsLock(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, ah := d.clerk(t, "a")
+	d.put(t, a, "k", "kept")
+	d.c.Connect(ah, 0, nil)
+	d.w.Run(2 * cfg.BreakAfter)
+	d.c.Connect(ah, 0, d.c.All(0))
+	require.NoError(t, d.sync(t, a, 5*time.Second))
+	v, ver, holders := d.value(t, "k")
+	assert.Equal(t, []any{"kept", int64(1), 1}, []any{v, ver, holders})
+	assert.Zero(t, a.Lost())
+}

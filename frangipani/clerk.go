@@ -1,0 +1,359 @@
+package frangipani
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// A Clerk is a caching client of the service. It serves Get, Put and
+// Append from its cache while it holds the key's lock (shared for a Get,
+// exclusive for a write) and the lock's lease has time left on its own
+// clock; it renews its leases every RenewEvery, and when a renewal is
+// refused (another client waits) it flushes the key's value and releases
+// the lock in one request. Its writes are durable only once flushed: by a
+// release, or by Sync. It does one operation at a time; everything runs
+// inside the world, and each call's callback runs later.
+type Clerk struct {
+	host *sim.Host
+	cfg  Config
+	id   int64
+	r    *rsm.Router
+
+	cache    map[string]*entry
+	op       *op   // the operation in progress, or nil
+	acquires int64 // the sequence number of the latest acquire
+
+	renewal  *sim.Timer
+	renewing bool // a renewal is in flight
+	watching bool // a watch is in flight
+
+	queue    []string // keys to release, or flush and keep, in order
+	flushing bool     // a release is in flight
+	releases int64    // the sequence number of the latest release
+	syncs    []func(error)
+	lost     int // locks held with writes not flushed when they were lost
+	unsynced int // of those, the ones lost since the last Sync returned
+}
+
+// An entry is a key in the cache and the lock it is held under.
+type entry struct {
+	state    state
+	mode     Mode
+	grant    int64
+	value    string
+	version  int64
+	dirty    bool          // written since the last flush
+	leaseEnd time.Duration // on the clerk's clock
+	queued   bool          // in the flush queue
+}
+
+type state int
+
+const (
+	acquiring state = iota
+	held
+	releasing
+)
+
+// An op is an operation waiting for its key's lock.
+type op struct {
+	key  string
+	need Mode
+	// run performs the operation on the cached key and returns what to
+	// call when it completes.
+	run func(e *entry) func()
+}
+
+// MakeClerk returns a clerk on host talking to the lock servers, with
+// the leases and timing of cfg (the servers' configuration).
+func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		return nil, fmt.Errorf("frangipani: a clerk needs at least one lock server, got none")
+	}
+	id := 1 + host.World().Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
+	ck := &Clerk{host: host, cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
+	ck.r.SetTimeout(cfg.RPCTimeout)
+	ck.renewal = host.NewTimer(ck.renew)
+	ck.renewal.Reset(cfg.RenewEvery)
+	return ck, nil
+}
+
+// ID returns the clerk's client ID.
+func (ck *Clerk) ID() int64 { return ck.id }
+
+// Lost returns how many times the clerk lost a lock while it held writes
+// not yet flushed: those writes are gone (see the package doc).
+func (ck *Clerk) Lost() int { return ck.lost }
+
+// Get fetches key's value and version ("" and 0 if the key was never
+// written).
+func (ck *Clerk) Get(key string, done func(value string, version int64)) error {
+	return ck.start(key, "", Shared, func(e *entry) func() {
+		value, version := e.value, e.version
+		return func() { done(value, version) }
+	})
+}
+
+// Put sets key to value in the cache. The write is durable once flushed
+// (Sync); until then a crash of this client loses it.
+func (ck *Clerk) Put(key, value string, done func()) error {
+	return ck.start(key, value, Exclusive, func(e *entry) func() {
+		e.value = value
+		e.version++
+		e.dirty = true
+		return done
+	})
+}
+
+// Append appends value to key's value in the cache; durable as Put is.
+func (ck *Clerk) Append(key, value string, done func()) error {
+	return ck.start(key, value, Exclusive, func(e *entry) func() {
+		e.value += value
+		e.version++
+		e.dirty = true
+		return done
+	})
+}
+
+// start checks an operation and begins it.
+func (ck *Clerk) start(key, value string, need Mode, run func(e *entry) func()) error {
+	switch {
+	case key == "":
+		return fmt.Errorf("frangipani: empty key")
+	case len(value) > ck.cfg.MaxValue:
+		return fmt.Errorf("frangipani: a value of %d bytes for key %q is over the limit of %d", len(value), key, ck.cfg.MaxValue)
+	case ck.op != nil:
+		return fmt.Errorf("frangipani: clerk %d: an operation on %q while one on %q is in progress; a clerk does one at a time", ck.id, key, ck.op.key)
+	}
+	ck.op = &op{key: key, need: need, run: run}
+	ck.try()
+	return nil
+}
+
+// try moves the operation in progress on: it serves it from the cache if
+// the key's lock is held in a mode that allows it and its lease has time
+// left on the clerk's clock, or asks for what it lacks.
+func (ck *Clerk) try() {
+	o := ck.op
+	if o == nil {
+		return
+	}
+	e := ck.cache[o.key]
+	switch {
+	case e == nil:
+		ck.acquire(o.key, o.need)
+	case e.state != held: // acquiring or releasing: wait for the answer
+	case e.mode < o.need:
+		ck.release(o.key) // a shared lock, given up before asking for it exclusive
+		ck.flush()
+	case ck.host.Now() >= e.leaseEnd && !ck.cfg.bugs.serveExpired: // wait for the renewal
+	default:
+		ck.op = nil
+		ck.host.After(ck.cfg.CacheHit, o.run(e))
+	}
+}
+
+// acquire asks for key's lock in mode m. The lease runs from the moment
+// the request is sent, which is before any server grants it.
+func (ck *Clerk) acquire(key string, m Mode) {
+	e := &entry{state: acquiring, mode: m}
+	ck.cache[key] = e
+	ck.acquires++
+	args := &AcquireArgs{Client: ck.id, Seq: ck.acquires, Key: key, Mode: m}
+	sent := ck.host.Now()
+	ck.r.Call("LockServer.Acquire", args, func() any { return &AcquireReply{} }, wrongLeader[*AcquireReply], func(r any) {
+		reply := r.(*AcquireReply)
+		switch reply.Err {
+		case OK:
+			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
+			ck.watch()
+		case ErrStale: // granted, and expired before the answer got through: ask again
+			delete(ck.cache, key)
+		default:
+			panic(fmt.Sprintf("frangipani: clerk %d: acquire of %q: %s: %s", ck.id, key, reply.Err, reply.Reason)) // the clerk's own request: a bug
+		}
+		ck.try()
+	})
+}
+
+// renew renews the leases of the locks the clerk holds, one renewal at a
+// time, every RenewEvery. A lease runs on from when the renewal was sent;
+// a refused renewal is a revocation, and the clerk releases the lock.
+func (ck *Clerk) renew() {
+	ck.renewal.Reset(ck.cfg.RenewEvery)
+	if ck.renewing {
+		return
+	}
+	locks := ck.held()
+	if len(locks) == 0 {
+		return
+	}
+	ck.renewing = true
+	sent := ck.host.Now()
+	ck.r.Call("LockServer.Renew", &RenewArgs{Client: ck.id, Locks: locks}, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
+		ck.renewing = false
+		status := r.(*RenewReply).Status
+		for i, l := range locks {
+			e := ck.cache[l.Key]
+			if e == nil || e.grant != l.Grant || e.state != held {
+				continue // released since
+			}
+			switch status[i] {
+			case Renewed:
+				e.leaseEnd = max(e.leaseEnd, sent+ck.cfg.ClientLease())
+			case Revoked:
+				ck.release(l.Key)
+			default:
+				ck.drop(l.Key)
+			}
+		}
+		ck.flush()
+		ck.try()
+	})
+}
+
+// watch keeps a watch of the clerk's locks at the lock service's leader
+// while it holds any, and releases those another client waits for as soon
+// as the leader says so, rather than at its next renewal.
+func (ck *Clerk) watch() {
+	if ck.watching {
+		return
+	}
+	locks := ck.held()
+	if len(locks) == 0 {
+		return
+	}
+	ck.watching = true
+	ck.r.Call("LockServer.Watch", &WatchArgs{Client: ck.id, Locks: locks}, func() any { return &WatchReply{} }, wrongLeader[*WatchReply], func(r any) {
+		ck.watching = false
+		for _, l := range r.(*WatchReply).Locks {
+			if e := ck.cache[l.Key]; e != nil && e.grant == l.Grant && e.state == held {
+				ck.release(l.Key)
+			}
+		}
+		ck.flush()
+		ck.try()
+		ck.watch()
+	})
+}
+
+// held returns the locks the clerk holds and serves, in key order.
+func (ck *Clerk) held() []Held {
+	var locks []Held
+	for _, k := range slices.Sorted(maps.Keys(ck.cache)) {
+		if e := ck.cache[k]; e.state == held {
+			locks = append(locks, Held{Key: k, Grant: e.grant})
+		}
+	}
+	return locks
+}
+
+// drop forgets a lock the clerk no longer holds, counting its unflushed
+// writes as lost.
+func (ck *Clerk) drop(key string) {
+	if ck.cache[key].dirty {
+		ck.lost++
+		ck.unsynced++
+	}
+	delete(ck.cache, key)
+}
+
+// release stops serving key and queues its lock to be released with its
+// value (flush sends the queue).
+func (ck *Clerk) release(key string) {
+	ck.cache[key].state = releasing
+	ck.enqueue(key)
+}
+
+func (ck *Clerk) enqueue(key string) {
+	if e := ck.cache[key]; !e.queued {
+		e.queued = true
+		ck.queue = append(ck.queue, key)
+	}
+}
+
+// flush sends the queued releases and flushes, all in one request, one
+// request at a time (they carry a session, for at-most-once execution);
+// when none is left it answers the Syncs waiting.
+func (ck *Clerk) flush() {
+	if ck.flushing {
+		return
+	}
+	if len(ck.queue) == 0 {
+		ck.synced()
+		return
+	}
+	var items []Flush
+	for _, k := range ck.queue {
+		e := ck.cache[k]
+		if e == nil {
+			continue // lost since it was queued
+		}
+		e.queued = false
+		items = append(items, Flush{Held: Held{Key: k, Grant: e.grant}, Dirty: e.dirty && !ck.cfg.bugs.dropDirty,
+			Value: e.value, Version: e.version, Keep: e.state == held})
+	}
+	ck.queue = nil
+	ck.releases++
+	ck.flushing = true
+	args := &ReleaseArgs{Client: ck.id, Seq: ck.releases, Locks: items}
+	ck.r.Call("LockServer.Release", args, func() any { return &ReleaseReply{} }, wrongLeader[*ReleaseReply], func(r any) {
+		ck.flushing = false
+		status := r.(*ReleaseReply).Status
+		for i, f := range items {
+			e := ck.cache[f.Key]
+			switch {
+			case e == nil || e.grant != f.Grant: // lost since
+			case status[i] == Lost:
+				ck.drop(f.Key)
+			case !f.Keep:
+				delete(ck.cache, f.Key)
+			case e.version == f.Version:
+				e.dirty = false
+			}
+		}
+		ck.flush()
+		ck.try()
+	})
+}
+
+// Sync flushes every write the clerk holds in its cache, keeping the
+// locks, and calls done once they are applied by the lock service: from
+// then on they survive this client's crash. done gets an error if writes
+// were lost since the last Sync returned (a lock lost while it held
+// unflushed writes: see the package doc).
+func (ck *Clerk) Sync(done func(err error)) {
+	ck.syncs = append(ck.syncs, done)
+	for _, k := range slices.Sorted(maps.Keys(ck.cache)) {
+		if e := ck.cache[k]; e.dirty && e.state == held {
+			ck.enqueue(k)
+		}
+	}
+	ck.flush()
+}
+
+// synced answers the waiting Syncs once the queue is empty.
+func (ck *Clerk) synced() {
+	if len(ck.syncs) == 0 {
+		return
+	}
+	var err error
+	if ck.unsynced > 0 {
+		err = fmt.Errorf("frangipani: clerk %d lost the unflushed writes of %d locks since the last Sync", ck.id, ck.unsynced)
+		ck.unsynced = 0
+	}
+	for _, done := range ck.syncs {
+		ck.host.After(0, func() { done(err) })
+	}
+	ck.syncs = nil
+}

@@ -1,0 +1,121 @@
+package frangipani_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/sim"
+
+	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runSpec runs a sweep scenario shape for a seed, failing t with its
+// problem and fault log.
+func runSpec(t simtest.T, sp sweep.LockSpec, seed int64) sweep.Outcome {
+	t.Helper()
+	o, _ := sp.Run(seed, "", nil)
+	if !o.OK() {
+		t.Fatalf("%s seed %d: %s\nfault log:\n%s", sp.Name, seed, o.Problem, o.FaultLog)
+	}
+	return o
+}
+
+// testSpec runs a scenario shape over seeds, checks each and that the
+// first replays to the same trace.
+func testSpec(t *testing.T, sp sweep.LockSpec, seeds ...int64) {
+	for _, seed := range simtest.Seeds(t, seeds...) {
+		o, w := sp.Run(seed, t.TempDir(), nil)
+		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
+		t.Logf("%s seed %d: %d ops, virtual %v, trace %016x", t.Name(), seed, o.Ops, w.Now(), w.TraceHash())
+		assert.Greater(t, o.Ops, 50, "operations run")
+		again, _ := sp.Run(seed, "", nil)
+		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
+	}
+}
+
+// deployment is a frangipani service on a world, as the tests build it.
+type deployment struct {
+	w *sim.World
+	c *cluster.Cluster
+	d services.Frangipani
+}
+
+func deploy(t simtest.T, seed int64, cfg frangipani.Config) *deployment {
+	t.Helper()
+	w := sim.NewWorld(seed)
+	d := services.Frangipani{Replicas: 3, Config: cfg}
+	cc, err := d.Cluster()
+	require.NoError(t, err)
+	c, err := cluster.New(w, cc)
+	require.NoError(t, err)
+	return &deployment{w: w, c: c, d: d}
+}
+
+// clerk returns a clerk on a new client host.
+func (d *deployment) clerk(t simtest.T, name string) (*frangipani.Clerk, *sim.Host) {
+	t.Helper()
+	h := d.c.NewClient(name)
+	ck, err := d.d.Clerk(d.c, h)
+	require.NoError(t, err)
+	return ck, h
+}
+
+// wait runs the world until *done, or fails t after limit.
+func (d *deployment) wait(t simtest.T, what string, done *bool, limit time.Duration) {
+	t.Helper()
+	require.True(t, d.w.RunUntil(func() bool { return *done }, limit), "%s did not end within %v", what, limit)
+}
+
+func (d *deployment) get(t simtest.T, ck *frangipani.Clerk, key string) (string, int64) {
+	t.Helper()
+	var value string
+	var version int64
+	done := false
+	require.NoError(t, ck.Get(key, func(v string, ver int64) { value, version, done = v, ver, true }))
+	d.wait(t, "get "+key, &done, 10*time.Second)
+	return value, version
+}
+
+func (d *deployment) put(t simtest.T, ck *frangipani.Clerk, key, value string) {
+	t.Helper()
+	done := false
+	require.NoError(t, ck.Put(key, value, func() { done = true }))
+	d.wait(t, "put "+key, &done, 10*time.Second)
+}
+
+func (d *deployment) append(t simtest.T, ck *frangipani.Clerk, key, value string) {
+	t.Helper()
+	done := false
+	require.NoError(t, ck.Append(key, value, func() { done = true }))
+	d.wait(t, "append "+key, &done, 10*time.Second)
+}
+
+func (d *deployment) sync(t simtest.T, ck *frangipani.Clerk, limit time.Duration) error {
+	t.Helper()
+	var err error
+	done := false
+	ck.Sync(func(e error) { err, done = e, true })
+	d.wait(t, "sync", &done, limit)
+	return err
+}
+
+// value returns key's value and version on the lock service's leader.
+func (d *deployment) value(t simtest.T, key string) (string, int64, int) {
+	t.Helper()
+	var l int
+	require.True(t, d.w.RunUntil(func() bool {
+		var ok bool
+		l, ok = d.c.Leader(0)
+		return ok
+	}, 5*time.Second), "a lock server leads")
+	return d.c.Replica(0, l).(*frangipani.LockServer).Value(key)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,55 @@
+package frangipani_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/replab/replab/harness/sweep"
+)
+
+// TestLinearizable runs caching clerks under each kind of trouble and
+// checks every history with porcupine (an unknown verdict fails), that
+// every operation completed after healing, and that no clerk lost a write.
+func TestLinearizable(t *testing.T) {
+	cfg := sweep.LockConfig()
+	for _, c := range []struct {
+		name string
+		sp   sweep.LockSpec
+	}{
+		{"one client", sweep.LockSpec{Clients: 1, For: 3 * time.Second}},
+		{"disjoint keys", sweep.LockSpec{Clients: 5, For: 2 * time.Second}},
+		{"shared key", sweep.LockSpec{Clients: 5, Keys: 1, For: time.Second}},
+		{"unreliable network", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
+		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
+		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
+		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 5 * time.Second}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.sp.Name, c.sp.Config = c.name, cfg
+			testSpec(t, c.sp, 1)
+		})
+	}
+}
+
+func TestIsolatedReaderWithinDriftBound(t *testing.T) {
+	for _, seed := range simtest.Seeds(t, 1, 2, 3) {
+		isolatedReaderCase(t, seed, frangipani.DefaultConfig())
+	}
+}
+
+// TestIsolatedReaderBeyondDriftBoundFails shows what the margin is for:
+// clocks drifting three times the bound the leases were sized for let the
+// cut-off reader serve after the writer got the lock, and porcupine says
+// so.
+func TestIsolatedReaderBeyondDriftBoundFails(t *testing.T) {
+	cfg := frangipani.DefaultConfig()
+	for _, seed := range simtest.Seeds(t, 1, 2, 3) {
+		r := isolatedReader(t, seed, cfg, 3*cfg.Drift)
+		assert.Equal(t, porcupine.Illegal, r.Verdict, "seed %d: drift %v beyond the bound %v", seed, 3*cfg.Drift, cfg.Drift)
+	}
+}

@@ -1,0 +1,305 @@
+package frangipani
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/gob"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// A command is what a lock server puts in the Raft log: one of its
+// fields is set.
+type command struct {
+	Acquire *AcquireArgs
+	Renew   *RenewArgs
+	Release *ReleaseArgs
+	Expire  *expireCmd
+}
+
+// expireCmd takes a lock from a holder whose lease ran out (a shared
+// lock) or who stayed silent for BreakAfter (an exclusive one), as a
+// leader saw it: the holding and how many renewals it had. A renewal
+// applied since makes it do nothing.
+type expireCmd struct {
+	Key      string
+	Grant    int64
+	Renewals int64
+}
+
+// A result is what a command returns.
+type result struct {
+	Err     Err
+	Queued  bool // an acquire that waits for the lock
+	Grant   int64
+	Value   string
+	Version int64
+	Status  []Status
+	Reason  string
+}
+
+// A holder holds a key's lock.
+type holder struct {
+	Client   int64
+	Mode     Mode
+	Grant    int64
+	Renewals int64
+}
+
+// A waiter waits for a key's lock, in the order of arrival.
+type waiter struct {
+	Client int64
+	Mode   Mode
+}
+
+// A lock is one key's value as last flushed, its holders and waiters.
+type lock struct {
+	Key     string
+	Value   string
+	Version int64
+	Holders []holder
+	Waiters []waiter
+}
+
+type clientKey struct {
+	Client int64
+	Key    string
+}
+
+func compareClientKeys(a, b clientKey) int {
+	return cmp.Or(cmp.Compare(a.Client, b.Client), cmp.Compare(a.Key, b.Key))
+}
+
+// A table is the lock service's state (an rsm.StateMachine): every key's
+// lock and value, and the latest acquire of each client for each key.
+type table struct {
+	locks    map[string]*lock
+	grants   int64               // the last grant's number
+	acquired map[clientKey]int64 // the newest acquire applied, per client and key
+	bugs     bugs
+
+	// granted, renewed, gone and queued tell the server of changes to
+	// holdings as they apply, on every replica.
+	granted func(l *lock, h holder)
+	queued  func(l *lock)
+	renewed func(grant int64)
+	gone    func(grant int64)
+}
+
+func newTable(b bugs) *table {
+	return &table{locks: map[string]*lock{}, acquired: map[clientKey]int64{}, bugs: b,
+		granted: func(*lock, holder) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
+}
+
+// Apply executes a command.
+func (t *table) Apply(c any) any {
+	cmd := c.(command)
+	switch {
+	case cmd.Acquire != nil:
+		return t.acquire(cmd.Acquire)
+	case cmd.Renew != nil:
+		return t.renew(cmd.Renew)
+	case cmd.Release != nil:
+		return t.release(cmd.Release)
+	default:
+		t.expire(cmd.Expire)
+		return result{Err: OK}
+	}
+}
+
+func (t *table) lock(key string) *lock {
+	l, ok := t.locks[key]
+	if !ok {
+		l = &lock{Key: key}
+		t.locks[key] = l
+	}
+	return l
+}
+
+func (l *lock) holder(client, grant int64) int {
+	return slices.IndexFunc(l.Holders, func(h holder) bool { return h.Client == client && (grant == 0 || h.Grant == grant) })
+}
+
+// grantable reports whether a lock in mode could be held beside the
+// current holders.
+func (l *lock) grantable(m Mode) bool {
+	return len(l.Holders) == 0 || (m == Shared && l.Holders[0].Mode == Shared)
+}
+
+func (t *table) acquire(a *AcquireArgs) result {
+	l := t.lock(a.Key)
+	ck := clientKey{a.Client, a.Key}
+	last := t.acquired[ck]
+	if i := l.holder(a.Client, 0); i >= 0 {
+		h := l.Holders[i]
+		switch {
+		case a.Seq < last:
+			return result{Err: ErrStale}
+		case h.Mode < a.Mode:
+			return result{Err: ErrBadRequest, Reason: fmt.Sprintf("client %d holds %q shared: release it before asking for it exclusive", a.Client, a.Key)}
+		}
+		return granted(l, h)
+	}
+	if slices.ContainsFunc(l.Waiters, func(w waiter) bool { return w.Client == a.Client }) && a.Seq >= last {
+		return result{Err: OK, Queued: true}
+	}
+	if a.Seq <= last {
+		return result{Err: ErrStale}
+	}
+	t.acquired[ck] = a.Seq
+	w := waiter{a.Client, a.Mode}
+	if len(l.Waiters) == 0 && l.grantable(a.Mode) {
+		return granted(l, t.grant(l, w))
+	}
+	l.Waiters = append(l.Waiters, w)
+	t.queued(l)
+	return result{Err: OK, Queued: true}
+}
+
+func granted(l *lock, h holder) result {
+	return result{Err: OK, Grant: h.Grant, Value: l.Value, Version: l.Version}
+}
+
+func (t *table) grant(l *lock, w waiter) holder {
+	t.grants++
+	h := holder{Client: w.Client, Mode: w.Mode, Grant: t.grants}
+	l.Holders = append(l.Holders, h)
+	t.granted(l, h)
+	return h
+}
+
+// drop takes holding i from l and grants the lock to the waiters at the
+// head of the queue that can hold it now.
+func (t *table) drop(l *lock, i int) {
+	t.gone(l.Holders[i].Grant)
+	l.Holders = slices.Delete(l.Holders, i, i+1)
+	for len(l.Waiters) > 0 && l.grantable(l.Waiters[0].Mode) {
+		w := l.Waiters[0]
+		l.Waiters = l.Waiters[1:]
+		t.grant(l, w)
+	}
+	if len(l.Holders) == 0 && len(l.Waiters) == 0 && l.Version == 0 {
+		delete(t.locks, l.Key)
+	}
+}
+
+// holding returns the lock of a holding and the holder's index in it, or
+// -1 if the client does not hold it.
+func (t *table) holding(client int64, held Held) (*lock, int) {
+	l, ok := t.locks[held.Key]
+	if !ok {
+		return nil, -1
+	}
+	return l, l.holder(client, held.Grant)
+}
+
+// renew renews each lock the client still holds, unless another client
+// waits for it: that refusal is the revocation.
+func (t *table) renew(r *RenewArgs) result {
+	res := result{Err: OK, Status: make([]Status, len(r.Locks))}
+	for j, held := range r.Locks {
+		l, i := t.holding(r.Client, held)
+		switch {
+		case i < 0:
+			res.Status[j] = Lost
+		case len(l.Waiters) > 0:
+			res.Status[j] = Revoked
+			if t.bugs.grantBeforeFlush {
+				t.drop(l, i)
+			}
+		default:
+			l.Holders[i].Renewals++
+			t.renewed(held.Grant)
+			res.Status[j] = Renewed
+		}
+	}
+	return res
+}
+
+// release applies the values flushed under locks the client holds and
+// gives up those not kept, in one command.
+func (t *table) release(r *ReleaseArgs) result {
+	res := result{Err: OK, Status: make([]Status, len(r.Locks))}
+	for j, f := range r.Locks {
+		l, i := t.holding(r.Client, f.Held)
+		if i < 0 {
+			res.Status[j] = Lost
+			continue
+		}
+		if f.Dirty && l.Holders[i].Mode == Exclusive {
+			l.Value, l.Version = f.Value, f.Version
+		}
+		if !f.Keep {
+			t.drop(l, i)
+		}
+		res.Status[j] = Renewed
+	}
+	return res
+}
+
+func (t *table) expire(e *expireCmd) {
+	l, ok := t.locks[e.Key]
+	if !ok {
+		return
+	}
+	i := slices.IndexFunc(l.Holders, func(h holder) bool { return h.Grant == e.Grant && h.Renewals == e.Renewals })
+	if i >= 0 {
+		t.drop(l, i)
+	}
+}
+
+// snapshotState is a table as a snapshot holds it: in key order, so that
+// equal tables give equal bytes.
+type snapshotState struct {
+	Locks    []lock
+	Grants   int64
+	Acquired []acquiredSeq
+}
+
+type acquiredSeq struct {
+	Client int64
+	Key    string
+	Seq    int64
+}
+
+// Snapshot encodes the table.
+func (t *table) Snapshot() []byte {
+	s := snapshotState{Grants: t.grants}
+	for _, k := range slices.Sorted(maps.Keys(t.locks)) {
+		s.Locks = append(s.Locks, *t.locks[k])
+	}
+	for ck, seq := range t.acquired {
+		s.Acquired = append(s.Acquired, acquiredSeq{ck.Client, ck.Key, seq})
+	}
+	slices.SortFunc(s.Acquired, func(a, b acquiredSeq) int {
+		return compareClientKeys(clientKey{a.Client, a.Key}, clientKey{b.Client, b.Key})
+	})
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		panic(fmt.Sprintf("frangipani: encoding a snapshot: %v", err)) // plain data: a bug
+	}
+	return buf.Bytes()
+}
+
+// Restore replaces the table with a snapshot's.
+func (t *table) Restore(snap []byte) error {
+	var s snapshotState
+	if len(snap) > 0 {
+		if err := gob.NewDecoder(bytes.NewReader(snap)).Decode(&s); err != nil {
+			return fmt.Errorf("frangipani: snapshot: %w", err)
+		}
+	}
+	t.locks, t.grants, t.acquired = map[string]*lock{}, s.Grants, map[clientKey]int64{}
+	for i := range s.Locks {
+		l := &s.Locks[i]
+		t.locks[l.Key] = l
+		for _, h := range l.Holders {
+			t.granted(l, h)
+		}
+	}
+	for _, a := range s.Acquired {
+		t.acquired[clientKey{a.Client, a.Key}] = a.Seq
+	}
+	return nil
+}

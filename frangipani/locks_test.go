@@ -1,0 +1,109 @@
+package frangipani
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func acq(t *table, client, seq int64, key string, m Mode) result {
+	return t.Apply(command{Acquire: &AcquireArgs{Client: client, Seq: seq, Key: key, Mode: m}}).(result)
+}
+
+func statuses(r any) []Status { return r.(result).Status }
+
+// TestTableAcquire walks the lock table through grants, queues, retries
+// and stale acquires.
+func TestTableAcquire(t *testing.T) {
+	tb := newTable(bugs{})
+	var queued []string
+	tb.queued = func(l *lock) { queued = append(queued, l.Key) }
+	assert.Equal(t, result{Err: OK, Grant: 1}, acq(tb, 1, 1, "k", Shared))
+	assert.Equal(t, result{Err: OK, Grant: 2}, acq(tb, 2, 1, "k", Shared), "shared beside shared")
+	assert.Equal(t, result{Err: OK, Grant: 1}, acq(tb, 1, 1, "k", Shared), "a retry is answered with the holding")
+	assert.Equal(t, result{Err: ErrStale}, acq(tb, 1, 0, "k", Shared), "an older acquire is stale")
+	assert.Equal(t, result{Err: OK, Queued: true}, acq(tb, 3, 1, "k", Exclusive))
+	assert.Equal(t, []string{"k"}, queued)
+	assert.Equal(t, result{Err: OK, Queued: true}, acq(tb, 3, 1, "k", Exclusive), "a retry of a queued acquire stays queued")
+	assert.Equal(t, result{Err: OK, Queued: true}, acq(tb, 4, 1, "k", Shared), "shared waits behind a waiting writer")
+	assert.Equal(t, result{Err: ErrStale}, acq(tb, 3, 0, "k", Exclusive), "an older acquire of a waiter is stale")
+	assert.Equal(t, 2, len(tb.locks["k"].Waiters), "nothing queued twice")
+
+	// Releasing both readers hands the lock to the writer, then the reader.
+	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"k", 1}}}}})))
+	assert.Equal(t, 1, len(tb.locks["k"].Holders))
+	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}}}}})))
+	assert.Equal(t, []holder{{Client: 3, Mode: Exclusive, Grant: 3}}, tb.locks["k"].Holders)
+	assert.Equal(t, []waiter{{4, Shared}}, tb.locks["k"].Waiters)
+
+	// The writer flushes, keeps, then releases: the reader gets its value.
+	r := tb.Apply(command{Release: &ReleaseArgs{Client: 3, Locks: []Flush{{Held: Held{"k", 3}, Dirty: true, Value: "v", Version: 7, Keep: true}}}})
+	assert.Equal(t, []Status{Renewed}, statuses(r))
+	assert.Equal(t, "v", tb.locks["k"].Value)
+	assert.Equal(t, 1, len(tb.locks["k"].Holders), "a flush keeps the lock")
+	tb.Apply(command{Release: &ReleaseArgs{Client: 3, Locks: []Flush{{Held: Held{"k", 3}}}}})
+	assert.Equal(t, result{Err: OK, Grant: 4, Value: "v", Version: 7}, acq(tb, 4, 1, "k", Shared), "the reader holds it, with the writer's value")
+	assert.Equal(t, result{Err: ErrStale}, acq(tb, 3, 1, "k", Exclusive), "the writer's old acquire, retried after its release, is stale")
+	assert.Equal(t, ErrBadRequest, acq(tb, 4, 2, "k", Exclusive).Err, "no upgrade in place")
+}
+
+// TestTableRenewAndExpire shows a renewal refused while another client
+// waits, and an expiry that a renewal since makes do nothing.
+func TestTableRenewAndExpire(t *testing.T) {
+	tb := newTable(bugs{})
+	var renewed, gone []int64
+	tb.renewed = func(g int64) { renewed = append(renewed, g) }
+	tb.gone = func(g int64) { gone = append(gone, g) }
+	acq(tb, 1, 1, "k", Exclusive)
+	renew := func(client int64, locks ...Held) []Status {
+		return statuses(tb.Apply(command{Renew: &RenewArgs{Client: client, Locks: locks}}))
+	}
+	assert.Equal(t, []Status{Renewed, Lost, Lost}, renew(1, Held{"k", 1}, Held{"k", 2}, Held{"none", 1}))
+	assert.Equal(t, []int64{1}, renewed)
+	assert.Equal(t, []Status{Lost}, renew(2, Held{"k", 1}), "another client's grant")
+	tb.Apply(command{Expire: &expireCmd{Key: "k", Grant: 1, Renewals: 0}})
+	assert.Empty(t, gone, "a renewal since the leader looked makes the expiry do nothing")
+	acq(tb, 2, 1, "k", Shared)
+	assert.Equal(t, []Status{Revoked}, renew(1, Held{"k", 1}), "refused while client 2 waits")
+	assert.Equal(t, int64(1), tb.locks["k"].Holders[0].Renewals, "a refusal is no renewal")
+	tb.Apply(command{Expire: &expireCmd{Key: "none", Grant: 1}})
+	tb.Apply(command{Expire: &expireCmd{Key: "k", Grant: 1, Renewals: 1}})
+	assert.Equal(t, []int64{1}, gone)
+	assert.Equal(t, int64(2), tb.locks["k"].Holders[0].Client, "the waiter holds it")
+	assert.Equal(t, []Status{Lost}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"k", 1}, Dirty: true, Value: "late"}}}})))
+	assert.Equal(t, "", tb.locks["k"].Value, "a late flush under a lost grant changes nothing")
+	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}, Dirty: true, Value: "shared", Version: 5}}}})))
+	assert.Empty(t, tb.locks, "a shared holder's value is not applied, and a lock never written, held by no one, is forgotten")
+
+	bug := newTable(bugs{grantBeforeFlush: true})
+	acq(bug, 1, 1, "k", Exclusive)
+	acq(bug, 2, 1, "k", Exclusive)
+	bug.Apply(command{Renew: &RenewArgs{Client: 1, Locks: []Held{{"k", 1}}}})
+	assert.Equal(t, int64(2), bug.locks["k"].Holders[0].Client, "the planted bug grants on the refusal")
+}
+
+// TestTableSnapshot restores a snapshot into an equal table, and refuses
+// bytes that are not one.
+func TestTableSnapshot(t *testing.T) {
+	tb := newTable(bugs{})
+	acq(tb, 1, 1, "b", Exclusive)
+	acq(tb, 2, 1, "b", Shared)
+	acq(tb, 2, 2, "a", Shared)
+	acq(tb, 1, 3, "a", Shared)
+	tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"b", 1}, Dirty: true, Value: "x", Version: 1}}}})
+	snap := tb.Snapshot()
+	again := newTable(bugs{})
+	var granted []int64
+	again.granted = func(_ *lock, h holder) { granted = append(granted, h.Grant) }
+	require.NoError(t, again.Restore(snap))
+	assert.Equal(t, tb.acquired, again.acquired)
+	assert.Equal(t, tb.grants, again.grants)
+	assert.Equal(t, []holder{{Client: 2, Mode: Shared, Grant: 4}}, again.locks["b"].Holders)
+	assert.Equal(t, "x", again.locks["b"].Value)
+	assert.Equal(t, []int64{2, 3, 4}, granted, "the server hears of every holding restored, in key order")
+	assert.Equal(t, snap, again.Snapshot(), "equal tables give equal bytes")
+	require.NoError(t, again.Restore(nil))
+	assert.Empty(t, again.locks)
+	assert.ErrorContains(t, again.Restore([]byte("junk")), "frangipani: snapshot:")
+}

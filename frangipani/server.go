@@ -1,0 +1,282 @@
+package frangipani
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft/raftapi"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// A LockServer is one replica of the lock service: the lock table on
+// rsm, whose every change (a grant, a renewal, a release with the values
+// flushed under it, an expiry) goes through the Raft log.
+type LockServer struct {
+	rs   *rsm.Server
+	t    *table
+	host *sim.Host
+	cfg  Config
+
+	// seen is when this replica applied each holding's grant or latest
+	// renewal, on its own clock: no earlier than the client sent the
+	// request, so a lease counted from it ends no sooner than the client's.
+	seen map[int64]time.Duration
+	// waiting are the acquires this leader holds until their lock is
+	// granted, by client and key.
+	waiting  map[clientKey][]heldBack
+	expiring map[int64]bool // the holdings this leader has asked to expire
+	// watches are the clerks' watches this leader holds, by client.
+	watches map[int64]heldWatch
+	ticker  *sim.Timer
+}
+
+// A heldBack is an acquire a leader answers once its lock is granted.
+type heldBack struct {
+	reply *AcquireReply
+	d     *labrpc.Deferred
+}
+
+// A heldWatch is a clerk's watch a leader answers when another client
+// waits for one of its locks.
+type heldWatch struct {
+	args  *WatchArgs
+	reply *WatchReply
+	d     *labrpc.Deferred
+}
+
+// StartLockServer starts replica me of the lock service on host,
+// restoring what persister holds. Register its Services on the host's
+// labrpc server.
+func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, cfg Config) (*LockServer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &LockServer{t: newTable(cfg.bugs), host: host, cfg: cfg, seen: map[int64]time.Duration{},
+		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}, watches: map[int64]heldWatch{}}
+	s.t.granted, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.renewed, s.gone, s.queued
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.GobCodec[command, result]{}, cfg.RSM)
+	if err != nil {
+		return nil, err
+	}
+	s.rs = rs
+	s.ticker = host.NewTimer(s.tick)
+	rs.OnLeadership(s.leadership)
+	return s, nil
+}
+
+// Services returns the server's RPC services ("LockServer.Acquire",
+// "LockServer.Renew", "LockServer.Release", "LockServer.Watch") and its
+// Raft node's.
+func (s *LockServer) Services() []*labrpc.Service {
+	svc := labrpc.MakeService(s)
+	labrpc.HandleDeferred(svc, "Acquire", s.Acquire)
+	labrpc.HandleDeferred(svc, "Renew", s.Renew)
+	labrpc.HandleDeferred(svc, "Release", s.Release)
+	labrpc.HandleDeferred(svc, "Watch", s.Watch)
+	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
+}
+
+// GetState returns the server's Raft term and whether it leads.
+func (s *LockServer) GetState() (term int, isLeader bool) { return s.rs.Raft().GetState() }
+
+// Kill stops the server and its Raft node.
+func (s *LockServer) Kill() { s.rs.Kill() }
+
+// Value returns key's value and version as this replica last applied
+// them, and how many clients hold its lock.
+func (s *LockServer) Value(key string) (value string, version int64, holders int) {
+	l, ok := s.t.locks[key]
+	if !ok {
+		return "", 0, 0
+	}
+	return l.Value, l.Version, len(l.Holders)
+}
+
+// Acquire is the handler for a lock request: it answers once the lock is
+// granted, which may wait for other holders to give it up.
+func (s *LockServer) Acquire(args *AcquireArgs, reply *AcquireReply, d *labrpc.Deferred) {
+	if args.Key == "" || (args.Mode != Shared && args.Mode != Exclusive) {
+		reply.Err, reply.Reason = ErrBadRequest, "an acquire needs a key and a mode, got key \""+args.Key+"\" mode "+args.Mode.String()
+		d.Reply()
+		return
+	}
+	s.rs.Submit(rsm.Session{}, command{Acquire: args}, func(r any, ok bool) {
+		if !ok {
+			reply.Err = ErrWrongLeader
+			d.Reply()
+			return
+		}
+		res := r.(result)
+		if res.Queued {
+			ck := clientKey{args.Client, args.Key}
+			s.waiting[ck] = append(s.waiting[ck], heldBack{reply, d})
+			return
+		}
+		reply.Err, reply.Grant, reply.Value, reply.Version, reply.Reason = res.Err, res.Grant, res.Value, res.Version, res.Reason
+		d.Reply()
+	})
+}
+
+// Renew is the handler for a clerk's renewal of its leases.
+func (s *LockServer) Renew(args *RenewArgs, reply *RenewReply, d *labrpc.Deferred) {
+	s.rs.Submit(rsm.Session{}, command{Renew: args}, func(r any, ok bool) {
+		reply.Err = ErrWrongLeader
+		if ok {
+			reply.Err, reply.Status = OK, r.(result).Status
+		}
+		d.Reply()
+	})
+}
+
+// Release is the handler for a clerk's release (or flush) of locks with
+// the values written under them.
+func (s *LockServer) Release(args *ReleaseArgs, reply *ReleaseReply, d *labrpc.Deferred) {
+	s.rs.Submit(rsm.Session{Client: args.Client, Seq: args.Seq}, command{Release: args}, func(r any, ok bool) {
+		reply.Err = ErrWrongLeader
+		if ok {
+			reply.Err, reply.Status = OK, r.(result).Status
+		}
+		d.Reply()
+	})
+}
+
+// Watch is the handler for a clerk's watch of its locks: a leader answers
+// it once another client waits for one of them, or after RenewEvery with
+// none. It reads the leader's memory, not the log: the answer is a hint
+// to release early, and a release is safe whenever it comes.
+func (s *LockServer) Watch(args *WatchArgs, reply *WatchReply, d *labrpc.Deferred) {
+	if !s.rs.IsLeader() {
+		reply.Err = ErrWrongLeader
+		d.Reply()
+		return
+	}
+	w := heldWatch{args, reply, d}
+	if s.answer(w, "") {
+		return
+	}
+	if old, ok := s.watches[args.Client]; ok {
+		old.reply.Err = OK
+		old.d.Reply()
+	}
+	s.watches[args.Client] = w
+	s.host.After(s.cfg.RenewEvery, func() {
+		if cur, ok := s.watches[args.Client]; ok && cur.d == d {
+			delete(s.watches, args.Client)
+			reply.Err = OK
+			d.Reply()
+		}
+	})
+}
+
+// answer answers a watch with its locks that another client waits for
+// (of key only, unless key is ""), if there are any.
+func (s *LockServer) answer(w heldWatch, key string) bool {
+	for _, held := range w.args.Locks {
+		l, i := s.t.holding(w.args.Client, held)
+		if i >= 0 && (key == "" || key == held.Key) && len(l.Waiters) > 0 {
+			w.reply.Locks = append(w.reply.Locks, held)
+		}
+	}
+	if len(w.reply.Locks) == 0 {
+		return false
+	}
+	w.reply.Err = OK
+	w.d.Reply()
+	return true
+}
+
+// queued answers the watches of a lock's holders when a client starts
+// waiting for it.
+func (s *LockServer) queued(l *lock) {
+	for _, h := range l.Holders {
+		if w, ok := s.watches[h.Client]; ok && s.answer(w, l.Key) {
+			delete(s.watches, h.Client)
+		}
+	}
+}
+
+// granted notes a new holding, adds it to its client's watch (it was
+// granted after the watch was sent) and answers the acquires waiting for
+// it.
+func (s *LockServer) granted(l *lock, h holder) {
+	s.seen[h.Grant] = s.host.Now()
+	if w, ok := s.watches[h.Client]; ok {
+		w.args.Locks = append(w.args.Locks, Held{Key: l.Key, Grant: h.Grant})
+		if s.answer(w, l.Key) {
+			delete(s.watches, h.Client)
+		}
+	}
+	ck := clientKey{h.Client, l.Key}
+	for _, w := range s.waiting[ck] {
+		w.reply.Err, w.reply.Grant, w.reply.Value, w.reply.Version = OK, h.Grant, l.Value, l.Version
+		w.d.Reply()
+	}
+	delete(s.waiting, ck)
+}
+
+func (s *LockServer) renewed(grant int64) { s.seen[grant] = s.host.Now() }
+
+func (s *LockServer) gone(grant int64) {
+	delete(s.seen, grant)
+	delete(s.expiring, grant)
+}
+
+// leadership starts the leader's look-out for leases that ran out, or
+// stops it and sends the acquires it held back elsewhere.
+func (s *LockServer) leadership(_ int, leading bool) {
+	if leading {
+		s.ticker.Reset(s.cfg.Tick)
+		return
+	}
+	s.ticker.Stop()
+	clear(s.expiring)
+	for _, c := range slices.Sorted(maps.Keys(s.watches)) {
+		w := s.watches[c]
+		w.reply.Err = ErrWrongLeader
+		w.d.Reply()
+	}
+	clear(s.watches)
+	waiting := s.waiting
+	s.waiting = map[clientKey][]heldBack{}
+	for _, ck := range slices.SortedFunc(maps.Keys(waiting), compareClientKeys) {
+		for _, w := range waiting[ck] {
+			w.reply.Err = ErrWrongLeader
+			w.d.Reply()
+		}
+	}
+}
+
+// tick asks, through the log, to take each lock whose holder's lease ran
+// out (shared) or who has been silent for BreakAfter (exclusive) while
+// another client waits for it.
+func (s *LockServer) tick() {
+	s.ticker.Reset(s.cfg.Tick)
+	now := s.host.Now()
+	var keys []string
+	for k, l := range s.t.locks {
+		if len(l.Waiters) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, h := range s.t.locks[k].Holders {
+			limit := s.cfg.Lease
+			if h.Mode == Exclusive {
+				limit = s.cfg.BreakAfter
+			}
+			seen, ok := s.seen[h.Grant]
+			if !ok || now-seen < limit || s.expiring[h.Grant] {
+				continue
+			}
+			s.expiring[h.Grant] = true
+			grant := h.Grant
+			s.rs.Submit(rsm.Session{}, command{Expire: &expireCmd{Key: k, Grant: grant, Renewals: h.Renewals}}, func(any, bool) {
+				delete(s.expiring, grant)
+			})
+		}
+	}
+}
