@@ -55,13 +55,13 @@ func lockScenarios() []Scenario {
 	cfg := LockConfig()
 	base := LockSpec{Config: cfg, Clients: 5, Keys: 2, Unreliable: true}
 	isolate, kills, drift := base, base, base
-	const shape = "frangipani lease/lock cache (3 lock servers, 5 caching clerks on 2 keys, unreliable network, snapshots): "
+	const shape = "Frangipani lease/lock cache (3 lock servers, 5 caching clerks on 2 keys, unreliable network, snapshots): "
 	isolate.Name, isolate.Isolate = "locks-isolate", true
-	isolate.Description = shape + "a random clerk cut off from the lock service for up to two leases, again and again; porcupine at the end"
+	isolate.Description = shape + "a random clerk cut off from the lock service for up to two leases, again and again; porcupine at the end."
 	kills.Name, kills.KillLeaders = "locks-kills", true
-	kills.Description = shape + "the lock service's leader killed every 1–3 s and restarted within a second; porcupine at the end"
+	kills.Description = shape + "the lock service's leader killed every 1–3 s and restarted within a second; porcupine at the end."
 	drift.Name, drift.Isolate, drift.Drift = "locks-drift", true, cfg.Drift
-	drift.Description = shape + fmt.Sprintf("clerks cut off as in locks-isolate, their clocks %.0f%% slow and the lock servers' %.0f%% fast (the drift bound); porcupine at the end", 100*cfg.Drift, 100*cfg.Drift)
+	drift.Description = shape + fmt.Sprintf("clerks cut off from the lock service again and again, their clocks %.0f%% slow and the lock servers' %.0f%% fast (the drift bound); porcupine at the end.", 100*cfg.Drift, 100*cfg.Drift)
 	return []Scenario{isolate.Scenario(), kills.Scenario(), drift.Scenario()}
 }
 
