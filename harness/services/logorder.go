@@ -31,7 +31,8 @@ func (d LogOrder) Cluster() (cluster.Config, error) {
 }
 
 func (d LogOrder) node(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-	s, err := logorder.Start(n.Host, n.Peers, n.Me, n.Persister, d.Config)
+	disk := n.Host.PersisterNamed(fmt.Sprintf("nami/%d/store", n.Me))
+	s, err := logorder.Start(n.Host, n.Peers, n.Me, n.Persister, disk, d.Config)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -55,7 +55,7 @@ func Scenarios() []Scenario {
 		kvScenario("kv-readindex", "the same with ReadIndex reads", 1),
 		kvScenario("kv-lease", "the same with lease reads", 2),
 		leaseElections(),
-	}, txnScenarios()...)
+	}, append(txnScenarios(), logOrderScenarios()...)...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

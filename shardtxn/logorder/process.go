@@ -12,19 +12,16 @@ func (s *Server) process() {
 			continue
 		}
 		s.busy = true
-		epoch, sync, got := s.epoch, true, false
+		sync, got := true, false
 		var out Outcome
 		s.decide(q.tid, q.txn, s.cfg.CacheSize > 0, func(o Outcome, _ Err) {
-			switch {
-			case epoch != s.epoch:
-				// a snapshot replaced the state; the queue starts afresh
-			case sync:
+			if sync {
 				out, got = o, true
-			default:
-				s.busy = false
-				s.finish(q, o)
-				s.process()
+				return
 			}
+			s.busy = false
+			s.finish(q, o)
+			s.process()
 		})
 		sync = false
 		if got {
@@ -94,12 +91,17 @@ func (s *Server) finish(q queued, o Outcome) {
 }
 
 // advance marks tid, the head of the queue, processed, collects old
-// versions now and then, and wakes whoever waited for tid.
+// versions and saves a snapshot now and then, and wakes whoever waited
+// for tid.
 func (s *Server) advance(tid int) {
 	s.m.processed = tid
 	s.m.queue = s.m.queue[1:]
 	if s.m.processed-s.m.st.horizon > 2*s.cfg.Versions {
 		s.m.st.collect(s.m.processed - s.cfg.Versions)
+	}
+	if s.cfg.SnapshotEvery > 0 && s.m.processed-s.saved >= s.cfg.SnapshotEvery {
+		s.disk.Save(nil, s.m.Snapshot())
+		s.saved = s.m.processed
 	}
 	s.wake()
 }

@@ -24,10 +24,11 @@ type Server struct {
 	peers []*labrpc.ClientEnd
 	cache *commitCache
 
-	restarted bool // started from persisted state (the planted early-reads bug serves reads then)
-	epoch     int  // bumped by a restore: a decision under way is dropped
-	busy      bool // deciding the head of the queue
-	kicking   bool // a processing round is scheduled
+	disk      *sim.Persister // the node's own snapshots
+	saved     int            // the processed tid of the last snapshot saved
+	restarted bool           // started from persisted state (the planted early-reads bug serves reads then)
+	busy      bool           // deciding the head of the queue
+	kicking   bool           // a processing round is scheduled
 	waits     []*tidWait
 	want      map[int]int     // tids commits wait on here → how many
 	outcomes  map[int]Outcome // decided tids that commits wait on
@@ -50,26 +51,32 @@ type tidWait struct {
 	off bool // called already (by its timeout)
 }
 
-// Start starts node me of peers (every node) on host, restoring what
-// persister holds. Register its Services on the host's labrpc server.
-func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, cfg Config) (*Server, error) {
+// Start starts node me of peers (every node) on host, restoring its
+// state from disk (the node's snapshot) and its log from persister (Raft's
+// state). Register its Services on the host's labrpc server.
+func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *sim.Persister, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(peers) != cfg.Layout.Nodes {
 		return nil, fmt.Errorf("logorder: %d peers for a layout of %d nodes", len(peers), cfg.Layout.Nodes)
 	}
-	s := &Server{host: host, cfg: cfg, me: me, peers: peers, want: map[int]int{}, outcomes: map[int]Outcome{},
-		restarted: persister.RaftStateSize() > 0 || persister.SnapshotSize() > 0}
+	s := &Server{host: host, cfg: cfg, me: me, peers: peers, disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{},
+		restarted: persister.RaftStateSize() > 0}
 	s.cache = newCommitCache(cfg.CacheSize, cfg.bugs.noInvalidate)
-	s.m = &machine{st: newStore(), queuedFn: func() {}, restoredFn: func() {}}
+	s.m = &machine{st: newStore(), queuedFn: s.schedule}
+	if disk.SnapshotSize() > 0 {
+		if err := s.m.Restore(disk.ReadSnapshot()); err != nil {
+			return nil, fmt.Errorf("logorder: node %d: bad snapshot: %w", me, err)
+		}
+		s.saved = s.m.processed
+	}
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, rsm.GobCodec[command, int]{}, cfg.RSM)
 	if err != nil {
 		return nil, err
 	}
 	s.rs = rs
 	s.m.index = rs.Applied
-	s.m.queuedFn, s.m.restoredFn = s.schedule, s.restored
 	return s, nil
 }
 
@@ -105,17 +112,6 @@ func (s *Server) Versions() int { return s.m.st.versions() }
 // in tid order (again after a restart): every node that decides a tid
 // must reach the same outcome, which a test checks across nodes.
 func (s *Server) OnDecide(fn func(tid int, o Outcome)) { s.onDecide = fn }
-
-// restored drops the decision under way and the cache (it holds only
-// what this node saw since it began), and wakes the waiters the new state
-// satisfies.
-func (s *Server) restored() {
-	s.epoch++
-	s.busy = false
-	s.cache = newCommitCache(s.cfg.CacheSize, s.cfg.bugs.noInvalidate)
-	s.wake()
-	s.schedule()
-}
 
 // schedule runs a processing round soon, after the current event.
 func (s *Server) schedule() {
