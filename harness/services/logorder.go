@@ -82,11 +82,25 @@ func LogOrderKey(prefix string, n int) string {
 // client sees its own writes; a list append reads the list and puts it
 // back longer; a conflict is an abort (Fail), except in a transfer, which
 // begins again until it commits.
-type LogOrderClient struct{ *logorder.Clerk }
+type LogOrderClient struct {
+	*logorder.Clerk
+	// AnySnapshot begins each transaction at any server's recent tid
+	// (min_tid 0), not the clerk's last: with snapshot reads, a client
+	// may then miss its own writes.
+	AnySnapshot bool
+}
+
+// min returns the min_tid to begin a transaction at.
+func (c LogOrderClient) min() int {
+	if c.AnySnapshot {
+		return 0
+	}
+	return c.LastTid()
+}
 
 // ListTxn runs txncheck's micro-ops as one transaction.
 func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
-	c.Begin(c.LastTid(), func(tx *logorder.Tx, err error) {
+	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
 		must(err)
 		filled := make([]txncheck.Op, len(ops))
 		var step func(i int)
@@ -127,7 +141,7 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 func (c LogOrderClient) Transfer(from, to int, amount int64, done func(txncheck.Outcome)) {
 	var round func()
 	round = func() {
-		c.Begin(c.LastTid(), func(tx *logorder.Tx, err error) {
+		c.Begin(c.min(), func(tx *logorder.Tx, err error) {
 			must(err)
 			c.balances(tx, []int{from, to}, func(b []int64, err error) {
 				switch {
@@ -160,7 +174,7 @@ func (c LogOrderClient) Balances(accounts int, done func(txncheck.Outcome, []int
 	for a := range all {
 		all[a] = a
 	}
-	c.Begin(c.LastTid(), func(tx *logorder.Tx, err error) {
+	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
 		must(err)
 		c.balances(tx, all, func(b []int64, err error) {
 			if err != nil {
