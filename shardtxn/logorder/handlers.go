@@ -23,16 +23,16 @@ func (s *Server) Recent(args *RecentArgs, reply *RecentReply, d *labrpc.Deferred
 	answer := func(ok bool) {
 		reply.Err, reply.Tid = ErrBehind, 0
 		if ok {
-			reply.Err, reply.Tid = OK, s.m.processed
+			reply.Err, reply.Tid = OK, s.through()
 		}
 		d.Reply()
 	}
 	if s.early() {
-		reply.Err, reply.Tid = OK, max(s.m.queuedTo, args.Min)
+		reply.Err, reply.Tid = OK, max(s.rs.Applied(), args.Min)
 		d.Reply()
 		return
 	}
-	if args.Min <= s.m.processed || args.Min <= s.m.queuedTo || !s.rs.IsLeader() {
+	if args.Min <= s.rs.Applied() || !s.rs.IsLeader() {
 		s.waitFor(args.Min, s.cfg.ReadWait, answer)
 		return
 	}
@@ -76,8 +76,8 @@ func (s *Server) Get(args *GetArgs, reply *GetReply, d *labrpc.Deferred) {
 		}
 		d.Reply()
 	}
-	if args.Latest || s.early() && args.Tid > s.m.processed {
-		serve(s.m.processed)
+	if args.Latest || s.early() && args.Tid > s.through() {
+		serve(s.through())
 		return
 	}
 	s.waitFor(args.Tid, s.cfg.ReadWait, func(ok bool) {
@@ -140,7 +140,7 @@ func (s *Server) Commit(args *CommitArgs, reply *CommitReply, d *labrpc.Deferred
 // tid before anyone waited (a retry, or a restore passed it), one it
 // decides again from the values as of tid−1.
 func (s *Server) outcome(tid int, t Txn, done func(Outcome, Err)) {
-	if s.m.processed >= tid {
+	if s.through() >= tid {
 		s.decide(tid, t, false, done)
 		return
 	}
@@ -162,7 +162,7 @@ func (s *Server) outcome(tid int, t Txn, done func(Outcome, Err)) {
 // waitFor calls fn(true) once the server has processed tid, or fn(false)
 // after limit (if positive) if it has not by then.
 func (s *Server) waitFor(tid int, limit time.Duration, fn func(ok bool)) {
-	if s.m.processed >= tid {
+	if s.through() >= tid {
 		fn(true)
 		return
 	}
@@ -178,14 +178,24 @@ func (s *Server) waitFor(tid int, limit time.Duration, fn func(ok bool)) {
 	}
 }
 
+// through returns the newest tid the server's state is final for: it has
+// processed every log entry up to it (tids the log gave no transaction,
+// such as a retried commit's second entry, need no processing).
+func (s *Server) through() int {
+	if len(s.m.queue) > 0 {
+		return s.m.queue[0].tid - 1
+	}
+	return max(s.m.processed, s.rs.Applied())
+}
+
 // wake calls the waiters whose tid the server has processed.
 func (s *Server) wake() {
 	var ready []*tidWait
-	k := 0
+	k, through := 0, s.through()
 	for _, w := range s.waits {
 		switch {
 		case w.off:
-		case w.tid <= s.m.processed:
+		case w.tid <= through:
 			w.off = true
 			ready = append(ready, w)
 		default:

@@ -35,14 +35,12 @@ type machine struct {
 	st        *store
 	processed int // every tid up to here is decided and applied to st
 	queue     []queued
-	queuedTo  int    // the largest tid the log has given the machine
 	queuedFn  func() // tells the server a transaction was queued
 }
 
 // Apply queues a transaction under its log index, and returns the index.
 func (m *machine) Apply(cmd any) any {
 	tid := m.index()
-	m.queuedTo = max(m.queuedTo, tid)
 	if tid > m.processed {
 		m.queue = append(m.queue, queued{tid: tid, txn: cmd.(command).Txn})
 		m.queuedFn()
@@ -67,6 +65,6 @@ func (m *machine) Restore(snap []byte) error {
 	if err := d.Done(); err != nil {
 		return err
 	}
-	m.st, m.processed, m.queuedTo = st, processed, processed
+	m.st, m.processed = st, processed
 	return nil
 }

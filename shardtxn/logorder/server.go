@@ -77,6 +77,7 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 	}
 	s.rs = rs
 	s.m.index = rs.Applied
+	rs.OnLeadership(s.leadership)
 	return s, nil
 }
 
@@ -96,8 +97,9 @@ func (s *Server) GetState() (term int, isLeader bool) { return s.rs.Raft().GetSt
 // Kill stops the server and its Raft node.
 func (s *Server) Kill() { s.rs.Kill() }
 
-// Processed returns the last tid the server has processed.
-func (s *Server) Processed() int { return s.m.processed }
+// Processed returns the newest tid the server has processed the log
+// through.
+func (s *Server) Processed() int { return s.through() }
 
 // Queued returns how many transactions the server holds unprocessed.
 func (s *Server) Queued() int { return len(s.m.queue) }
@@ -112,6 +114,16 @@ func (s *Server) Versions() int { return s.m.st.versions() }
 // in tid order (again after a restart): every node that decides a tid
 // must reach the same outcome, which a test checks across nodes.
 func (s *Server) OnDecide(fn func(tid int, o Outcome)) { s.onDecide = fn }
+
+// leadership has a new leader put a barrier in the log: Raft commits
+// nothing of an earlier term until an entry of the leader's own term
+// commits, and nodes waiting for tids logged before the election would
+// otherwise wait for the next client's commit.
+func (s *Server) leadership(_ int, leading bool) {
+	if leading {
+		s.rs.Submit(rsm.Session{}, command{}, func(any, bool) {})
+	}
+}
 
 // schedule runs a processing round soon, after the current event.
 func (s *Server) schedule() {
