@@ -71,7 +71,7 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 		}
 		s.saved = s.m.processed
 	}
-	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, rsm.GobCodec[command, int]{}, cfg.RSM)
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, codec{}, cfg.RSM)
 	if err != nil {
 		return nil, err
 	}
