@@ -1,6 +1,7 @@
 package logorder_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/replab/replab/shardtxn/logorder"
@@ -39,6 +40,33 @@ func TestReadYourWritesAndConflicts(t *testing.T) {
 		v, _ = d.get(t, d.begin(t, b, b.LastTid()), key)
 		assert.Equal(t, "1+", v)
 		assert.Empty(t, d.disagreement())
+		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+	})
+}
+
+// Versions older than Versions tids before the newest are collected: a
+// transaction whose snapshot is that old gets ErrSnapshotTooOld and
+// begins again.
+func TestSnapshotTooOld(t *testing.T) {
+	simtest.Run(t, simtest.Seeds(t, 1), func(t *testing.T, seed int64) simtest.Result {
+		cfg := config(1, 1)
+		cfg.Versions = 4
+		d := deploy(t, seed, cfg)
+		ck := d.clerk()
+		d.put(t, ck, "a", "0")
+		old := d.begin(t, ck, ck.LastTid())
+		for i := range 12 {
+			d.put(t, ck, "a", fmt.Sprint(i+1))
+		}
+		assert.LessOrEqual(t, d.server(0).Versions(), 2*cfg.Versions+1, "old versions are collected")
+		ended := false
+		require.NoError(t, old.Get("a", func(_ string, _ bool, err error) {
+			assert.ErrorIs(t, err, logorder.ErrSnapshotTooOld)
+			ended = true
+		}))
+		d.runUntil(t, "a read at an old snapshot", &ended)
+		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), "a")
+		assert.Equal(t, "12", v)
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
 	})
 }

@@ -105,7 +105,7 @@ func TestRestartDoesNotStall(t *testing.T) {
 		d.w.After(2*time.Second, func() {
 			require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: d.c.HostOf(0, victim)}))
 		})
-		h = d.bankRun(t, 4, 0.2, 3*time.Second)
+		h = d.bankRun(t, 2, 0.2, 3*time.Second)
 		per := func(from, to time.Duration) int {
 			n := 0
 			for _, o := range h.Ops() {
@@ -115,8 +115,8 @@ func TestRestartDoesNotStall(t *testing.T) {
 			}
 			return n
 		}
-		before, after := per(start+500*time.Millisecond, start+time.Second), per(start+2*time.Second, start+2500*time.Millisecond)
-		t.Logf("operations in the half second before the kill: %d; in the half second after the restart: %d", before, after)
+		before, after := per(start, start+time.Second), per(start+2*time.Second, start+3*time.Second)
+		t.Logf("operations in the second before the kill: %d; in the second after the restart: %d", before, after)
 		assert.Greater(t, before, 50)
 		assert.Greater(t, after*2, before, "no stall after the restart")
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}

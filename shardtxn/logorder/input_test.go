@@ -33,9 +33,12 @@ func TestBadInput(t *testing.T) {
 		assert.ErrorContains(t, tx.Get(long, func(string, bool, error) { t.Error("no answer to a bad key") }), "at most 127")
 		assert.ErrorContains(t, tx.Put("k", strings.Repeat("v", logorder.MaxValue+1)), "value of 65537 bytes")
 
-		for min, want := range map[int]string{-1: "logorder: min tid -1 is negative", tid + 100: "is in the future: the log's newest tid is"} {
-			ended := false
-			ck.Begin(min, func(tx *logorder.Tx, err error) {
+		for _, c := range []struct {
+			min  int
+			want string
+		}{{-1, "logorder: min tid -1 is negative"}, {tid + 100, "is in the future: the log's newest tid is"}} {
+			ended, want := false, c.want
+			ck.Begin(c.min, func(tx *logorder.Tx, err error) {
 				assert.Nil(t, tx)
 				assert.ErrorContains(t, err, want)
 				ended = true
