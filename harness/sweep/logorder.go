@@ -3,11 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/checks/bank"
-	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
@@ -57,89 +53,27 @@ func (sp LogOrderSpec) Scenario() Scenario {
 	}}
 }
 
-// Run runs one seed and returns its outcome and its world.
+// Run runs one seed and returns its outcome and its world (nil if the
+// deployment cannot be built).
 func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
-	w := sim.NewWorld(seed)
-	w.SetTraceWriter(trace)
-	o := Outcome{Seed: seed}
-	fail := func(format string, args ...any) (Outcome, *sim.World) {
-		o.Problem = fmt.Sprintf(format, args...)
-		o.Summary = w.Summary()
-		return o, w
-	}
 	var agree agreement
 	dep := services.LogOrder{Config: sp.Config, Setup: func(node int, s *logorder.Server) {
 		s.OnDecide(func(tid int, out logorder.Outcome) { agree.add(node, tid, out) })
 	}}
-	cfg, err := dep.Cluster()
-	if err != nil {
-		return fail("%v", err)
-	}
-	c, err := cluster.New(w, cfg)
-	if err != nil {
-		return fail("%v", err)
+	c, o := txnCluster(seed, trace, dep.Cluster)
+	if c == nil {
+		return o, nil
 	}
 	clients := make([]workload.TxnClient, txnClients)
 	for i := range clients {
 		clients[i] = services.LogOrderClient{Clerk: services.LogOrderClerk(c, fmt.Sprintf("client%d", i), sp.Config.Layout)}
 	}
-	var lists txncheck.History
-	var accounts bank.History
-	var run *workload.Run
-	if sp.Bank {
-		if err := openLogOrderAccounts(w, c, sp.Config.Layout); err != nil {
-			return fail("%v", err)
-		}
-		run = workload.StartBank(w, clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}, &accounts)
-	} else {
-		run = workload.StartLists(w, clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
-	}
-	c.Net().Reliable(sp.Bank)
-	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
-	if err != nil {
-		return fail("%v", err)
-	}
-	w.Run(txnChaosFor)
-	n.Stop()
-	if err := c.Recover(); err != nil {
-		return fail("%v", err)
-	}
-	run.Stop()
-	healed := w.Now()
-	o.FaultLog = c.Log().String()
-	if !w.RunUntil(run.Finished, txnSettle) {
-		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
-	}
-	if !w.RunUntil(func() bool { return dep.Drained(c) }, txnSettle-(w.Now()-healed)) {
-		return fail("the nodes did not all process the whole log within %v of healing", txnSettle)
-	}
-	o.Summary = w.Summary()
-	if agree.problem != "" {
-		return fail("%s", agree.problem)
-	}
-	if sp.Bank {
-		o.Ops = accounts.Len()
-		r, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
-		switch {
-		case err != nil:
-			return fail("%v", err)
-		case !r.Valid:
-			o.Problem = r.String()
-		}
-		return o, w
-	}
-	o.Ops = lists.Len()
-	r, err := txncheck.Check(&lists, txncheck.StrictSerializable)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if !r.OK() {
-		o.Problem = r.String()
-		if dir != "" {
-			o.HTML, _ = r.WriteHTML(dir, fmt.Sprintf("%s-seed%d", sp.Name, seed), c.Log().Intervals(w.Now()))
-		}
-	}
-	return o, w
+	return txnRun{
+		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
+		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
+		drained: func() bool { return dep.Drained(c) }, undrained: "the nodes did not all process the whole log",
+		settled: func() string { return agree.problem },
+	}.run(o, dir)
 }
 
 // An agreement holds the first decision any node made of each tid, and
