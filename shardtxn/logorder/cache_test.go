@@ -122,3 +122,31 @@ func TestRestartDoesNotStall(t *testing.T) {
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
 	})
 }
+
+// A node asks another for the values it needs in one batch per set of
+// owners, and only a node that decides a transaction asks: one that
+// writes none of the transaction's keys skips it.
+func TestFetchesBatchByOwners(t *testing.T) {
+	cfg := config(3, 1)
+	cfg.CacheSize = 0
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	a, b, mine := keyOn(1, cfg.Layout, "a"), keyOn(1, cfg.Layout, "b"), keyOn(0, cfg.Layout, "m")
+	d.put(t, ck, a, "1")
+	tx := d.begin(t, ck, ck.LastTid())
+	d.get(t, tx, a)
+	d.get(t, tx, b)
+	require.NoError(t, tx.Put(mine, "x"))
+	settled := func() bool {
+		return d.server(0).Processed() >= ck.LastTid() && d.server(2).Processed() >= ck.LastTid()
+	}
+	require.True(t, d.w.RunUntil(settled, time.Second))
+	before := []logorder.Stats{d.server(0).Stats(), d.server(2).Stats()}
+	_, o := d.commit(t, tx)
+	require.Equal(t, logorder.Applied, o)
+	require.True(t, d.w.RunUntil(settled, time.Second))
+	after := []logorder.Stats{d.server(0).Stats(), d.server(2).Stats()}
+	assert.Equal(t, before[0].Fetches+1, after[0].Fetches, "node 0 asks node 1 for both values at once")
+	assert.Equal(t, before[1].Decided, after[1].Decided, "node 2 keeps none of the keys")
+	assert.Equal(t, before[1].Skipped+1, after[1].Skipped)
+}

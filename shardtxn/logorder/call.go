@@ -18,10 +18,7 @@ const retryPause = 10 * time.Millisecond
 func ask(host *sim.Host, timeout time.Duration, pick func() *labrpc.ClientEnd, method string, args any, newReply func() any, accept func(reply any) bool) {
 	attempt := 0
 	var try func()
-	timer := host.NewTimer(func() {
-		attempt++
-		try()
-	})
+	timer := host.NewTimer(func() { try() })
 	try = func() {
 		attempt++
 		this := attempt
@@ -31,7 +28,6 @@ func ask(host *sim.Host, timeout time.Duration, pick func() *labrpc.ClientEnd, m
 				return // timed out already
 			}
 			timer.Stop()
-			attempt++
 			if ok && accept(reply) {
 				return
 			}

@@ -32,6 +32,7 @@ func TestBadInput(t *testing.T) {
 		assert.ErrorContains(t, tx.Put(long, "v"), "of 128 bytes (at most 127)")
 		assert.ErrorContains(t, tx.Get(long, func(string, bool, error) { t.Error("no answer to a bad key") }), "at most 127")
 		assert.ErrorContains(t, tx.Put("k", strings.Repeat("v", logorder.MaxValue+1)), "value of 65537 bytes")
+		assert.NoError(t, tx.Put("k", strings.Repeat("v", logorder.MaxValue)), "a value of the largest size")
 
 		for _, c := range []struct {
 			min  int

@@ -7,6 +7,10 @@ import "math"
 func (s *Server) process() {
 	for !s.busy && len(s.m.queue) > 0 {
 		q := s.m.queue[0]
+		if len(q.txn.Reads)+len(q.txn.Writes) == 0 {
+			s.advance(q.tid) // a barrier
+			continue
+		}
 		if !s.needs(q) {
 			s.skip(q)
 			continue
@@ -34,11 +38,7 @@ func (s *Server) process() {
 // needs reports whether the node must decide q: it writes a key the node
 // keeps, or a client waits on the node for it; or, with the commit cache,
 // the node can decide it without asking anyone, and caches its writes.
-// A barrier needs nothing.
 func (s *Server) needs(q queued) bool {
-	if len(q.txn.Reads)+len(q.txn.Writes) == 0 {
-		return false
-	}
 	if s.want[q.tid] > 0 {
 		return true
 	}
