@@ -40,6 +40,11 @@ func TestReadYourWritesAndConflicts(t *testing.T) {
 		v, _ = d.get(t, d.begin(t, b, b.LastTid()), key)
 		assert.Equal(t, "1+", v)
 		assert.Empty(t, d.disagreement())
+		for i := range 3 {
+			s := d.server(i)
+			assert.Zero(t, s.Pending(), "node %d: no commit waits", i)
+			assert.Zero(t, s.Stats().Redecided, "node %d: each commit's outcome came from processing it", i)
+		}
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
 	})
 }

@@ -17,7 +17,6 @@ func TestPlantedBugsCaught(t *testing.T) {
 	}
 	cases := []simtest.Case[logorder.Config]{
 		{Name: "logorder-lists", Run: sweepCase(false)},
-		{Name: "logorder-bank", Run: sweepCase(true)},
 	}
 	simtest.HuntBugs(t, sweep.LogOrderConfig, bugs, cases, 3)
 }

@@ -16,15 +16,15 @@ const retryPause = 10 * time.Millisecond
 // try that is lost, times out or is refused is followed by another after a
 // short pause. Everything runs on host: if it dies, the asking ends.
 func ask(host *sim.Host, timeout time.Duration, pick func() *labrpc.ClientEnd, method string, args any, newReply func() any, accept func(reply any) bool) {
-	attempt := 0
+	var current *bool // the try under way; an answer to another is ignored
 	var try func()
 	timer := host.NewTimer(func() { try() })
 	try = func() {
-		attempt++
-		this := attempt
+		this := new(bool)
+		current = this
 		reply := newReply()
 		pick().Call(method, args, reply, func(ok bool) {
-			if this != attempt {
+			if this != current {
 				return // timed out already
 			}
 			timer.Stop()

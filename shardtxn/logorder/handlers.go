@@ -50,7 +50,8 @@ func (s *Server) Recent(args *RecentArgs, reply *RecentReply, d *labrpc.Deferred
 }
 
 // early reports whether the planted bug has this server serve reads
-// before it has caught up: it was restarted.
+// before it has caught up, from whatever it has applied: it was
+// restarted.
 func (s *Server) early() bool { return s.cfg.bugs.earlyReads && s.restarted }
 
 // Get is the handler for getAsOf: it answers with the values of keys the
@@ -64,7 +65,7 @@ func (s *Server) Get(args *GetArgs, reply *GetReply, d *labrpc.Deferred) {
 		return
 	}
 	serve := func(tid int) {
-		if tid < s.m.st.horizon {
+		if !s.m.st.readable(tid) {
 			reply.Err, reply.Reason = ErrTooOld, fmt.Sprintf("logorder: tid %d is older than the versions kept (from %d)", tid, s.m.st.horizon)
 			d.Reply()
 			return
@@ -76,7 +77,7 @@ func (s *Server) Get(args *GetArgs, reply *GetReply, d *labrpc.Deferred) {
 		}
 		d.Reply()
 	}
-	if args.Latest || s.early() && args.Tid > s.through() {
+	if args.Latest || s.early() {
 		serve(s.through())
 		return
 	}
@@ -140,10 +141,6 @@ func (s *Server) Commit(args *CommitArgs, reply *CommitReply, d *labrpc.Deferred
 // tid before anyone waited (a retry, or a restore passed it), one it
 // decides again from the values as of tid−1.
 func (s *Server) outcome(tid int, t Txn, done func(Outcome, Err)) {
-	if s.through() >= tid {
-		s.decide(tid, t, false, done)
-		return
-	}
 	s.want[tid]++
 	s.waitFor(tid, 0, func(bool) {
 		o, ok := s.outcomes[tid]
@@ -155,6 +152,7 @@ func (s *Server) outcome(tid int, t Txn, done func(Outcome, Err)) {
 			done(o, OK)
 			return
 		}
+		s.stats.Redecided++
 		s.decide(tid, t, false, done)
 	})
 }

@@ -1,6 +1,7 @@
 package logorder_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,16 @@ func TestBadInput(t *testing.T) {
 		d.runUntil(t, "a read of another node's key", &ended)
 		assert.Equal(t, logorder.ErrBadRequest, get.Err)
 		assert.Contains(t, get.Reason, "node 0 does not keep key")
-		for _, args := range []*logorder.GetArgs{{Tid: -1, Keys: []string{key}}, {Tid: 1}, {Tid: 1, Keys: []string{long}}} {
+		var most []string
+		for i := range logorder.MaxKeys {
+			most = append(most, fmt.Sprintf("%s%d", key, i))
+		}
+		ended = false
+		ends[1].Call("Server.Get", &logorder.GetArgs{Tid: 1, Keys: most}, &get, func(bool) { ended = true })
+		d.runUntil(t, "a read of the most keys", &ended)
+		assert.Equal(t, logorder.OK, get.Err, get.Reason)
+		assert.Len(t, get.Values, logorder.MaxKeys)
+		for _, args := range []*logorder.GetArgs{{Tid: -1, Keys: []string{key}}, {Tid: 1}, {Tid: 1, Keys: []string{long}}, {Tid: 1, Keys: append(most, key)}} {
 			ended = false
 			get = logorder.GetReply{}
 			ends[1].Call("Server.Get", args, &get, func(bool) { ended = true })

@@ -48,6 +48,10 @@ func (st *store) put(key string, tid int, value string) {
 	st.keys[key] = slices.Insert(vs, i, version{tid, value})
 }
 
+// readable reports whether reads as of tid can be served: its versions
+// are not collected.
+func (st *store) readable(tid int) bool { return tid >= st.horizon }
+
 // collect drops the versions no read as of horizon or later needs, and
 // moves the horizon there.
 func (st *store) collect(horizon int) {

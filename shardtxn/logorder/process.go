@@ -121,7 +121,7 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 	asOf := tid - 1
 	if s.cfg.bugs.latestValues {
 		asOf = math.MaxInt
-	} else if asOf < s.m.st.horizon {
+	} else if !s.m.st.readable(asOf) {
 		done(0, ErrTooOld)
 		return
 	}

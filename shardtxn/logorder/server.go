@@ -42,6 +42,7 @@ type Stats struct {
 	Skipped   int // transactions that touched none of the node's keys
 	Fetches   int // requests to other owners for values as of a tid
 	CacheHits int // values the commit cache answered instead
+	Redecided int // transactions decided again for a commit that came after the node processed them
 }
 
 // A tidWait is a callback for when the server has processed tid.
@@ -100,6 +101,9 @@ func (s *Server) Kill() { s.rs.Kill() }
 // Processed returns the newest tid the server has processed the log
 // through.
 func (s *Server) Processed() int { return s.through() }
+
+// Pending returns how many tids commits wait on this server for.
+func (s *Server) Pending() int { return len(s.want) }
 
 // Queued returns how many transactions the server holds unprocessed.
 func (s *Server) Queued() int { return len(s.m.queue) }
