@@ -20,12 +20,12 @@ func TestBehindAndRetriedCommits(t *testing.T) {
 	cfg := config(3, 3)
 	d := deploy(t, 1, cfg)
 	ck := d.clerk()
-	tid := d.put(t, ck, "a", "1")
+	d.put(t, ck, "a", "1")
 	l, ok := d.c.Leader(0)
 	require.True(t, ok)
 	cut := (l + 1) % 3
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
-	tid = d.put(t, ck, "a", "2")
+	tid := d.put(t, ck, "a", "2")
 	h := d.c.NewClient("raw")
 	ends := d.c.Ends(h, 0, nil)
 	call := func(to int, method string, args, reply any) time.Duration {
