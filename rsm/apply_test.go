@@ -86,3 +86,29 @@ func TestReadsWaitUntilTheirIndexIsApplied(t *testing.T) {
 	assert.Equal(t, []any{2, 4}, got)
 	assert.Empty(t, s.reads)
 }
+
+// indexed is a state machine that records the index Applied reports
+// while it applies each command.
+type indexed struct {
+	s       *Server
+	indices []int
+}
+
+func (x *indexed) Apply(any) any          { x.indices = append(x.indices, x.s.Applied()); return nil }
+func (x *indexed) Snapshot() []byte       { return nil }
+func (x *indexed) Restore(b []byte) error { return nil }
+
+// Inside Apply, Applied is the index of the entry being applied.
+func TestAppliedIsTheIndexBeingApplied(t *testing.T) {
+	w := sim.NewWorld(1)
+	h := w.NewHost("h")
+	sm := &indexed{}
+	s, err := MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), sm, nil, DefaultConfig())
+	require.NoError(t, err)
+	sm.s = s
+	for _, i := range []int{1, 2, 5} {
+		s.apply(raft.ApplyMsg{CommandValid: true, Command: entry{Cmd: "x"}, CommandIndex: i, CommandTerm: 1})
+	}
+	assert.Equal(t, []int{1, 2, 5}, sm.indices)
+	assert.Equal(t, 5, s.Applied())
+}

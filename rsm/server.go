@@ -122,6 +122,12 @@ func (s *Server) Raft() raftapi.Raft { return s.rf }
 // Kill stops the server and its Raft node.
 func (s *Server) Kill() { s.rf.Kill() }
 
+// Applied returns the index of the last log entry applied. Inside
+// StateMachine.Apply it is the index of the entry being applied: a service
+// that names its commands by log position (a transaction's id) reads it
+// there.
+func (s *Server) Applied() int { return s.applied }
+
 // Submit puts cmd, a request of session sess, in the log, and calls done
 // once it is applied (see Done). A retry of a request already applied is
 // answered from the session table at once.

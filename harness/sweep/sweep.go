@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,7 +57,7 @@ func Scenarios() []Scenario {
 		kvScenario("kv-readindex", "Five key/value servers that read by ReadIndex (the leader confirms it still leads with a round of heartbeats, then reads) serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadIndex),
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
-	}, append(txnScenarios(), lockScenarios()...)...)
+	}, slices.Concat(txnScenarios(), logOrderScenarios(), lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

@@ -81,85 +81,136 @@ func (sp TxnSpec) Scenario() Scenario {
 }
 
 // Run runs one seed and returns its outcome and its world (whose summary a
-// test compares with a replay's).
+// test compares with a replay's; nil if the deployment cannot be built).
 func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
-	w := sim.NewWorld(seed)
-	w.SetTraceWriter(trace)
-	o := Outcome{Seed: seed}
-	fail := func(format string, args ...any) (Outcome, *sim.World) {
-		o.Problem = fmt.Sprintf(format, args...)
-		o.Summary = w.Summary()
-		return o, w
-	}
 	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages, Config: sp.Config}
 	var order installs
 	if !sp.Bank {
 		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
 	}
-	cfg, err := dep.Cluster()
-	if err != nil {
-		return fail("%v", err)
-	}
-	c, err := cluster.New(w, cfg)
-	if err != nil {
-		return fail("%v", err)
+	c, o := txnCluster(seed, trace, dep.Cluster)
+	if c == nil {
+		return o, nil
 	}
 	clients := make([]workload.TxnClient, txnClients)
 	for i := range clients {
 		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
 	}
+	return txnRun{
+		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
+		open:    func() error { return openAccounts(c.World(), c) },
+		drained: func() bool { return dep.Drained(c) }, undrained: "locks or the coordinator's table did not drain",
+		nemesis: sp.nemesis, order: &order,
+	}.run(o, dir)
+}
+
+// txnCluster builds a scenario's world from seed, tracing into trace, and
+// the cluster layout describes on it; if it cannot, it returns a nil
+// cluster and an outcome that says why.
+func txnCluster(seed int64, trace io.Writer, layout func() (cluster.Config, error)) (*cluster.Cluster, Outcome) {
+	w := sim.NewWorld(seed)
+	w.SetTraceWriter(trace)
+	cfg, err := layout()
+	if err == nil {
+		var c *cluster.Cluster
+		if c, err = cluster.New(w, cfg); err == nil {
+			return c, Outcome{Seed: seed}
+		}
+	}
+	return nil, Outcome{Seed: seed, Problem: err.Error(), Summary: w.Summary()}
+}
+
+// A txnRun is the part of a transaction scenario both designs share: its
+// clients run list appends (on an unreliable network) or bank transfers
+// and reads (on a LAN) under a random nemesis for txnChaosFor; then
+// everything heals, and within txnSettle the clients must finish and
+// drained must hold; then settled (if set) and the history are checked.
+type txnRun struct {
+	name      string
+	bank      bool
+	c         *cluster.Cluster
+	clients   []workload.TxnClient
+	open      func() error // opens the bank's accounts
+	drained   func() bool
+	undrained string        // says what did not drain
+	settled   func() string // a problem found once drained, or ""
+	// nemesis, if set, starts the faults instead of the random nemesis,
+	// and returns what stops them.
+	nemesis func(w *sim.World, c *cluster.Cluster) (func(), error)
+	order   *installs // if set, the lists' install order, given to txncheck
+}
+
+// run runs the scenario on o's seed's world, the cluster's.
+func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
+	w := r.c.World()
+	fail := func(format string, args ...any) (Outcome, *sim.World) {
+		o.Problem = fmt.Sprintf(format, args...)
+		o.Summary = w.Summary()
+		return o, w
+	}
 	var lists txncheck.History
 	var accounts bank.History
 	var run *workload.Run
-	if sp.Bank {
-		if err := openAccounts(w, c); err != nil {
+	if r.bank {
+		if err := r.open(); err != nil {
 			return fail("%v", err)
 		}
-		run = workload.StartBank(w, clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}, &accounts)
+		run = workload.StartBank(w, r.clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}, &accounts)
 	} else {
-		run = workload.StartLists(w, clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
+		run = workload.StartLists(w, r.clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
 	}
-	c.Net().Reliable(sp.Bank)
-	stop, err := sp.nemesis(w, c)
+	r.c.Net().Reliable(r.bank)
+	nemesis := r.nemesis
+	if nemesis == nil {
+		nemesis = txnRandomNemesis
+	}
+	stop, err := nemesis(w, r.c)
 	if err != nil {
 		return fail("%v", err)
 	}
 	w.Run(txnChaosFor)
 	stop()
-	if err := c.Recover(); err != nil {
+	if err := r.c.Recover(); err != nil {
 		return fail("%v", err)
 	}
 	run.Stop()
 	healed := w.Now()
-	o.FaultLog = c.Log().String()
+	o.FaultLog = r.c.Log().String()
 	if !w.RunUntil(run.Finished, txnSettle) {
 		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
 	}
-	if !w.RunUntil(func() bool { return dep.Drained(c) }, txnSettle-(w.Now()-healed)) {
-		return fail("locks or the coordinator's table did not drain within %v of healing", txnSettle)
+	if !w.RunUntil(r.drained, txnSettle-(w.Now()-healed)) {
+		return fail("%s within %v of healing", r.undrained, txnSettle)
 	}
 	o.Summary = w.Summary()
-	if sp.Bank {
+	if r.settled != nil {
+		if problem := r.settled(); problem != "" {
+			return fail("%s", problem)
+		}
+	}
+	if r.bank {
 		o.Ops = accounts.Len()
-		r, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
+		res, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
 		switch {
 		case err != nil:
 			return fail("%v", err)
-		case !r.Valid:
-			o.Problem = r.String()
+		case !res.Valid:
+			o.Problem = res.String()
 		}
 		return o, w
 	}
 	o.Ops = lists.Len()
-	order.into(&lists)
-	r, err := txncheck.Check(&lists, txncheck.StrictSerializable)
+	if r.order != nil {
+		r.order.into(&lists)
+	}
+	res, err := txncheck.Check(&lists, txncheck.StrictSerializable)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if !r.OK() {
-		o.Problem = r.String()
+	if !res.OK() {
+		o.Problem = res.String()
 		if dir != "" {
-			o.HTML, _ = r.WriteHTML(dir, fmt.Sprintf("%s-seed%d", sp.Name, seed), c.Log().Intervals(w.Now()))
+			o.HTML, _ = res.WriteHTML(dir, fmt.Sprintf("%s-seed%d", r.name, o.Seed), r.c.Log().Intervals(w.Now()))
 		}
 	}
 	return o, w
@@ -168,11 +219,7 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 // nemesis starts the spec's faults and returns what stops them.
 func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	if !sp.Outages {
-		n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
-		if err != nil {
-			return nil, err
-		}
-		return n.Stop, nil
+		return txnRandomNemesis(w, c)
 	}
 	var coords, shards []int
 	for i := range c.Replicas(0) {
@@ -201,6 +248,16 @@ func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	}
 	w.After(w.RandDuration(0, time.Second), outage)
 	return func() { stopped = true }, nil
+}
+
+// txnRandomNemesis applies random faults of every kind, one every 400 ms
+// on average.
+func txnRandomNemesis(_ *sim.World, c *cluster.Cluster) (func(), error) {
+	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
+	if err != nil {
+		return nil, err
+	}
+	return n.Stop, nil
 }
 
 // openAccounts sets every account to its opening balance in one

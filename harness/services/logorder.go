@@ -1,0 +1,214 @@
+package services
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/shardtxn/logorder"
+)
+
+// LogOrder describes a logorder deployment: one group ("nami") of
+// Config.Layout.Nodes nodes, each on a host of its own, which hold the
+// transaction log together and the key ranges the layout gives each.
+type LogOrder struct {
+	Config logorder.Config
+	// Setup, if set, hears of each node started (again after a restart),
+	// e.g. to watch its decisions (Server.OnDecide).
+	Setup func(node int, s *logorder.Server)
+}
+
+// Cluster returns the cluster configuration of the deployment.
+func (d LogOrder) Cluster() (cluster.Config, error) {
+	if err := d.Config.Validate(); err != nil {
+		return cluster.Config{}, err
+	}
+	return cluster.Config{Groups: []cluster.Group{{Name: "nami", Replicas: d.Config.Layout.Nodes, Factory: d.node}}}, nil
+}
+
+func (d LogOrder) node(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+	disk := n.Host.PersisterNamed(fmt.Sprintf("nami/%d/store", n.Me))
+	s, err := logorder.Start(n.Host, n.Peers, n.Me, n.Persister, disk, d.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Setup != nil {
+		d.Setup(n.Me, s)
+	}
+	return s, s.Services(), nil
+}
+
+// Drained reports whether every live node of the deployment on c has
+// processed its whole log, and all have processed the same tid.
+func (d LogOrder) Drained(c *cluster.Cluster) bool {
+	last := -1
+	for i := range c.Replicas(0) {
+		s, ok := c.Replica(0, i).(*logorder.Server)
+		if !ok {
+			continue
+		}
+		if s.Queued() > 0 || last >= 0 && s.Processed() != last {
+			return false
+		}
+		last = s.Processed()
+	}
+	return true
+}
+
+// LogOrderClerk returns a clerk of the deployment on c, on a client host
+// of its own named name, waiting 300 ms for an answer before it asks
+// another server.
+func LogOrderClerk(c *cluster.Cluster, name string, layout logorder.Layout) *logorder.Clerk {
+	h := c.NewClient(name)
+	ck, err := logorder.MakeClerk(h, c.Ends(h, 0, nil), layout)
+	must(err)
+	ck.SetTimeout(300 * time.Millisecond)
+	return ck
+}
+
+// LogOrderKey names key n of a workload (prefix "k" for lists, "acct" for
+// accounts) so that keys spread over the nodes: its first byte, which
+// picks its range, is a letter that goes round with n.
+func LogOrderKey(prefix string, n int) string {
+	return string(rune('a'+n%26)) + prefix + strconv.Itoa(n)
+}
+
+// LogOrderClient runs the transaction workloads (workload.TxnClient) on a
+// logorder clerk. Each transaction begins at the clerk's last tid, so a
+// client sees its own writes; a list append reads the list and puts it
+// back longer; a conflict is an abort (Fail), except in a transfer, which
+// begins again until it commits.
+type LogOrderClient struct {
+	*logorder.Clerk
+	// AnySnapshot begins each transaction at any server's recent tid
+	// (min_tid 0), not the clerk's last: with snapshot reads, a client
+	// may then miss its own writes.
+	AnySnapshot bool
+}
+
+// min returns the min_tid to begin a transaction at.
+func (c LogOrderClient) min() int {
+	if c.AnySnapshot {
+		return 0
+	}
+	return c.LastTid()
+}
+
+// ListTxn runs txncheck's micro-ops as one transaction.
+func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
+	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
+		must(err)
+		filled := make([]txncheck.Op, len(ops))
+		var step func(i int)
+		step = func(i int) {
+			if i == len(ops) {
+				tx.Commit(func(_ int, o logorder.Outcome, err error) {
+					if err != nil || o != logorder.Applied {
+						done(txncheck.Fail, nil)
+						return
+					}
+					done(txncheck.OK, filled)
+				})
+				return
+			}
+			o := ops[i]
+			key := LogOrderKey("k", o.Key)
+			must(tx.Get(key, func(v string, _ bool, err error) {
+				if err != nil {
+					done(txncheck.Fail, nil)
+					return
+				}
+				filled[i] = o
+				if o.Type == txncheck.OpRead {
+					filled[i] = txncheck.Read(o.Key, ints(strings.Fields(v))...)
+				} else {
+					must(tx.Put(key, strings.TrimSpace(v+" "+strconv.Itoa(o.Value))))
+				}
+				step(i + 1)
+			}))
+		}
+		step(0)
+	})
+}
+
+// Transfer moves amount between accounts: it reads both balances and, if
+// from holds enough, puts both back changed, beginning again on a
+// conflict.
+func (c LogOrderClient) Transfer(from, to int, amount int64, done func(txncheck.Outcome)) {
+	var round func()
+	round = func() {
+		c.Begin(c.min(), func(tx *logorder.Tx, err error) {
+			must(err)
+			c.balances(tx, []int{from, to}, func(b []int64, err error) {
+				switch {
+				case err != nil:
+					round()
+				case b[0] < amount:
+					done(txncheck.Fail)
+				default:
+					must(tx.Put(LogOrderKey("acct", from), fmt.Sprint(b[0]-amount)))
+					must(tx.Put(LogOrderKey("acct", to), fmt.Sprint(b[1]+amount)))
+					tx.Commit(func(_ int, o logorder.Outcome, err error) {
+						must(err)
+						if o == logorder.Applied {
+							done(txncheck.OK)
+							return
+						}
+						round()
+					})
+				}
+			})
+		})
+	}
+	round()
+}
+
+// Balances reads every account in one transaction, committed (or, with
+// the clerk's snapshot reads, not) like any other.
+func (c LogOrderClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
+	all := make([]int, accounts)
+	for a := range all {
+		all[a] = a
+	}
+	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
+		must(err)
+		c.balances(tx, all, func(b []int64, err error) {
+			if err != nil {
+				done(txncheck.Fail, nil)
+				return
+			}
+			tx.Commit(func(_ int, o logorder.Outcome, err error) {
+				if err != nil || o != logorder.Applied {
+					done(txncheck.Fail, nil)
+					return
+				}
+				done(txncheck.OK, b)
+			})
+		})
+	})
+}
+
+// balances reads accounts' balances in tx, one after another.
+func (c LogOrderClient) balances(tx *logorder.Tx, accounts []int, done func([]int64, error)) {
+	out := make([]int64, len(accounts))
+	var step func(i int)
+	step = func(i int) {
+		if i == len(accounts) {
+			done(out, nil)
+			return
+		}
+		must(tx.Get(LogOrderKey("acct", accounts[i]), func(v string, _ bool, err error) {
+			if err != nil {
+				done(nil, err)
+				return
+			}
+			out[i], _ = strconv.ParseInt(v, 10, 64)
+			step(i + 1)
+		}))
+	}
+	step(0)
+}

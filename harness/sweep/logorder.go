@@ -1,0 +1,125 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/sim"
+)
+
+// A LogOrderSpec is a transaction scenario on logorder, shaped as TxnSpec
+// is for shardtxn so that the two designs meet the same workloads and
+// faults: five nodes with 2-way replication (paper 004's availability
+// setup), a random nemesis of partitions, kills and restarts for 10 s,
+// then healing; within 30 s every transaction must end and every live node
+// must have processed the whole log. Every node's decision of each tid is
+// compared with every other's; then the history is checked: list appends
+// for strict serializability (every transaction, read-only ones too, is
+// validated at its place in the log), bank transfers for the bank
+// invariant.
+type LogOrderSpec struct {
+	Name, Description string
+	Config            logorder.Config
+	Bank              bool
+}
+
+// logOrderScenarios are logorder's scenarios with LogOrderConfig.
+func logOrderScenarios() []Scenario {
+	return []Scenario{
+		LogOrderSpec{Name: "logorder-lists", Description: "Log-ordered optimistic transactions (paper 004) of list appends and reads, 5 nodes, 2-way replication, unreliable network, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and txncheck must find the history strictly serializable.", Config: LogOrderConfig()}.Scenario(),
+		LogOrderSpec{Name: "logorder-bank", Description: "Log-ordered bank transfers and reads of every balance, 5 nodes, 2-way replication, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and every read add up to the total.", Config: LogOrderConfig(), Bank: true}.Scenario(),
+	}
+}
+
+// LogOrderConfig is the configuration of the logorder scenarios: five
+// nodes, 2-way replication, each node snapshotting its state every 16
+// tids, so that restarts restore from snapshots.
+func LogOrderConfig() logorder.Config {
+	cfg := logorder.DefaultConfig()
+	cfg.Layout = logorder.DefaultLayout(5, 2)
+	cfg.SnapshotEvery = 16
+	return cfg
+}
+
+// Scenario returns the spec as a scenario.
+func (sp LogOrderSpec) Scenario() Scenario {
+	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
+		o, _ := sp.Run(seed, dir, trace)
+		return o
+	}}
+}
+
+// Run runs one seed and returns its outcome and its world (nil if the
+// deployment cannot be built).
+func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
+	var agree agreement
+	dep := services.LogOrder{Config: sp.Config, Setup: func(node int, s *logorder.Server) {
+		s.OnDecide(func(tid int, out logorder.Outcome) { agree.add(node, tid, out) })
+	}}
+	c, o := txnCluster(seed, trace, dep.Cluster)
+	if c == nil {
+		return o, nil
+	}
+	clients := make([]workload.TxnClient, txnClients)
+	for i := range clients {
+		clients[i] = services.LogOrderClient{Clerk: services.LogOrderClerk(c, fmt.Sprintf("client%d", i), sp.Config.Layout)}
+	}
+	return txnRun{
+		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
+		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
+		drained: func() bool { return dep.Drained(c) }, undrained: "the nodes did not all process the whole log",
+		settled: func() string { return agree.problem },
+	}.run(o, dir)
+}
+
+// An agreement holds the first decision any node made of each tid, and
+// the first disagreement with it: every node that decides a tid must
+// reach the same outcome.
+type agreement struct {
+	first   map[int]logorder.Outcome
+	by      map[int]int
+	problem string
+}
+
+func (a *agreement) add(node, tid int, o logorder.Outcome) {
+	if a.first == nil {
+		a.first, a.by = map[int]logorder.Outcome{}, map[int]int{}
+	}
+	old, ok := a.first[tid]
+	switch {
+	case !ok:
+		a.first[tid], a.by[tid] = o, node
+	case old != o && a.problem == "":
+		a.problem = fmt.Sprintf("nodes disagree on tid %d: node %d decided %v, node %d %v", tid, a.by[tid], old, node, o)
+	}
+}
+
+// openLogOrderAccounts sets every account to its opening balance in one
+// transaction, before the faults begin.
+func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layout) error {
+	ck := services.LogOrderClerk(c, "bank", layout)
+	var out logorder.Outcome
+	var err error
+	ended := false
+	ck.Begin(0, func(tx *logorder.Tx, e error) {
+		if e != nil {
+			err, ended = e, true
+			return
+		}
+		for a := range txnAccounts {
+			if e := tx.Put(services.LogOrderKey("acct", a), fmt.Sprint(txnBalance)); e != nil {
+				err, ended = e, true
+				return
+			}
+		}
+		tx.Commit(func(_ int, o logorder.Outcome, e error) { out, err, ended = o, e, true })
+	})
+	if !w.RunUntil(func() bool { return ended }, txnSettle) || err != nil || out != logorder.Applied {
+		return fmt.Errorf("opening the accounts did not commit: %v %v", out, err)
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package logorder_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A node cut off from the log answers a read as of a tid it has not
+// processed with ErrBehind once ReadWait has passed, rather than hold it
+// until it catches up; it serves a read as of tid 0 at once. A commit
+// retried after its tid was processed is answered by deciding it again,
+// alike.
+func TestBehindAndRetriedCommits(t *testing.T) {
+	cfg := config(3, 3)
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	d.put(t, ck, "a", "1")
+	l, ok := d.c.Leader(0)
+	require.True(t, ok)
+	cut := (l + 1) % 3
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
+	tid := d.put(t, ck, "a", "2")
+	h := d.c.NewClient("raw")
+	ends := d.c.Ends(h, 0, nil)
+	call := func(to int, method string, args, reply any) time.Duration {
+		start, ended := d.w.Now(), false
+		ends[to].Call(method, args, reply, func(bool) { ended = true })
+		d.runUntil(t, method, &ended)
+		return d.w.Now() - start
+	}
+	var get logorder.GetReply
+	took := call(cut, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
+	assert.Equal(t, logorder.ErrBehind, get.Err)
+	assert.GreaterOrEqual(t, took, cfg.ReadWait)
+	assert.Less(t, took, cfg.ReadWait+10*time.Millisecond)
+	get = logorder.GetReply{}
+	call(cut, "Server.Get", &logorder.GetArgs{Tid: 0, Keys: []string{"a"}}, &get)
+	assert.Equal(t, logorder.OK, get.Err)
+	assert.False(t, get.Values[0].Found, "nothing as of tid 0")
+
+	// Ask the leader again for a commit it answered: the session table
+	// gives its tid, and the leader decides it again from the values as
+	// of the tid before.
+	args := &logorder.CommitArgs{Session: rsm.Session{Client: 7, Seq: 1}, Txn: logorder.Txn{Snapshot: tid, Reads: []logorder.Read{{Key: "a", Value: "2", Found: true}}, Writes: []logorder.Write{{Key: "a", Value: "3"}}}}
+	var first, again logorder.CommitReply
+	call(l, "Server.Commit", args, &first)
+	require.Equal(t, logorder.Applied, first.Outcome)
+	d.w.Run(100 * time.Millisecond)
+	before := d.server(l).Stats().Redecided
+	call(l, "Server.Commit", args, &again)
+	assert.Equal(t, first, again, "the same tid and outcome")
+	assert.Equal(t, before+1, d.server(l).Stats().Redecided)
+	assert.Zero(t, d.server(l).Pending())
+}

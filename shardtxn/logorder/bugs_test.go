@@ -1,0 +1,22 @@
+package logorder_test
+
+import (
+	"testing"
+
+	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/sim/simtest"
+)
+
+// TestPlantedBugsCaught plants each of logorder's bugs in turn and shows
+// that the suite's checks catch it, with the test and seed that did.
+func TestPlantedBugsCaught(t *testing.T) {
+	var bugs []simtest.Bug[logorder.Config]
+	for _, b := range logorder.PlantedBugs() {
+		bugs = append(bugs, simtest.Bug[logorder.Config]{Name: b.Name, Plant: b.Plant})
+	}
+	cases := []simtest.Case[logorder.Config]{
+		{Name: "logorder-lists", Run: sweepCase(false)},
+	}
+	simtest.HuntBugs(t, sweep.LogOrderConfig, bugs, cases, 3)
+}

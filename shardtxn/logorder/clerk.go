@@ -1,0 +1,187 @@
+package logorder
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// ErrSnapshotTooOld says a transaction's snapshot is older than the
+// versions the servers keep: begin it again.
+var ErrSnapshotTooOld = errors.New("logorder: the snapshot is older than the versions the servers keep; begin again")
+
+// A Clerk is paper 004's fat client: it begins transactions at a snapshot
+// tid it asks a random server for, reads from a random owner of each key
+// as of that snapshot, buffers writes, and commits a transaction's reads
+// (with the values read) and writes through the log's leader, under a
+// session, so a commit retried elsewhere is logged once. Everything runs
+// inside the world: each call returns at once and its callback runs later.
+type Clerk struct {
+	host          *sim.Host
+	servers       []*labrpc.ClientEnd
+	layout        Layout
+	ck            *rsm.Clerk
+	timeout       time.Duration
+	last          int
+	snapshotReads bool
+}
+
+// MakeClerk returns a clerk on host talking to servers, node i at
+// servers[i], placed as layout says.
+func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, layout Layout) (*Clerk, error) {
+	if err := layout.Validate(); err != nil {
+		return nil, err
+	}
+	if len(servers) != layout.Nodes {
+		return nil, fmt.Errorf("logorder: a clerk with %d servers for a layout of %d nodes", len(servers), layout.Nodes)
+	}
+	return &Clerk{host: host, servers: servers, layout: layout, ck: rsm.MakeClerk(host, servers), timeout: rsm.DefaultTimeout}, nil
+}
+
+// SetTimeout sets how long the clerk waits for a server's answer before
+// it asks another (rsm.DefaultTimeout unless set). It panics if d is not
+// positive.
+func (ck *Clerk) SetTimeout(d time.Duration) {
+	ck.ck.SetTimeout(d)
+	ck.timeout = d
+}
+
+// SetSnapshotReads makes a read-only transaction's Commit answer at once,
+// Applied at its snapshot tid, without the log: its reads are a
+// consistent snapshot, but the snapshot may be older than transactions
+// already committed (serializable, not strictly). Off, read-only
+// transactions are validated through the log like any other.
+func (ck *Clerk) SetSnapshotReads(on bool) { ck.snapshotReads = on }
+
+// LastTid returns the largest tid the clerk has seen a commit or a
+// snapshot at: Begin(ck.LastTid()) reads the clerk's own writes.
+func (ck *Clerk) LastTid() int { return ck.last }
+
+// A Tx is a transaction under way at a snapshot tid.
+type Tx struct {
+	ck       *Clerk
+	snapshot int
+	reads    []Read  // the first read of each key, as of the snapshot
+	writes   []Write // the newest value put to each key, in order of first put
+}
+
+// Begin starts a transaction at the most recent tid of a random server
+// that has processed minTid (paper 004's begin(min_tid)), and calls done
+// with it, or with an error if minTid is negative or in the future.
+func (ck *Clerk) Begin(minTid int, done func(*Tx, error)) {
+	rng := ck.host.World().Rand()
+	pick := func() *labrpc.ClientEnd { return ck.servers[rng.IntN(len(ck.servers))] }
+	ask(ck.host, ck.timeout, pick, "Server.Recent", &RecentArgs{Min: minTid}, func() any { return &RecentReply{} }, func(r any) bool {
+		reply := r.(*RecentReply)
+		switch reply.Err {
+		case OK:
+			ck.last = max(ck.last, reply.Tid)
+			done(&Tx{ck: ck, snapshot: reply.Tid}, nil)
+		case ErrBadRequest:
+			done(nil, errors.New(reply.Reason))
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// Snapshot returns the tid the transaction reads as of.
+func (tx *Tx) Snapshot() int { return tx.snapshot }
+
+// Get reads key as of the snapshot, or as the transaction last put it,
+// and calls done with its value and whether it exists (or with
+// ErrSnapshotTooOld). A bad key is refused with an error, and nothing is
+// sent. done may run before Get returns.
+func (tx *Tx) Get(key string, done func(value string, found bool, err error)) error {
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	for _, w := range tx.writes {
+		if w.Key == key {
+			done(w.Value, true, nil)
+			return nil
+		}
+	}
+	for _, r := range tx.reads {
+		if r.Key == key {
+			done(r.Value, r.Found, nil)
+			return nil
+		}
+	}
+	owners := tx.ck.layout.Owners(key)
+	rng := tx.ck.host.World().Rand()
+	pick := func() *labrpc.ClientEnd { return tx.ck.servers[owners[rng.IntN(len(owners))]] }
+	args := &GetArgs{Tid: tx.snapshot, Keys: []string{key}}
+	ask(tx.ck.host, tx.ck.timeout, pick, "Server.Get", args, func() any { return &GetReply{} }, func(r any) bool {
+		reply := r.(*GetReply)
+		switch reply.Err {
+		case OK:
+			v := reply.Values[0]
+			tx.reads = append(tx.reads, v)
+			done(v.Value, v.Found, nil)
+		case ErrTooOld:
+			done("", false, ErrSnapshotTooOld)
+		case ErrBadRequest:
+			done("", false, errors.New(reply.Reason))
+		default:
+			return false
+		}
+		return true
+	})
+	return nil
+}
+
+// Put buffers a write of value to key, for Commit. A bad key or value is
+// refused with an error.
+func (tx *Tx) Put(key, value string) error {
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	if len(value) > MaxValue {
+		return fmt.Errorf("logorder: put %s: value of %d bytes (at most %d)", key, len(value), MaxValue)
+	}
+	for i, w := range tx.writes {
+		if w.Key == key {
+			tx.writes[i].Value = value
+			return nil
+		}
+	}
+	tx.writes = append(tx.writes, Write{Key: key, Value: value})
+	return nil
+}
+
+// Commit submits the transaction's reads and writes to the log and calls
+// done with its tid and outcome: Applied, or ConflictIgnored if a value it
+// read changed after its snapshot (begin again to retry). An empty
+// transaction, or one the log rejects, ends with an error, and nothing is
+// applied.
+func (tx *Tx) Commit(done func(tid int, o Outcome, err error)) {
+	t := Txn{Snapshot: tx.snapshot, Reads: tx.reads, Writes: tx.writes}
+	if err := t.check(); err != nil {
+		done(0, 0, err)
+		return
+	}
+	if len(t.Writes) == 0 && tx.ck.snapshotReads {
+		done(tx.snapshot, Applied, nil)
+		return
+	}
+	args := &CommitArgs{Session: tx.ck.ck.NextSession(), Txn: t}
+	wrong := func(r any) bool { return r.(*CommitReply).Err == ErrWrongLeader }
+	tx.ck.ck.Call("Server.Commit", args, func() any { return &CommitReply{} }, wrong, func(r any) {
+		reply := r.(*CommitReply)
+		switch reply.Err {
+		case OK:
+			tx.ck.last = max(tx.ck.last, reply.Tid)
+			done(reply.Tid, reply.Outcome, nil)
+		case ErrTooOld:
+			done(reply.Tid, 0, fmt.Errorf("logorder: the outcome of tid %d is no longer known: its versions are collected", reply.Tid))
+		default:
+			done(reply.Tid, 0, errors.New(reply.Reason))
+		}
+	})
+}

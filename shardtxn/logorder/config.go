@@ -1,0 +1,71 @@
+package logorder
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/rsm"
+)
+
+// Config configures the servers of a deployment.
+type Config struct {
+	// RSM is the log's configuration: Raft timing and the read mode. Its
+	// MaxRaftState must be -1: nodes keep different keys, so a leader's
+	// snapshot cannot replace a follower's state, and the log is never
+	// trimmed (see SnapshotEvery for the nodes' own snapshots).
+	RSM rsm.Config
+	// SnapshotEvery is how many tids a node processes between snapshots
+	// of its state (the processed tid and the MVCC store) to its own disk
+	// (paper 004: 1024); 0 never snapshots, and a restarted node processes
+	// the whole log again.
+	SnapshotEvery int
+	// Layout places the key ranges on the nodes.
+	Layout Layout
+	// CacheSize is how many committed transactions' writes to keys a node
+	// does not keep it remembers (paper 004's commit cache: 10 000); 0
+	// turns the cache off.
+	CacheSize int
+	// Versions is how many tids of history the MVCC store keeps: a read
+	// as of a tid more than Versions before the newest the node has
+	// processed fails with ErrTooOld, and the client begins again.
+	Versions int
+	// ReadWait is how long a server holds a read as of a tid it has not
+	// applied yet before it answers ErrBehind, so that the client asks
+	// another owner rather than wait for one that is catching up.
+	ReadWait time.Duration
+	// RPCTimeout is how long a server or client waits for an answer
+	// before it asks again, elsewhere.
+	RPCTimeout time.Duration
+	bugs       bugs
+}
+
+// DefaultConfig is the lab's Raft timing, one node with no replication,
+// the paper's snapshots every 1024 tids and commit cache of 10 000
+// transactions, as much history, a read wait of 50 ms and an RPC timeout
+// of 300 ms.
+func DefaultConfig() Config {
+	return Config{RSM: rsm.DefaultConfig(), Layout: DefaultLayout(1, 1), SnapshotEvery: 1024, CacheSize: 10000, Versions: 10000,
+		ReadWait: 50 * time.Millisecond, RPCTimeout: 300 * time.Millisecond}
+}
+
+// Validate returns an error naming the first setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.RSM.MaxRaftState != -1:
+		return fmt.Errorf("logorder: RSM.MaxRaftState %d: the log is never trimmed (-1); nodes snapshot their own state (SnapshotEvery)", c.RSM.MaxRaftState)
+	case c.SnapshotEvery < 0:
+		return fmt.Errorf("logorder: SnapshotEvery %d is negative", c.SnapshotEvery)
+	case c.CacheSize < 0:
+		return fmt.Errorf("logorder: CacheSize %d is negative", c.CacheSize)
+	case c.Versions < 1:
+		return fmt.Errorf("logorder: Versions %d must be positive", c.Versions)
+	case c.ReadWait <= 0:
+		return fmt.Errorf("logorder: ReadWait %v must be positive", c.ReadWait)
+	case c.RPCTimeout <= 0:
+		return fmt.Errorf("logorder: RPCTimeout %v must be positive", c.RPCTimeout)
+	}
+	if err := c.Layout.Validate(); err != nil {
+		return err
+	}
+	return c.RSM.Validate()
+}

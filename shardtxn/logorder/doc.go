@@ -1,0 +1,71 @@
+// Package logorder is a partitioned, replicated key/value store with
+// optimistic transactions ordered by one replicated log: the design of
+// paper 004 ("Nami"), after Calvin and FaunaDB, beside package shardtxn's
+// two-phase commit with two-phase locking, on the same workloads, faults
+// and checks.
+//
+// # Layout
+//
+// Every node is a member of one Raft group (an rsm server) whose log holds
+// every transaction; a transaction's tid is its log index. A key's slot is
+// its first two bytes, a number in 0…2^15−1; a Layout cuts the slots into
+// ranges and gives each range to Replicas nodes. A node keeps a
+// multi-version store of its ranges' keys, each version annotated with the
+// tid that wrote it.
+//
+// # Transactions
+//
+// The fat client (Clerk) begins a transaction at a snapshot tid, the most
+// recent tid of a random server that has processed the caller's min tid;
+// reads each key as of the snapshot from a random owner (which waits, for
+// a while, until it has processed the snapshot); buffers writes (reads see
+// them); and commits the values it read and the writes through the log's
+// leader. Every node processes the log in order. A transaction that writes
+// none of a node's keys is skipped; any other is decided by comparing each
+// value it read with the key's value as of tid−1, taken from the node's
+// store, its commit cache, or an owner that has processed tid−1: APPLIED
+// (its writes become versions of tid) or CONFLICT_IGNORED. The outcome is
+// a function of the log's prefix, so every node that decides a
+// transaction decides it alike; the leader answers the client.
+//
+// # Consistency
+//
+// The paper calls its transactions snapshot isolated. They are stronger:
+// a transaction applies only if every value it read is still the value
+// as of the tid before its own, so it is as if it ran alone at its tid,
+// and a tid is assigned between the commit's call and its answer. Every
+// transaction that commits through the log, read-only ones too, is
+// therefore strictly serializable, and the tests check exactly that
+// (txncheck.StrictSerializable). Read-only transactions answered from
+// their snapshot alone (Clerk.SetSnapshotReads) are serializable but not
+// strictly: a snapshot from a server that lags misses transactions that
+// completed before it began, and, begun at min tid 0, a client's own
+// writes. Beginning at the client's last tid (Clerk.LastTid) restores
+// read-your-writes.
+//
+// # Commit cache
+//
+// A node remembers the writes of the last CacheSize transactions it
+// decided to keys it does not keep, by key, and uses them instead of
+// asking the owners. A transaction it skips may have written such keys:
+// the cache forgets them. A node decides (and caches the writes of) a
+// transaction whose reads it can all answer itself, even if it writes
+// none of its keys.
+//
+// # Crash recovery
+//
+// Nodes keep different keys, so a leader's Raft snapshot cannot stand in
+// for a follower's state: the log is never trimmed, and each node saves
+// its own snapshot (the processed tid and the store) every SnapshotEvery
+// tids. A restarted node restores it and processes the rest of the log
+// again; writing a version again is idempotent. A node that has not
+// processed a tid a read asks for waits ReadWait at most, then answers
+// ErrBehind, so that the client asks another owner: a restarted node does
+// not stall the clients while it catches up, as the paper's did.
+//
+// # Planted bugs
+//
+// PlantedBugs lists mistakes that can be switched on in a Config, for the
+// tests to show that each is caught: among them the paper's own, a node
+// that serves reads before it has caught up.
+package logorder

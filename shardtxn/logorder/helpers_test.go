@@ -1,0 +1,138 @@
+package logorder_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/sim"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/require"
+)
+
+// deployment is a logorder service on a world, as the tests build it,
+// with every node's decisions recorded by tid.
+type deployment struct {
+	w         *sim.World
+	c         *cluster.Cluster
+	d         services.LogOrder
+	decisions []map[int]logorder.Outcome // per node
+	clients   int
+}
+
+// config is the default configuration on nodes nodes with replication r.
+func config(nodes, r int) logorder.Config {
+	cfg := logorder.DefaultConfig()
+	cfg.Layout = logorder.DefaultLayout(nodes, r)
+	return cfg
+}
+
+func deploy(t simtest.T, seed int64, cfg logorder.Config) *deployment {
+	t.Helper()
+	d := &deployment{w: sim.NewWorld(seed), decisions: make([]map[int]logorder.Outcome, cfg.Layout.Nodes)}
+	for i := range d.decisions {
+		d.decisions[i] = map[int]logorder.Outcome{}
+	}
+	d.d = services.LogOrder{Config: cfg, Setup: func(node int, s *logorder.Server) {
+		s.OnDecide(func(tid int, o logorder.Outcome) {
+			if old, ok := d.decisions[node][tid]; ok && old != o {
+				t.Errorf("node %d decided tid %d %v, and %v after a restart", node, tid, old, o)
+			}
+			d.decisions[node][tid] = o
+		})
+	}}
+	ccfg, err := d.d.Cluster()
+	require.NoError(t, err)
+	d.c, err = cluster.New(d.w, ccfg)
+	require.NoError(t, err)
+	return d
+}
+
+// disagreement returns a tid two nodes decided differently, or "".
+func (d *deployment) disagreement() string {
+	for a := range d.decisions {
+		for tid, o := range d.decisions[a] {
+			for b := a + 1; b < len(d.decisions); b++ {
+				if p, ok := d.decisions[b][tid]; ok && p != o {
+					return fmt.Sprintf("tid %d: node %d decided %v, node %d %v", tid, a, o, b, p)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (d *deployment) clerk() *logorder.Clerk {
+	d.clients++
+	return services.LogOrderClerk(d.c, fmt.Sprintf("client%d", d.clients), d.d.Config.Layout)
+}
+
+func (d *deployment) server(i int) *logorder.Server {
+	s, _ := d.c.Replica(0, i).(*logorder.Server)
+	return s
+}
+
+// runUntil runs the world until *done is set, or fails t.
+func (d *deployment) runUntil(t simtest.T, what string, done *bool) {
+	t.Helper()
+	require.True(t, d.w.RunUntil(func() bool { return *done }, 30*time.Second), "%s did not end", what)
+}
+
+func (d *deployment) begin(t simtest.T, ck *logorder.Clerk, min int) *logorder.Tx {
+	t.Helper()
+	var tx *logorder.Tx
+	ended := false
+	ck.Begin(min, func(x *logorder.Tx, err error) {
+		require.NoError(t, err)
+		tx, ended = x, true
+	})
+	d.runUntil(t, "begin", &ended)
+	return tx
+}
+
+func (d *deployment) get(t simtest.T, tx *logorder.Tx, key string) (string, bool) {
+	t.Helper()
+	var v string
+	var found, ended bool
+	require.NoError(t, tx.Get(key, func(value string, f bool, err error) {
+		require.NoError(t, err)
+		v, found, ended = value, f, true
+	}))
+	d.runUntil(t, "get "+key, &ended)
+	return v, found
+}
+
+func (d *deployment) commit(t simtest.T, tx *logorder.Tx) (int, logorder.Outcome) {
+	t.Helper()
+	var tid int
+	var o logorder.Outcome
+	ended := false
+	tx.Commit(func(id int, out logorder.Outcome, err error) {
+		require.NoError(t, err)
+		tid, o, ended = id, out, true
+	})
+	d.runUntil(t, "commit", &ended)
+	return tid, o
+}
+
+// put commits one transaction that writes key=value, blindly.
+func (d *deployment) put(t simtest.T, ck *logorder.Clerk, key, value string) int {
+	t.Helper()
+	tx := d.begin(t, ck, ck.LastTid())
+	require.NoError(t, tx.Put(key, value))
+	tid, o := d.commit(t, tx)
+	require.Equal(t, logorder.Applied, o)
+	return tid
+}
+
+// keyOn returns a key that node keeps first (its range's first owner).
+func keyOn(node int, layout logorder.Layout, name string) string {
+	for c := 'a'; ; c++ {
+		k := string(c) + name
+		if layout.Owners(k)[0] == node {
+			return k
+		}
+	}
+}
