@@ -46,6 +46,7 @@ type shardResult struct {
 	Results  []Result // voteYes: the ops' results, in order
 	Reason   string   // voteNo: why
 	Conflict string   // voteConflict: the key locked
+	Holder   Txid     // voteConflict: a transaction holding it
 }
 
 // A lock is the 2PL lock on one key: one writer or any number of readers.
@@ -124,10 +125,8 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	if s.decided[c.ID.Client].Seq >= c.ID.Seq {
 		return shardResult{Vote: voteNo, Reason: "decided already"}
 	}
-	for _, o := range c.Ops {
-		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
-			return shardResult{Vote: voteConflict, Conflict: o.Key}
-		}
+	if res, ok := s.conflict(c.ID, c.Ops); ok {
+		return res
 	}
 	p := &prepared{}
 	for _, o := range c.Ops {
@@ -147,6 +146,25 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	}
 	s.prepared[c.ID] = p
 	return shardResult{Vote: voteYes, Results: p.Results}
+}
+
+// conflict returns a conflict vote if another transaction holds a key of
+// ops that id needs: the first such key, and a holder of its lock (the
+// writer, whose staged write is its write intent, or a reader).
+func (s *shard) conflict(id Txid, ops []Op) (shardResult, bool) {
+	for _, o := range ops {
+		l := s.locks[o.Key]
+		if l == nil || s.grantable(l, id, o.writes()) {
+			continue
+		}
+		holder := l.Writer
+		if holder == (Txid{}) || holder == id {
+			i := slices.IndexFunc(l.Readers, func(r Txid) bool { return r != id })
+			holder = l.Readers[i]
+		}
+		return shardResult{Vote: voteConflict, Conflict: o.Key, Holder: holder}, true
+	}
+	return shardResult{}, false
 }
 
 // grantable reports whether id may take l, shared or exclusive.
@@ -282,10 +300,8 @@ func (s *shard) execute(c *prepareCmd) shardResult {
 		}
 		return shardResult{Vote: voteNo, Reason: "decided already"}
 	}
-	for _, o := range c.Ops {
-		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
-			return shardResult{Vote: voteConflict, Conflict: o.Key}
-		}
+	if res, ok := s.conflict(c.ID, c.Ops); ok {
+		return res
 	}
 	var writes []staged
 	res := shardResult{Vote: voteYes, Results: s.run(c.Ops, &writes)}

@@ -54,13 +54,53 @@ type TxnSpec struct {
 }
 
 // txnScenarios are shardtxn's scenarios with its default configuration,
-// snapshotting often.
+// snapshotting often, then each again under each of paper 003's variants.
 func txnScenarios() []Scenario {
-	return []Scenario{
+	out := []Scenario{
 		TxnSpec{Name: "txn-lists", Description: "sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end", Config: TxnConfig()}.Scenario(),
 		TxnSpec{Name: "txn-outages", Description: "sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end", Config: TxnConfig(), Outages: true}.Scenario(),
 		TxnSpec{Name: "txn-bank", Description: "sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end", Config: TxnConfig(), Bank: true}.Scenario(),
 	}
+	for _, v := range TxnVariants()[1:] {
+		for _, sp := range []TxnSpec{{Name: "txn-lists"}, {Name: "txn-outages", Outages: true}, {Name: "txn-bank", Bank: true}} {
+			sp.Description = fmt.Sprintf("the %s scenario under %v", sp.Name, v)
+			sp.Name += "-" + v.Short
+			sp.Config = v.Config()
+			out = append(out, sp.Scenario())
+		}
+	}
+	return out
+}
+
+// A TxnVariant is one combination of paper 000's and paper 003's answers
+// to the same two questions: what a prepare does on a held key (lock
+// waits or write intents), and what the coordinator presumes of a
+// transaction its table no longer holds (abort or commit).
+type TxnVariant struct {
+	Short       string // the scenario names' suffix
+	Conflicts   shardtxn.Conflicts
+	Presumption shardtxn.Presumption
+}
+
+// TxnVariants returns every combination, paper 000's (shardtxn's
+// default) first and paper 003's last.
+func TxnVariants() []TxnVariant {
+	return []TxnVariant{
+		{"2pl", shardtxn.LockWaits, shardtxn.PresumedAbort},
+		{"intents", shardtxn.WriteIntents, shardtxn.PresumedAbort},
+		{"prc", shardtxn.LockWaits, shardtxn.PresumedCommit},
+		{"acid", shardtxn.WriteIntents, shardtxn.PresumedCommit},
+	}
+}
+
+// String names the variant's options.
+func (v TxnVariant) String() string { return v.Conflicts.String() + "/" + v.Presumption.String() }
+
+// Config returns TxnConfig with the variant's options.
+func (v TxnVariant) Config() shardtxn.Config {
+	cfg := TxnConfig()
+	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
+	return cfg
 }
 
 // TxnConfig is the configuration of the transaction scenarios: shardtxn's
