@@ -25,6 +25,8 @@ func TestPlantedBugsCaught(t *testing.T) {
 		mid2PC(crashPoints[1], killLeader),
 		mid2PC(crashPoints[0], strandLeader),
 		mid2PC(crashPoints[1], cutCoordinators(shardtxn.DefaultConfig().TxnTimeout+time.Second)),
+		mid2PC(crashPoints[0], strandWithShards),
+		{Name: "abort with a cohort down", Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { abortWithCohortDown(t, seed, cfg) }},
 		{Name: "write skew", Run: writeSkew},
 		{Name: "txn-lists", Run: sweepCase(false)},
 	}
