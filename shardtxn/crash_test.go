@@ -166,8 +166,7 @@ func TestCoordinatorCrashMid2PC(t *testing.T) {
 		runs = append(runs, run{p, killLeader})
 	}
 	for _, v := range sweep.TxnVariants() {
-		cfg := shardtxn.DefaultConfig()
-		cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
+		cfg := config(v)
 		for _, r := range runs {
 			t.Run(v.String()+"/"+r.f.name+" "+r.p.name, func(t *testing.T) {
 				simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
@@ -234,7 +233,7 @@ func TestAbortWithCohortDown(t *testing.T) {
 	for _, v := range sweep.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
-				return result(t, abortWithCohortDown(t, seed, v.Config()))
+				return result(t, abortWithCohortDown(t, seed, config(v)))
 			})
 		})
 	}

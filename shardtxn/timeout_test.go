@@ -17,8 +17,9 @@ import (
 // transaction across it and another waits for its vote: the coordinator
 // aborts the transaction once it is TxnTimeout old, the client hears so,
 // and when the shard is back every lock is released.
-func TestTransactionTimeout(t *testing.T) {
-	cfg := shardtxn.DefaultConfig()
+func TestTransactionTimeout(t *testing.T) { eachVariant(t, transactionTimeout) }
+
+func transactionTimeout(t *testing.T, cfg shardtxn.Config) {
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, 1, dep)
