@@ -47,7 +47,7 @@ func leaderCrash(t simtest.T, seed int64, cfg shardtxn.Config) (failed, total in
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, seed, dep)
-	const clients, hot = 4, "hot"
+	const clients, hot = 3, "hot"
 	var txns []*crashTxn
 	running, stop := clients, false
 	for c := range clients {
@@ -87,7 +87,6 @@ func leaderCrash(t simtest.T, seed int64, cfg shardtxn.Config) (failed, total in
 		d.w.Run(500 * time.Millisecond)
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: host}))
 	}
-	d.w.Run(300 * time.Millisecond)
 	stop = true
 	require.True(t, d.w.RunUntil(func() bool { return running == 0 }, time.Minute), "the clients finish")
 	require.True(t, d.w.RunUntil(d.drained, 30*time.Second), "locks and the table drain")
