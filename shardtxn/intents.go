@@ -15,9 +15,9 @@ import (
 // the holder stands. Pending, the prepare aborts itself: a transaction in
 // flight holds the key. Committed or aborted, the shard resolves the
 // intent through its log, installing or discarding it, and the prepare
-// tries again (retry). With no answer by deadline, the prepare votes no.
-func (s *ShardServer) resolve(res shardResult, deadline time.Duration, retry func(), done func(shardResult, bool)) {
-	no := func(reason string) { done(shardResult{Vote: voteNo, Reason: reason}, true) }
+// tries again (retry). With no answer by deadline, the prepare votes no
+// (no).
+func (s *ShardServer) resolve(res shardResult, deadline time.Duration, retry func(), no func(reason string), done func(shardResult, bool)) {
 	if s.host.Now() >= deadline {
 		no("could not resolve the write intent on " + res.Conflict)
 		return

@@ -22,6 +22,16 @@ type shardCmd struct {
 	Prepare *prepareCmd
 	Decide  *decideCmd
 	Execute *prepareCmd // a transaction on this shard alone: prepared and committed at once
+	Refuse  *refuseCmd  // such a transaction given up on a conflict
+}
+
+// A refuseCmd makes final the refusal of a transaction on this shard alone
+// that met a conflict it could not wait out or resolve: its vote is its
+// outcome, so an attempt still under way (a client's retry of the same
+// transaction) must not run it later.
+type refuseCmd struct {
+	ID     Txid
+	Reason string
 }
 
 // A prepareCmd asks a shard to take a transaction's locks, check its
@@ -111,6 +121,8 @@ func (s *shard) Apply(cmd any) any {
 		s.decide(c.Decide)
 	case c.Execute != nil:
 		return s.execute(c.Execute)
+	case c.Refuse != nil:
+		return s.refuse(c.Refuse)
 	}
 	return shardResult{Vote: voteYes}
 }
@@ -294,11 +306,8 @@ func (s *shard) decide(c *decideCmd) {
 // takes no locks, but it must find none of its keys locked by another.
 // A retry gets the first run's result.
 func (s *shard) execute(c *prepareCmd) shardResult {
-	if l := s.decided[c.ID.Client]; l.Seq >= c.ID.Seq {
-		if l.Seq == c.ID.Seq && l.Result != nil {
-			return *l.Result
-		}
-		return shardResult{Vote: voteNo, Reason: "decided already"}
+	if res, ok := s.ended(c.ID); ok {
+		return res
 	}
 	if res, ok := s.conflict(c.ID, c.Ops); ok {
 		return res
@@ -314,6 +323,31 @@ func (s *shard) execute(c *prepareCmd) shardResult {
 	if res.Vote == voteYes {
 		s.install(writes)
 	}
+	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
+	return res
+}
+
+// ended returns the outcome of id, a transaction on this shard alone, if
+// it ran or was refused already: its result, or a no if its client has
+// gone on to a later one.
+func (s *shard) ended(id Txid) (shardResult, bool) {
+	l := s.decided[id.Client]
+	switch {
+	case l.Seq < id.Seq:
+		return shardResult{}, false
+	case l.Seq == id.Seq && l.Result != nil:
+		return *l.Result, true
+	}
+	return shardResult{Vote: voteNo, Reason: "decided already"}, true
+}
+
+// refuse records a one-shard transaction's refusal, unless it ended
+// already; either way it returns the transaction's outcome.
+func (s *shard) refuse(c *refuseCmd) shardResult {
+	if res, ok := s.ended(c.ID); ok {
+		return res
+	}
+	res := shardResult{Vote: voteNo, Reason: c.Reason}
 	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
 	return res
 }

@@ -142,19 +142,34 @@ func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool))
 			res := r.(shardResult)
 			switch {
 			case res.Vote != voteConflict:
+				done(res, true)
 			case s.cfg.Conflicts == WriteIntents:
-				s.resolve(res, deadline, attempt, done)
-				return
+				s.resolve(res, deadline, attempt, func(reason string) { s.refuse(cmd, reason, done) }, done)
 			case s.host.Now() < deadline:
 				s.await(res.Conflict, deadline, attempt)
-				return
 			default:
-				res = shardResult{Vote: voteNo, Reason: "lock wait timed out on " + res.Conflict}
+				s.refuse(cmd, "lock wait timed out on "+res.Conflict, done)
 			}
-			done(res, true)
 		})
 	}
 	attempt()
+}
+
+// refuse votes no on cmd, which met a conflict. A prepare's no is only a
+// vote (the coordinator decides); a one-shard transaction's is its
+// outcome, made final through the log first (see refuseCmd).
+func (s *ShardServer) refuse(cmd shardCmd, reason string, done func(res shardResult, ok bool)) {
+	if cmd.Execute == nil {
+		done(shardResult{Vote: voteNo, Reason: reason}, true)
+		return
+	}
+	s.submit(shardCmd{Refuse: &refuseCmd{ID: cmd.Execute.ID, Reason: reason}}, func(r any, ok bool) {
+		if !ok {
+			done(shardResult{}, false)
+			return
+		}
+		done(r.(shardResult), true)
+	})
 }
 
 // submit puts a command through the shard's log; with the planted bug, a
