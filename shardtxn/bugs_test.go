@@ -109,3 +109,15 @@ func TestCrossingTransactions(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteSkew runs writeSkew with no bug planted under each variant,
+// with the configuration and on the seeds the bug hunt tries.
+func TestWriteSkew(t *testing.T) {
+	for _, v := range sweep.TxnVariants() {
+		t.Run(v.String(), func(t *testing.T) {
+			for seed := int64(1); seed <= 3; seed++ {
+				writeSkew(t, seed, v.Config())
+			}
+		})
+	}
+}
