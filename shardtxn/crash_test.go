@@ -121,6 +121,33 @@ var strandWithShards = disruption{"cut the other coordinators off from the leade
 	d.partition(t, others, shardtxn.DefaultConfig().TxnTimeout+time.Second)
 }}
 
+// cutAndKill cuts the coordinators off from the shards, kills the
+// coordinator leader while they are cut off, and heals: a decision the
+// leader had not delivered is delivered by the next leader (presumed
+// abort) or found by the cohorts' background cleanup (presumed commit,
+// whose next leader does not know of a commit).
+var cutAndKill = disruption{"cut the coordinators off from the shards and kill the leader", false, func(t simtest.T, d *deployment) {
+	_, leader, ok := d.coordLeader()
+	require.True(t, ok)
+	coords, _ := d.coordHosts()
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, d.others(coords)}}))
+	d.w.Run(100 * time.Millisecond)
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: leader}))
+	d.w.Run(500 * time.Millisecond)
+	require.NoError(t, d.c.Recover())
+}}
+
+// others returns the hosts not in side.
+func (d *deployment) others(side []int) []int {
+	var rest []int
+	for h := range d.c.Hosts() {
+		if !slices.Contains(side, h) {
+			rest = append(rest, h)
+		}
+	}
+	return rest
+}
+
 // coordHosts returns the hosts of the coordinators and of the shards.
 func (d *deployment) coordHosts() (coords, shards []int) {
 	for g := range 1 + d.d.Shards {
@@ -138,13 +165,7 @@ func (d *deployment) coordHosts() (coords, shards []int) {
 // partition cuts the hosts in side off from all others for long, then
 // heals.
 func (d *deployment) partition(t simtest.T, side []int, long time.Duration) {
-	var rest []int
-	for h := range d.c.Hosts() {
-		if !slices.Contains(side, h) {
-			rest = append(rest, h)
-		}
-	}
-	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{side, rest}}))
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{side, d.others(side)}}))
 	d.w.Run(long)
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Heal}))
 }
@@ -161,7 +182,7 @@ func TestCoordinatorCrashMid2PC(t *testing.T) {
 		p crashPoint
 		f disruption
 	}
-	runs := []run{{crashPoints[0], strandLeader}, {crashPoints[0], strandWithShards}, {crashPoints[1], cutCoordinators(shardtxn.DefaultConfig().TxnTimeout + time.Second)}}
+	runs := []run{{crashPoints[0], strandLeader}, {crashPoints[0], strandWithShards}, {crashPoints[1], cutCoordinators(shardtxn.DefaultConfig().TxnTimeout + time.Second)}, {crashPoints[1], cutAndKill}}
 	for _, p := range crashPoints {
 		runs = append(runs, run{p, killLeader})
 	}
