@@ -293,3 +293,33 @@ func abortWithCohortDown(t simtest.T, seed int64, cfg shardtxn.Config) *deployme
 	assert.Equal(t, []string{"100", "0"}, []string{got.Results[0].Value, got.Results[1].Value}, "the abort leaves both keys as they were")
 	return d
 }
+
+// TestIntentGivesUpWithoutCoordinator has a write on one shard meet the
+// write intent of a transaction whose other shard is down (so it stays
+// prepared) while the coordinators are cut off from the shards: under WriteIntents the shard cannot learn how the
+// holder stands, and the write is refused within RPCTimeout instead of
+// waiting for the coordinators.
+func TestIntentGivesUpWithoutCoordinator(t *testing.T) {
+	cfg := config(sweep.TxnVariants()[1])
+	dep := standard(cfg)
+	dep.Shared = false
+	d := deploy(t, 1, dep)
+	a, b := d.keysOn()
+	sa, sb := shardtxn.ShardOf(a, 3), shardtxn.ShardOf(b, 3)
+	ck := services.ShardTxnClerk(d.c, "client")
+	require.True(t, d.run(t, ck, shardtxn.Set(a, "1"), shardtxn.Set(b, "1")).Committed)
+	require.True(t, d.w.RunUntil(d.drained, time.Second), "the setup's commits are delivered")
+	for i := range d.c.Replicas(1 + sb) {
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(1+sb, i)}))
+	}
+	require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(a, "2"), shardtxn.Set(b, "2")}, func(shardtxn.Outcome) {}))
+	require.True(t, d.w.RunUntil(func() bool { return d.prepared(sa) == 1 }, 5*time.Second), "the live shard prepares")
+	coords, _ := d.coordHosts()
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, d.others(coords)}}))
+	start := d.w.Now()
+	var out *shardtxn.Outcome
+	require.NoError(t, services.ShardTxnClerk(d.c, "writer").Txn([]shardtxn.Op{shardtxn.Set(a, "3")}, func(o shardtxn.Outcome) { out = &o }))
+	require.True(t, d.w.RunUntil(func() bool { return out != nil }, 3*time.Second), "the write is answered while the coordinators are cut off")
+	assert.False(t, out.Committed, "refused: %s", out.Reason)
+	assert.Less(t, d.w.Now()-start, 2*cfg.RPCTimeout, "within about RPCTimeout")
+}
