@@ -13,9 +13,11 @@ import (
 
 // TestOperations runs each of paper 000's operations once, on one client,
 // across three shards.
-func TestOperations(t *testing.T) {
+func TestOperations(t *testing.T) { eachVariant(t, operations) }
+
+func operations(t *testing.T, cfg shardtxn.Config) {
 	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
-		d := deploy(t, seed, standard(shardtxn.DefaultConfig()))
+		d := deploy(t, seed, standard(cfg))
 		ck := services.ShardTxnClerk(d.c, "client")
 		get := func(key string) shardtxn.Result {
 			out := d.run(t, ck, shardtxn.Get(key))

@@ -25,6 +25,8 @@ func TestPlantedBugsCaught(t *testing.T) {
 		mid2PC(crashPoints[1], killLeader),
 		mid2PC(crashPoints[0], strandLeader),
 		mid2PC(crashPoints[1], cutCoordinators(shardtxn.DefaultConfig().TxnTimeout+time.Second)),
+		mid2PC(crashPoints[0], strandWithShards),
+		{Name: "abort with a cohort down", Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { abortWithCohortDown(t, seed, cfg) }},
 		{Name: "write skew", Run: writeSkew},
 		{Name: "txn-lists", Run: sweepCase(false)},
 	}
@@ -96,9 +98,26 @@ func crossing(t simtest.T, seed int64, cfg shardtxn.Config) {
 	assert.GreaterOrEqual(t, commits, rounds/2, "at least a quarter of %d crossing transactions commit", 2*rounds)
 }
 
-// TestCrossingTransactions runs crossing with no bug planted.
+// TestCrossingTransactions runs crossing with no bug planted, under each
+// variant: paper 000's three times, the others once.
 func TestCrossingTransactions(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
-		crossing(t, seed, shardtxn.DefaultConfig())
+	for i, v := range sweep.TxnVariants() {
+		t.Run(v.String(), func(t *testing.T) {
+			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
+				crossing(t, seed, config(v))
+			}
+		})
+	}
+}
+
+// TestWriteSkew runs writeSkew with no bug planted under each variant,
+// with the configuration and on the seeds the bug hunt tries.
+func TestWriteSkew(t *testing.T) {
+	for _, v := range sweep.TxnVariants() {
+		t.Run(v.String(), func(t *testing.T) {
+			for seed := int64(1); seed <= 3; seed++ {
+				writeSkew(t, seed, v.Config())
+			}
+		})
 	}
 }

@@ -32,15 +32,89 @@ type Config struct {
 	// strictly serializable (the paper admits stale reads). Off: read locks
 	// are held until the decision, like write locks.
 	OnePhaseReads bool
-	bugs          bugs
+	// Conflicts is what a prepare does when a key it needs is held by
+	// another transaction: paper 000's LockWaits (the default) or paper
+	// 003's WriteIntents.
+	Conflicts Conflicts
+	// Presumption is what the coordinator presumes of a transaction its
+	// table no longer holds: PresumedAbort (the default, paper 000) or
+	// paper 003's PresumedCommit.
+	Presumption Presumption
+	// CleanupAge is how long a transaction stays prepared at a shard
+	// before the shard leader's background cleanup asks the coordinator
+	// how it ended and applies the answer. Cleanup runs only under paper
+	// 003's options (WriteIntents or PresumedCommit).
+	CleanupAge time.Duration
+	bugs       bugs
 }
+
+// Conflicts says what a prepare does on meeting a key that another
+// transaction holds.
+type Conflicts uint8
+
+const (
+	// LockWaits is paper 000's two-phase locking: the prepare waits for
+	// the lock, a random LockWait…2·LockWait, then votes no.
+	LockWaits Conflicts = iota
+	// WriteIntents is paper 003's conflict resolution: a prepared write is
+	// a write intent, and a prepare (or a read) meeting another
+	// transaction's intent or read lock does not wait: it asks the
+	// coordinator how the holder stands. Pending, the prepare aborts
+	// itself (votes no); committed or aborted, the shard resolves the
+	// intent (installs or discards it through its log) and goes on.
+	WriteIntents
+)
+
+// String names the option.
+func (c Conflicts) String() string {
+	switch c {
+	case LockWaits:
+		return "lock-waits"
+	case WriteIntents:
+		return "write-intents"
+	}
+	return fmt.Sprintf("Conflicts(%d)", int(c))
+}
+
+// Presumption is what a coordinator answers when asked about a
+// transaction that its table no longer holds.
+type Presumption uint8
+
+const (
+	// PresumedAbort keeps every entry until each cohort has acknowledged
+	// its decision; a missing entry means aborted (or finished, which no
+	// cohort asks about).
+	PresumedAbort Presumption = iota
+	// PresumedCommit is paper 003's: the begin entry is the initiation
+	// record, written before any prepare; the commit record deletes the
+	// entry, with no acknowledgement round; an abort stays in the table
+	// until every cohort has it. A missing entry means committed.
+	PresumedCommit
+)
+
+// String names the option.
+func (p Presumption) String() string {
+	switch p {
+	case PresumedAbort:
+		return "presumed-abort"
+	case PresumedCommit:
+		return "presumed-commit"
+	}
+	return fmt.Sprintf("Presumption(%d)", int(p))
+}
+
+// cleans reports whether shard leaders run paper 003's background
+// cleanup: its variants need it (a committed transaction's entry is gone
+// under PresumedCommit; a crashed client's intents block WriteIntents).
+func (c Config) cleans() bool { return c.Conflicts == WriteIntents || c.Presumption == PresumedCommit }
 
 // DefaultConfig is strict two-phase locking with the lab's Raft timing, no
 // snapshots, a lock wait of 20–40 ms and paper 003's 5 s transaction
-// timeout.
+// timeout, paper 000's lock waits and presumed abort, and a cleanup age
+// of 1 s for paper 003's options.
 func DefaultConfig() Config {
 	return Config{RSM: rsm.DefaultConfig(), LockWait: 20 * time.Millisecond, TxnTimeout: 5 * time.Second,
-		Tick: 100 * time.Millisecond, RPCTimeout: 500 * time.Millisecond}
+		Tick: 100 * time.Millisecond, RPCTimeout: 500 * time.Millisecond, CleanupAge: time.Second}
 }
 
 // Validate returns an error naming the first setting that cannot work.
@@ -48,10 +122,16 @@ func (c Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"LockWait", c.LockWait}, {"TxnTimeout", c.TxnTimeout}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}} {
+	}{{"LockWait", c.LockWait}, {"TxnTimeout", c.TxnTimeout}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CleanupAge", c.CleanupAge}} {
 		if d.v <= 0 {
 			return fmt.Errorf("shardtxn: %s %v must be positive", d.name, d.v)
 		}
+	}
+	if c.Conflicts > WriteIntents {
+		return fmt.Errorf("shardtxn: Conflicts %v is not LockWaits or WriteIntents", c.Conflicts)
+	}
+	if c.Presumption > PresumedCommit {
+		return fmt.Errorf("shardtxn: Presumption %v is not PresumedAbort or PresumedCommit", c.Presumption)
 	}
 	return c.RSM.Validate()
 }

@@ -20,11 +20,13 @@ const (
 // A coordCmd is what the coordinator group puts in its log: one of Begin,
 // Decide or Finish (decisions and finishes are batched: many transactions
 // share an entry), or a Barrier a new leader commits before it recovers.
+// Status, which changes nothing, asks how a transaction stands (a read).
 type coordCmd struct {
 	Begin   *beginCmd
 	Decide  []decision
 	Finish  []Txid
 	Barrier bool
+	Status  *Txid
 }
 
 // A beginCmd enters a transaction in the table.
@@ -75,14 +77,19 @@ type outcome struct {
 // yet finished (every cohort has the decision), and each client's last
 // outcome. Both stay bounded: an entry leaves the table when finished, and
 // a client has one outcome.
+//
+// Under PresumedCommit a commit leaves the table with its decision, and
+// an abort stays until finished, so that a missing entry means committed.
 type coordinator struct {
 	shards   int
+	presume  Presumption
 	txns     map[Txid]*txn
 	outcomes map[int64]outcome
+	bugs     bugs
 }
 
-func newCoordinator(shards int) *coordinator {
-	return &coordinator{shards: shards, txns: map[Txid]*txn{}, outcomes: map[int64]outcome{}}
+func newCoordinator(shards int, presume Presumption, b bugs) *coordinator {
+	return &coordinator{shards: shards, presume: presume, txns: map[Txid]*txn{}, outcomes: map[int64]outcome{}, bugs: b}
 }
 
 // Apply executes a coordCmd (an rsm.StateMachine). For Begin it returns
@@ -99,6 +106,8 @@ func (c *coordinator) Apply(cmd any) any {
 			out[i] = c.decide(d)
 		}
 		return out
+	case cc.Status != nil:
+		return coordResult{State: c.status(*cc.Status), Known: true}
 	case cc.Finish != nil:
 		for _, id := range cc.Finish {
 			if t := c.txns[id]; t != nil && t.State != preparing {
@@ -151,7 +160,28 @@ func (c *coordinator) decide(d decision) coordResult {
 	if o, ok := c.outcomes[d.ID.Client]; !ok || o.Seq < d.ID.Seq {
 		c.outcomes[d.ID.Client] = outcome{Seq: d.ID.Seq, State: t.State, Results: t.Results, Reason: t.Reason}
 	}
-	return c.lookup(d.ID)
+	if c.presume == PresumedCommit && (d.Commit || c.bugs.forgetAborts) {
+		delete(c.txns, d.ID) // the commit record deletes the entry: no acknowledgement round
+	}
+	return coordResult{State: t.State, Results: t.Results, Reason: t.Reason, Known: true}
+}
+
+// status is how the table answers a cohort asking about id: its entry's
+// state, or without one, the presumption. The clients' outcomes are not
+// asked: they answer a client's retry, and the protocol must not lean on
+// them. No cohort asks about a transaction that was never begun (its
+// prepares follow its begin entry), nor about one finished (every cohort
+// has its decision), so the presumption is only ever asked of the
+// transactions it covers: under PresumedAbort, none (committed entries
+// stay until finished); under PresumedCommit, the committed ones.
+func (c *coordinator) status(id Txid) state {
+	if t := c.txns[id]; t != nil {
+		return t.State
+	}
+	if c.presume == PresumedCommit {
+		return committed
+	}
+	return aborted
 }
 
 // pending returns the unfinished transactions, in Txid order.

@@ -47,7 +47,7 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &CoordServer{sm: newCoordinator(len(shards)), host: host, cfg: cfg,
+	c := &CoordServer{sm: newCoordinator(len(shards), cfg.Presumption, cfg.bugs), host: host, cfg: cfg,
 		driving: map[Txid]*drive{}, sending: map[Txid]bool{}, waiters: map[Txid][]func(coordResult, bool){}}
 	for _, ends := range shards {
 		r := rsm.MakeRouter(host, ends)
@@ -77,11 +77,12 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 	return c, nil
 }
 
-// Services returns the server's RPC service ("CoordServer.Txn") and its
-// Raft node's.
+// Services returns the server's RPC services ("CoordServer.Txn",
+// "CoordServer.Status") and its Raft node's.
 func (c *CoordServer) Services() []*labrpc.Service {
 	svc := labrpc.MakeService(c)
 	labrpc.HandleDeferred(svc, "Txn", c.Txn)
+	labrpc.HandleDeferred(svc, "Status", c.Status)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(c.rs.Raft())}
 }
 
@@ -102,8 +103,9 @@ func (c *CoordServer) Pending() int { return len(c.sm.txns) }
 // and in how many log entries.
 func (c *CoordServer) Batching() (decisions, entries int) { return c.decide.items, c.decide.entries }
 
-// Decided returns how many transactions of the table are decided but not
-// yet known to be in every cohort's log.
+// Decided returns how many transactions are decided but not yet known to
+// be in every cohort's log: those of the table, and under PresumedCommit
+// the commits this leader is still delivering (their entries are gone).
 func (c *CoordServer) Decided() int {
 	n := 0
 	for _, t := range c.sm.txns {
@@ -111,7 +113,28 @@ func (c *CoordServer) Decided() int {
 			n++
 		}
 	}
+	for id := range c.sending {
+		if c.sm.txns[id] == nil {
+			n++
+		}
+	}
 	return n
+}
+
+// Status is the handler for a cohort asking how a transaction stands (paper
+// 003's conflict resolution and background cleanup): the table is read
+// through the log, so that a new leader cannot answer from a table that
+// lacks entries its predecessor committed.
+func (c *CoordServer) Status(args *StatusArgs, reply *StatusReply, d *labrpc.Deferred) {
+	id := args.ID
+	c.rs.Read(coordCmd{Status: &id}, func(r any, ok bool) {
+		reply.Err = ErrWrongLeader
+		if ok {
+			st := r.(coordResult).State
+			reply.Err, reply.Decided, reply.Committed = OK, st != preparing, st == committed
+		}
+		d.Reply()
+	})
 }
 
 // Txn is the handler for a client's transaction: it answers with the
@@ -177,8 +200,19 @@ func (c *CoordServer) prepare(t *txn) {
 }
 
 // decideLater puts a decision in the table (batched with others); with the
-// planted bug, it also sends it to the cohorts at once.
+// planted bugs, it also sends it to the cohorts, or answers the client, at
+// once.
 func (c *CoordServer) decideLater(d decision) {
+	if c.cfg.bugs.answerBeforeReplicated {
+		res := coordResult{State: aborted, Reason: d.Reason, Known: true}
+		if d.Commit {
+			res = coordResult{State: committed, Results: d.Results, Known: true}
+		}
+		for _, answer := range c.waiters[d.ID] {
+			answer(res, true)
+		}
+		delete(c.waiters, d.ID)
+	}
 	if c.cfg.bugs.decideBeforeReplicated {
 		t := *c.sm.txns[d.ID]
 		t.State = aborted
@@ -190,14 +224,23 @@ func (c *CoordServer) decideLater(d decision) {
 	c.decide.add(d)
 }
 
-// decided answers the clients waiting for id and delivers the decision.
+// decided answers the clients waiting for id and delivers the decision
+// (paper 003's workers: the client does not wait for the cohorts).
 func (c *CoordServer) decided(id Txid, res coordResult) {
+	dr := c.driving[id]
 	delete(c.driving, id)
 	for _, answer := range c.waiters[id] {
 		answer(res, true)
 	}
 	delete(c.waiters, id)
-	if t := c.sm.txns[id]; t != nil && t.State != preparing {
+	t := c.sm.txns[id]
+	if t == nil && dr != nil && res.State != preparing {
+		// Presumed commit: the entry left the table with its decision.
+		left := *dr.t
+		left.State = res.State
+		t = &left
+	}
+	if t != nil && t.State != preparing {
 		c.deliver(t)
 	}
 }
@@ -224,10 +267,15 @@ func (c *CoordServer) deliver(t *txn) {
 	}
 }
 
+// finished records that every cohort has id's decision: the table forgets
+// the entry, in a log entry of its own unless it is gone already (a
+// presumed commit).
 func (c *CoordServer) finished(id Txid) {
 	if c.sending[id] && c.leading {
 		delete(c.sending, id)
-		c.finish.add(id)
+		if c.sm.txns[id] != nil {
+			c.finish.add(id)
+		}
 	}
 }
 

@@ -39,6 +39,53 @@
 // decision. A prepare that arrives after its transaction was decided is
 // refused: a shard remembers, per client, the newest transaction decided.
 //
+// # Paper 003's answers: write intents and presumed commit
+//
+// Paper 003 (an ACID distributed KV) built the same service with other
+// answers to two of the same questions; Config selects them, and every
+// combination runs the same faults, workloads and checks.
+//
+// What a prepare does on a key another transaction holds (Config.Conflicts):
+// paper 000's LockWaits wait for the lock, as above. Paper 003's
+// WriteIntents never wait: a prepared write is a write intent, and a
+// prepare (or a read: reads of an intent follow the same rule) that meets
+// another transaction's intent or read lock asks the coordinator how that
+// transaction stands (CoordServer.Status, read through the coordinator's
+// log). Pending, the prepare aborts itself (votes no: a transaction in
+// flight holds the key); committed or aborted, the shard resolves the
+// intent, installing or discarding it through its own log, and the prepare
+// goes on.
+//
+// What the coordinator presumes of a transaction its table no longer
+// holds (Config.Presumption): under PresumedAbort, the default, every
+// entry stays until each cohort has acknowledged the decision, and a
+// missing one means aborted. Under paper 003's PresumedCommit, the begin
+// entry is the initiation record, written before any prepare; the commit
+// record deletes the entry, with no acknowledgement round; an abort stays
+// in the table until every cohort has it; and a missing entry means
+// committed. So neither an undecided transaction (its entry says pending)
+// nor an aborted one (its entry stays) is ever presumed committed. Either
+// way the client hears the decision once it is replicated, while the
+// leader goes on delivering it to the cohorts (paper 003's workers).
+//
+// Under either of paper 003's options each shard leader runs its
+// background cleanup: every Tick it asks the coordinator about each
+// transaction prepared there for CleanupAge, and applies a decided
+// transaction's decision. It resolves the intents of crashed clients and
+// coordinators, and under PresumedCommit it is what delivers a commit
+// whose leader crashed before delivering it (the new leader does not know
+// of it).
+//
+// Presumed abort is the default because it asks nothing of the shards:
+// a new coordinator leader finds every decided transaction not yet
+// delivered in its table and finishes it itself, so paper 000's design
+// needs no background cleanup and no questions from the cohorts; presumed
+// commit saves a log entry per commit (the finish) at the price of those
+// questions. A client sees the difference only after a coordinator crash:
+// under PresumedCommit a cohort may hold a committed transaction's locks
+// until its cleanup asks (CleanupAge), so a client's next transaction can
+// meet them and abort.
+//
 // # Read-only transactions
 //
 // By default a read-only transaction is a 2PC transaction like any other:

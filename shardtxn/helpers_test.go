@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -56,6 +57,21 @@ func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Ou
 // drained reports whether every live replica has nothing pending (see
 // services.ShardTxn.Drained).
 func (d *deployment) drained() bool { return d.d.Drained(d.c) }
+
+// eachVariant runs body as a subtest under each variant of paper 000's
+// and paper 003's options (sweep.TxnVariants), paper 000's first.
+func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
+	for _, v := range sweep.TxnVariants() {
+		t.Run(v.String(), func(t *testing.T) { body(t, config(v)) })
+	}
+}
+
+// config is shardtxn's default configuration with v's options.
+func config(v sweep.TxnVariant) shardtxn.Config {
+	cfg := shardtxn.DefaultConfig()
+	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
+	return cfg
+}
 
 func result(t *testing.T, d *deployment) simtest.Result {
 	return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount(), Bytes: d.c.Net().GetTotalBytes()}

@@ -22,8 +22,10 @@ const floorRTTs = 5.0
 // TestCrossShardLatency measures, on a quiet network, the latency of
 // transactions that write one key on each of three shards, and checks that
 // their mean is within half a round trip of the protocol's floor.
-func TestCrossShardLatency(t *testing.T) {
-	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+func TestCrossShardLatency(t *testing.T) { eachVariant(t, crossShardLatency) }
+
+func crossShardLatency(t *testing.T, cfg shardtxn.Config) {
+	d := deploy(t, 1, standard(cfg))
 	p := d.c.Net().Params()
 	rtt := 2 * (p.Latency + p.Jitter/2)
 	ck := services.ShardTxnClerk(d.c, "client")
@@ -58,8 +60,10 @@ func TestCrossShardLatency(t *testing.T) {
 // straight to it and commits in one step of its log: the client's request
 // reaches the shard leader (½), its log replicates it (1), the client hears
 // the result (½): two round trips, within half of one.
-func TestSingleShardLatency(t *testing.T) {
-	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+func TestSingleShardLatency(t *testing.T) { eachVariant(t, singleShardLatency) }
+
+func singleShardLatency(t *testing.T, cfg shardtxn.Config) {
+	d := deploy(t, 1, standard(cfg))
 	p := d.c.Net().Params()
 	rtt := 2 * (p.Latency + p.Jitter/2)
 	ck := services.ShardTxnClerk(d.c, "client")
@@ -81,8 +85,10 @@ func TestSingleShardLatency(t *testing.T) {
 // TestDecisionsBatched starts twenty transactions across shards at once:
 // the coordinator leader puts their decisions in fewer log entries than
 // there are decisions.
-func TestDecisionsBatched(t *testing.T) {
-	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+func TestDecisionsBatched(t *testing.T) { eachVariant(t, decisionsBatched) }
+
+func decisionsBatched(t *testing.T, cfg shardtxn.Config) {
+	d := deploy(t, 1, standard(cfg))
 	warm := services.ShardTxnClerk(d.c, "warm")
 	require.True(t, d.run(t, warm, shardtxn.Get("a"), shardtxn.Get("b1")).Committed)
 	const n = 20

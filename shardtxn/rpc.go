@@ -51,8 +51,24 @@ type DecideReply struct {
 	Err Err
 }
 
+// StatusArgs asks the coordinator how a transaction stands: a cohort asks
+// it of a write intent in its way, or of a transaction prepared for long.
+type StatusArgs struct {
+	ID Txid
+}
+
+// StatusReply says how the transaction stands: pending (Decided false),
+// committed, or aborted. A transaction the table no longer holds is
+// answered by the Config's Presumption.
+type StatusReply struct {
+	Err       Err
+	Decided   bool
+	Committed bool
+}
+
 func wrongLeader[R interface{ err() Err }](reply any) bool { return reply.(R).err() == ErrWrongLeader }
 
 func (r *TxnReply) err() Err     { return r.Err }
 func (r *PrepareReply) err() Err { return r.Err }
 func (r *DecideReply) err() Err  { return r.Err }
+func (r *StatusReply) err() Err  { return r.Err }

@@ -22,6 +22,16 @@ type shardCmd struct {
 	Prepare *prepareCmd
 	Decide  *decideCmd
 	Execute *prepareCmd // a transaction on this shard alone: prepared and committed at once
+	Refuse  *refuseCmd  // such a transaction given up on a conflict
+}
+
+// A refuseCmd makes final the refusal of a transaction on this shard alone
+// that met a conflict it could not wait out or resolve: its vote is its
+// outcome, so an attempt still under way (a client's retry of the same
+// transaction) must not run it later.
+type refuseCmd struct {
+	ID     Txid
+	Reason string
 }
 
 // A prepareCmd asks a shard to take a transaction's locks, check its
@@ -46,6 +56,7 @@ type shardResult struct {
 	Results  []Result // voteYes: the ops' results, in order
 	Reason   string   // voteNo: why
 	Conflict string   // voteConflict: the key locked
+	Holder   Txid     // voteConflict: a transaction holding it
 }
 
 // A lock is the 2PL lock on one key: one writer or any number of readers.
@@ -110,6 +121,8 @@ func (s *shard) Apply(cmd any) any {
 		s.decide(c.Decide)
 	case c.Execute != nil:
 		return s.execute(c.Execute)
+	case c.Refuse != nil:
+		return s.refuse(c.Refuse)
 	}
 	return shardResult{Vote: voteYes}
 }
@@ -124,10 +137,8 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	if s.decided[c.ID.Client].Seq >= c.ID.Seq {
 		return shardResult{Vote: voteNo, Reason: "decided already"}
 	}
-	for _, o := range c.Ops {
-		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
-			return shardResult{Vote: voteConflict, Conflict: o.Key}
-		}
+	if res, ok := s.conflict(c.ID, c.Ops); ok {
+		return res
 	}
 	p := &prepared{}
 	for _, o := range c.Ops {
@@ -147,6 +158,25 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	}
 	s.prepared[c.ID] = p
 	return shardResult{Vote: voteYes, Results: p.Results}
+}
+
+// conflict returns a conflict vote if another transaction holds a key of
+// ops that id needs: the first such key, and a holder of its lock (the
+// writer, whose staged write is its write intent, or a reader).
+func (s *shard) conflict(id Txid, ops []Op) (shardResult, bool) {
+	for _, o := range ops {
+		l := s.locks[o.Key]
+		if l == nil || s.grantable(l, id, o.writes()) {
+			continue
+		}
+		holder := l.Writer
+		if holder == (Txid{}) || holder == id {
+			i := slices.IndexFunc(l.Readers, func(r Txid) bool { return r != id })
+			holder = l.Readers[i]
+		}
+		return shardResult{Vote: voteConflict, Conflict: o.Key, Holder: holder}, true
+	}
+	return shardResult{}, false
 }
 
 // grantable reports whether id may take l, shared or exclusive.
@@ -276,16 +306,11 @@ func (s *shard) decide(c *decideCmd) {
 // takes no locks, but it must find none of its keys locked by another.
 // A retry gets the first run's result.
 func (s *shard) execute(c *prepareCmd) shardResult {
-	if l := s.decided[c.ID.Client]; l.Seq >= c.ID.Seq {
-		if l.Seq == c.ID.Seq && l.Result != nil {
-			return *l.Result
-		}
-		return shardResult{Vote: voteNo, Reason: "decided already"}
+	if res, ok := s.ended(c.ID); ok {
+		return res
 	}
-	for _, o := range c.Ops {
-		if l := s.locks[o.Key]; l != nil && !s.grantable(l, c.ID, o.writes()) {
-			return shardResult{Vote: voteConflict, Conflict: o.Key}
-		}
+	if res, ok := s.conflict(c.ID, c.Ops); ok {
+		return res
 	}
 	var writes []staged
 	res := shardResult{Vote: voteYes, Results: s.run(c.Ops, &writes)}
@@ -298,6 +323,31 @@ func (s *shard) execute(c *prepareCmd) shardResult {
 	if res.Vote == voteYes {
 		s.install(writes)
 	}
+	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
+	return res
+}
+
+// ended returns the outcome of id, a transaction on this shard alone, if
+// it ran or was refused already: its result, or a no if its client has
+// gone on to a later one.
+func (s *shard) ended(id Txid) (shardResult, bool) {
+	l := s.decided[id.Client]
+	switch {
+	case l.Seq < id.Seq:
+		return shardResult{}, false
+	case l.Seq == id.Seq && l.Result != nil:
+		return *l.Result, true
+	}
+	return shardResult{Vote: voteNo, Reason: "decided already"}, true
+}
+
+// refuse records a one-shard transaction's refusal, unless it ended
+// already; either way it returns the transaction's outcome.
+func (s *shard) refuse(c *refuseCmd) shardResult {
+	if res, ok := s.ended(c.ID); ok {
+		return res
+	}
+	res := shardResult{Vote: voteNo, Reason: c.Reason}
 	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}
 	return res
 }

@@ -21,21 +21,37 @@ type ShardServer struct {
 	// waiting are the prepares this leader holds back for a locked key,
 	// by key: each is retried when the key's lock is released.
 	waiting map[string][]func()
+
+	// Paper 003's options: the coordinators, asked how a transaction
+	// stands, and the background cleanup (see cleanup).
+	coord   *rsm.Router
+	cleaner *sim.Timer
+	seen    map[Txid]time.Duration // prepared transactions, when the cleanup first saw them
+	asking  map[Txid]bool          // the cleanup's questions in flight
 }
 
 // StartShard starts replica me of a shard group on host, restoring what
-// persister holds. Register its Services on the host's labrpc server.
-func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, cfg Config) (*ShardServer, error) {
+// persister holds; coordinators are its ends to the coordinator group's
+// replicas, asked under paper 003's options. Register its Services on the
+// host's labrpc server.
+func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, coordinators []*labrpc.ClientEnd, cfg Config) (*ShardServer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){}}
+	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){},
+		seen: map[Txid]time.Duration{}, asking: map[Txid]bool{}}
 	s.sm.released = s.wake
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.GobCodec[shardCmd, shardResult]{}, cfg.RSM)
 	if err != nil {
 		return nil, err
 	}
 	s.rs = rs
+	s.coord = rsm.MakeRouter(host, coordinators)
+	s.coord.SetTimeout(cfg.RPCTimeout)
+	s.cleaner = host.NewTimer(s.cleanup)
+	if cfg.cleans() {
+		s.cleaner.Reset(cfg.Tick)
+	}
 	return s, nil
 }
 
@@ -53,7 +69,10 @@ func (s *ShardServer) Services() []*labrpc.Service {
 func (s *ShardServer) GetState() (term int, isLeader bool) { return s.rs.Raft().GetState() }
 
 // Kill stops the server and its Raft node.
-func (s *ShardServer) Kill() { s.rs.Kill() }
+func (s *ShardServer) Kill() {
+	s.cleaner.Stop()
+	s.rs.Kill()
+}
 
 // OnInstall asks the server to call fn for each write a commit installs,
 // in the order the shard applies them (a delete has del true): the
@@ -103,11 +122,16 @@ func answer(reply *PrepareReply, res shardResult, ok bool) {
 }
 
 // locking puts cmd, which needs locks, through the log until it finds its
-// keys free, waiting for a locked key up to a random LockWait…2·LockWait;
-// then it calls done with the result (a conflict then votes no), or with
-// ok false if this server does not lead.
+// keys free; then it calls done with the result, or with ok false if this
+// server does not lead. On a locked key, it waits up to a random
+// LockWait…2·LockWait (LockWaits) or resolves the holder's write intent
+// (WriteIntents, see resolve); when the wait runs out or the holder is
+// pending, a conflict votes no.
 func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool)) {
 	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
+	if s.cfg.Conflicts == WriteIntents {
+		deadline = s.host.Now() + s.cfg.RPCTimeout
+	}
 	var attempt func()
 	attempt = func() {
 		s.submit(cmd, func(r any, ok bool) {
@@ -116,17 +140,36 @@ func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool))
 				return
 			}
 			res := r.(shardResult)
-			if res.Vote == voteConflict {
-				if s.host.Now() < deadline {
-					s.await(res.Conflict, deadline, attempt)
-					return
-				}
-				res = shardResult{Vote: voteNo, Reason: "lock wait timed out on " + res.Conflict}
+			switch {
+			case res.Vote != voteConflict:
+				done(res, true)
+			case s.cfg.Conflicts == WriteIntents:
+				s.resolve(res, deadline, attempt, func(reason string) { s.refuse(cmd, reason, done) }, done)
+			case s.host.Now() < deadline:
+				s.await(res.Conflict, deadline, attempt)
+			default:
+				s.refuse(cmd, "lock wait timed out on "+res.Conflict, done)
 			}
-			done(res, true)
 		})
 	}
 	attempt()
+}
+
+// refuse votes no on cmd, which met a conflict. A prepare's no is only a
+// vote (the coordinator decides); a one-shard transaction's is its
+// outcome, made final through the log first (see refuseCmd).
+func (s *ShardServer) refuse(cmd shardCmd, reason string, done func(res shardResult, ok bool)) {
+	if cmd.Execute == nil {
+		done(shardResult{Vote: voteNo, Reason: reason}, true)
+		return
+	}
+	s.submit(shardCmd{Refuse: &refuseCmd{ID: cmd.Execute.ID, Reason: reason}}, func(r any, ok bool) {
+		if !ok {
+			done(shardResult{}, false)
+			return
+		}
+		done(r.(shardResult), true)
+	})
 }
 
 // submit puts a command through the shard's log; with the planted bug, a
@@ -173,7 +216,7 @@ func (s *ShardServer) wake(keys []string) {
 // Decide is the handler for a coordinator's decision: it answers once the
 // shard's log holds it.
 func (s *ShardServer) Decide(args *DecideArgs, reply *DecideReply, d *labrpc.Deferred) {
-	s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: args.ID, Commit: args.Commit}}, func(_ any, ok bool) {
+	s.settle(args.ID, args.Commit, func(ok bool) {
 		reply.Err = ErrWrongLeader
 		if ok {
 			reply.Err = OK

@@ -17,8 +17,9 @@ import (
 // transaction across it and another waits for its vote: the coordinator
 // aborts the transaction once it is TxnTimeout old, the client hears so,
 // and when the shard is back every lock is released.
-func TestTransactionTimeout(t *testing.T) {
-	cfg := shardtxn.DefaultConfig()
+func TestTransactionTimeout(t *testing.T) { eachVariant(t, transactionTimeout) }
+
+func transactionTimeout(t *testing.T, cfg shardtxn.Config) {
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, 1, dep)
@@ -54,6 +55,9 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *shardtxn.Config) { c.TxnTimeout = -time.Second }, "shardtxn: TxnTimeout -1s must be positive"},
 		{func(c *shardtxn.Config) { c.Tick = 0 }, "shardtxn: Tick 0s must be positive"},
 		{func(c *shardtxn.Config) { c.RPCTimeout = 0 }, "shardtxn: RPCTimeout 0s must be positive"},
+		{func(c *shardtxn.Config) { c.CleanupAge = 0 }, "shardtxn: CleanupAge 0s must be positive"},
+		{func(c *shardtxn.Config) { c.Conflicts = 2 }, "shardtxn: Conflicts Conflicts(2) is not LockWaits or WriteIntents"},
+		{func(c *shardtxn.Config) { c.Presumption = 7 }, "shardtxn: Presumption Presumption(7) is not PresumedAbort or PresumedCommit"},
 		{func(c *shardtxn.Config) { c.RSM.MaxRaftState = 0 }, "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots"},
 	} {
 		cfg := shardtxn.DefaultConfig()
@@ -65,6 +69,8 @@ func TestConfigValidate(t *testing.T) {
 		assert.ErrorContains(t, err, tc.want, "a deployment with the bad setting does not start")
 	}
 	assert.NoError(t, shardtxn.DefaultConfig().Validate())
+	assert.Equal(t, "write-intents/presumed-commit", shardtxn.WriteIntents.String()+"/"+shardtxn.PresumedCommit.String())
+	assert.Equal(t, "lock-waits/presumed-abort", shardtxn.LockWaits.String()+"/"+shardtxn.PresumedAbort.String())
 }
 
 // TestFormats checks how ops and ids read in messages and logs.

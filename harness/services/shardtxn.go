@@ -63,7 +63,7 @@ func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Servic
 
 func (d ShardTxn) shard(s int) cluster.Factory {
 	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, d.Config)
+		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, n.Dial("coord"), d.Config)
 		if err != nil {
 			return nil, nil, err
 		}

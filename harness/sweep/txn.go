@@ -54,13 +54,57 @@ type TxnSpec struct {
 }
 
 // txnScenarios are shardtxn's scenarios with its default configuration,
-// snapshotting often.
+// snapshotting often, then each again under each of paper 003's variants.
 func txnScenarios() []Scenario {
-	return []Scenario{
-		TxnSpec{Name: "txn-lists", Description: "Sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end.", Config: TxnConfig()}.Scenario(),
-		TxnSpec{Name: "txn-outages", Description: "Sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end.", Config: TxnConfig(), Outages: true}.Scenario(),
-		TxnSpec{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Config: TxnConfig(), Bank: true}.Scenario(),
+	base := []TxnSpec{
+		{Name: "txn-lists", Description: "Sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end."},
+		{Name: "txn-outages", Description: "Sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end.", Outages: true},
+		{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Bank: true},
 	}
+	var out []Scenario
+	for i, v := range TxnVariants() {
+		for _, sp := range base {
+			sp.Config = v.Config()
+			if i > 0 {
+				sp.Name += "-" + v.Short
+				sp.Description += " " + v.Description
+			}
+			out = append(out, sp.Scenario())
+		}
+	}
+	return out
+}
+
+// A TxnVariant is one combination of paper 000's and paper 003's answers
+// to the same two questions: what a prepare does on a held key (lock
+// waits or write intents), and what the coordinator presumes of a
+// transaction its table no longer holds (abort or commit).
+type TxnVariant struct {
+	Short       string // the scenario names' suffix
+	Description string // a sentence on the variant, for its scenarios
+	Conflicts   shardtxn.Conflicts
+	Presumption shardtxn.Presumption
+}
+
+// TxnVariants returns every combination, paper 000's (shardtxn's
+// default) first and paper 003's last.
+func TxnVariants() []TxnVariant {
+	return []TxnVariant{
+		{"2pl", "Paper 000's design: lock waits and presumed abort.", shardtxn.LockWaits, shardtxn.PresumedAbort},
+		{"intents", "The shards resolve conflicts by paper 003's write intents (a prepare that meets a pending transaction's intent aborts itself), and the coordinator presumes abort.", shardtxn.WriteIntents, shardtxn.PresumedAbort},
+		{"prc", "The shards wait for locks, and the coordinator presumes commit (paper 003: a commit leaves the coordinator's table with its decision, and the shards' background cleanup asks about transactions prepared for long).", shardtxn.LockWaits, shardtxn.PresumedCommit},
+		{"acid", "Paper 003's design: write intents, presumed commit and the shards' background cleanup.", shardtxn.WriteIntents, shardtxn.PresumedCommit},
+	}
+}
+
+// String names the variant's options.
+func (v TxnVariant) String() string { return v.Conflicts.String() + "/" + v.Presumption.String() }
+
+// Config returns TxnConfig with the variant's options.
+func (v TxnVariant) Config() shardtxn.Config {
+	cfg := TxnConfig()
+	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
+	return cfg
 }
 
 // TxnConfig is the configuration of the transaction scenarios: shardtxn's
