@@ -1,0 +1,52 @@
+package replab
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// services are the packages on level 2: each is its state machines, its
+// RPC types, its handlers and its clerk.
+var services = []string{"kvraft", "shardtxn", "shardtxn/logorder", "frangipani"}
+
+// TestServicesStandOnTheHouse checks the rule of the layers for services:
+// a service imports the world, the network, Raft's API and the service
+// core, never another service, nor chaos, porcupine, the checks or the
+// harness (what two services need goes into rsm or a support package).
+func TestServicesStandOnTheHouse(t *testing.T) {
+	const module = "github.com/replab/replab/"
+	for _, svc := range services {
+		files, err := filepath.Glob(filepath.Join(filepath.FromSlash(svc), "*.go"))
+		require.NoError(t, err)
+		require.NotEmpty(t, files, "service %s has no files", svc)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			require.NoError(t, err)
+			for _, imp := range parsed.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				rel, ours := strings.CutPrefix(path, module)
+				switch {
+				case strings.Contains(path, "porcupine"):
+					t.Errorf("%s imports porcupine: checks judge a service from outside", f)
+				case !ours:
+				case strings.HasPrefix(rel, "chaos") || strings.HasPrefix(rel, "checks/") || strings.HasPrefix(rel, "harness/"):
+					t.Errorf("%s imports %s: a service stands on sim, labrpc, raft/raftapi and rsm only", f, rel)
+				default:
+					for _, other := range services {
+						assert.False(t, rel == other && !strings.HasPrefix(svc, other), "%s imports the service %s", f, rel)
+					}
+				}
+			}
+		}
+	}
+}
