@@ -3,6 +3,7 @@ package services
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/checks/txncheck"
@@ -78,22 +79,28 @@ func (d ShardTxn) shard(s int) cluster.Factory {
 // nothing pending: no unfinished transaction in a coordinator's table, no
 // lock and nothing prepared on a shard. It holds once every transaction is
 // decided and its decision delivered.
-func (d ShardTxn) Drained(c *cluster.Cluster) bool {
+func (d ShardTxn) Drained(c *cluster.Cluster) bool { return d.Undrained(c) == "" }
+
+// Undrained says what the live replicas of the deployment on c still hold
+// ("coord/0: 1 unfinished; shard2/1: 2 locked keys, 1 prepared"), or ""
+// if nothing.
+func (d ShardTxn) Undrained(c *cluster.Cluster) string {
+	var held []string
 	for g := range d.Shards + 1 {
 		for i := range c.Replicas(g) {
 			switch r := c.Replica(g, i).(type) {
 			case *shardtxn.CoordServer:
-				if r.Pending() > 0 {
-					return false
+				if n := r.Pending(); n > 0 {
+					held = append(held, fmt.Sprintf("coord/%d: %d unfinished", i, n))
 				}
 			case *shardtxn.ShardServer:
 				if k, p := r.Locks(); k+p > 0 {
-					return false
+					held = append(held, fmt.Sprintf("%s/%d: %d locked keys, %d prepared", shardGroup(g-1), i, k, p))
 				}
 			}
 		}
 	}
-	return true
+	return strings.Join(held, "; ")
 }
 
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host

@@ -71,7 +71,7 @@ func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *s
 	return txnRun{
 		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
 		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
-		drained: func() bool { return dep.Drained(c) }, undrained: "the nodes did not all process the whole log",
+		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "the nodes did not all process the whole log" },
 		settled: func() string { return agree.problem },
 	}.run(o, dir)
 }

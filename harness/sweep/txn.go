@@ -143,7 +143,7 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 	return txnRun{
 		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
 		open:    func() error { return openAccounts(c.World(), c) },
-		drained: func() bool { return dep.Drained(c) }, undrained: "locks or the coordinator's table did not drain",
+		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "locks or the coordinator's table did not drain (" + dep.Undrained(c) + ")" },
 		nemesis: sp.nemesis, order: &order,
 	}.run(o, dir)
 }
@@ -176,7 +176,7 @@ type txnRun struct {
 	clients   []workload.TxnClient
 	open      func() error // opens the bank's accounts
 	drained   func() bool
-	undrained string        // says what did not drain
+	undrained func() string // says what did not drain
 	settled   func() string // a problem found once drained, or ""
 	// nemesis, if set, starts the faults instead of the random nemesis,
 	// and returns what stops them.
@@ -224,7 +224,7 @@ func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
 		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
 	}
 	if !w.RunUntil(r.drained, txnSettle-(w.Now()-healed)) {
-		return fail("%s within %v of healing", r.undrained, txnSettle)
+		return fail("%s within %v of healing", r.undrained(), txnSettle)
 	}
 	o.Summary = w.Summary()
 	if r.settled != nil {
