@@ -17,6 +17,7 @@ import (
 // TestOperations runs each operation on one clerk, then reads the keys
 // from a second: the first's writes reach it through the flush on revoke.
 func TestOperations(t *testing.T) {
+	t.Parallel()
 	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
 		d := deploy(t, seed, frangipani.DefaultConfig())
 		a, _ := d.clerk(t, "a")
@@ -52,6 +53,7 @@ func TestOperations(t *testing.T) {
 // TestBadInput shows each kind of bad input refused with an error that
 // names it, and nothing lost: the clerk goes on.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := deploy(t, 1, cfg)
 	ck, _ := d.clerk(t, "a")
@@ -104,6 +106,7 @@ func TestBadInput(t *testing.T) {
 // with no key or no mode, and a holder of a shared lock asking for it
 // exclusive.
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	d := deploy(t, 1, frangipani.DefaultConfig())
 	h := d.c.NewClient("raw")
 	ends := d.c.Ends(h, 0, nil)
@@ -142,6 +145,7 @@ func TestBadRequests(t *testing.T) {
 // (or release). Another clerk gets the lock once the lock service breaks
 // the dead clerk's lock (BreakAfter), and reads the synced value.
 func TestSync(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := deploy(t, 1, cfg)
 	a, ah := d.clerk(t, "a")
@@ -163,6 +167,7 @@ func TestSync(t *testing.T) {
 // the lock service breaks its lock for a waiting clerk: when it is back,
 // its Sync says the writes were lost, and Lost counts them.
 func TestLostWritesReported(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := deploy(t, 1, cfg)
 	a, ah := d.clerk(t, "a")
@@ -184,6 +189,7 @@ func TestLostWritesReported(t *testing.T) {
 // values survive, the clerk's renewals go on, and a second clerk's
 // request revokes the lock and reads every write.
 func TestLockServiceRestart(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	cfg.RSM.MaxRaftState = 2000
 	d := deploy(t, 1, cfg)
@@ -212,6 +218,7 @@ func TestLockServiceRestart(t *testing.T) {
 // round: the holder's watch tells it of the waiter, it releases at once,
 // and the waiter's acquire is answered in the apply of the release.
 func TestHandOver(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := deploy(t, 1, cfg)
 	a, _ := d.clerk(t, "a")
@@ -234,6 +241,7 @@ func TestHandOver(t *testing.T) {
 // than a few hand-overs (each about 1.5 ms: a hint, a release through the
 // log, the grant), and none waits for a renewal round.
 func TestNoStarvation(t *testing.T) {
+	t.Parallel()
 	d := deploy(t, simtest.Seeds(t, 1)[0], frangipani.DefaultConfig())
 	var clients []workload.KV
 	for i := range 5 {
@@ -258,6 +266,7 @@ func TestNoStarvation(t *testing.T) {
 // takes a lock only from a holder someone waits for, so when the clerk is
 // back its lease is renewed and its Sync applies the writes.
 func TestSilentHolderKeepsItsLock(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := deploy(t, 1, cfg)
 	a, ah := d.clerk(t, "a")

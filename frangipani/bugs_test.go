@@ -12,6 +12,7 @@ import (
 // TestPlantedBugsCaught plants each of frangipani's bugs in turn and shows
 // that the suite's checks catch it, with the test and seed that did.
 func TestPlantedBugsCaught(t *testing.T) {
+	t.Parallel()
 	var bugs []simtest.Bug[frangipani.Config]
 	for _, b := range frangipani.PlantedBugs() {
 		bugs = append(bugs, simtest.Bug[frangipani.Config]{Name: b.Name, Plant: b.Plant})

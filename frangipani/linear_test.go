@@ -16,6 +16,7 @@ import (
 // checks every history with porcupine (an unknown verdict fails), that
 // every operation completed after healing, and that no clerk lost a write.
 func TestLinearizable(t *testing.T) {
+	t.Parallel()
 	cfg := sweep.LockConfig()
 	for _, c := range []struct {
 		name string
@@ -37,6 +38,7 @@ func TestLinearizable(t *testing.T) {
 }
 
 func TestIsolatedReaderWithinDriftBound(t *testing.T) {
+	t.Parallel()
 	for _, seed := range simtest.Seeds(t, 1, 2, 3) {
 		isolatedReaderCase(t, seed, frangipani.DefaultConfig())
 	}
@@ -47,6 +49,7 @@ func TestIsolatedReaderWithinDriftBound(t *testing.T) {
 // cut-off reader serve after the writer got the lock, and porcupine says
 // so.
 func TestIsolatedReaderBeyondDriftBoundFails(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	for _, seed := range simtest.Seeds(t, 1, 2, 3) {
 		r := isolatedReader(t, seed, cfg, 3*cfg.Drift)

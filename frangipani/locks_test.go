@@ -16,6 +16,7 @@ func statuses(r any) []Status { return r.(result).Status }
 // TestTableAcquire walks the lock table through grants, queues, retries
 // and stale acquires.
 func TestTableAcquire(t *testing.T) {
+	t.Parallel()
 	tb := newTable(bugs{})
 	var queued []string
 	tb.queued = func(l *lock) { queued = append(queued, l.Key) }
@@ -51,6 +52,7 @@ func TestTableAcquire(t *testing.T) {
 // TestTableRenewAndExpire shows a renewal refused while another client
 // waits, and an expiry that a renewal since makes do nothing.
 func TestTableRenewAndExpire(t *testing.T) {
+	t.Parallel()
 	tb := newTable(bugs{})
 	var renewed, gone []int64
 	tb.renewed = func(g int64) { renewed = append(renewed, g) }
@@ -86,6 +88,7 @@ func TestTableRenewAndExpire(t *testing.T) {
 // TestTableSnapshot restores a snapshot into an equal table, and refuses
 // bytes that are not one.
 func TestTableSnapshot(t *testing.T) {
+	t.Parallel()
 	tb := newTable(bugs{})
 	acq(tb, 1, 1, "b", Exclusive)
 	acq(tb, 2, 1, "b", Shared)

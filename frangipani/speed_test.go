@@ -94,6 +94,7 @@ func lockClerk(t simtest.T, cfg frangipani.Config) func(c *cluster.Cluster, h *s
 // (about two kvraft operations: the first Append waits for its acquire
 // through the lock service's log) amortized over 1000, and the cache hits.
 func TestThousandTimesFaster(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	d := services.Frangipani{Replicas: 3, Config: cfg}
 	cc, err := d.Cluster()
@@ -166,6 +167,7 @@ func contention(t simtest.T, seed int64, n, keys int, d time.Duration, group clu
 // kvraft's throughput on one key: at least a quarter (the report got a
 // tenth; each hand-over of the lock serves about one operation).
 func TestContention(t *testing.T) {
+	t.Parallel()
 	cfg := frangipani.DefaultConfig()
 	cc, err := services.Frangipani{Replicas: 3, Config: cfg}.Cluster()
 	require.NoError(t, err)

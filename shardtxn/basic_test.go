@@ -13,7 +13,10 @@ import (
 
 // TestOperations runs each of paper 000's operations once, on one client,
 // across three shards.
-func TestOperations(t *testing.T) { eachVariant(t, operations) }
+func TestOperations(t *testing.T) {
+	t.Parallel()
+	eachVariant(t, operations)
+}
 
 func operations(t *testing.T, cfg shardtxn.Config) {
 	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
@@ -69,6 +72,7 @@ func operations(t *testing.T, cfg shardtxn.Config) {
 // TestBadInput checks that malformed operations are refused at once, with
 // an error naming what is wrong, and that nothing is sent.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
 	ck := services.ShardTxnClerk(d.c, "client")
 	never := func(shardtxn.Outcome) { t.Error("a refused transaction ended") }

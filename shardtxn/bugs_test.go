@@ -17,6 +17,7 @@ import (
 // TestPlantedBugsCaught plants each of shardtxn's bugs in turn and shows
 // that the suite's checks catch it, with the test and seed that did.
 func TestPlantedBugsCaught(t *testing.T) {
+	t.Parallel()
 	var bugs []simtest.Bug[shardtxn.Config]
 	for _, b := range shardtxn.PlantedBugs() {
 		bugs = append(bugs, simtest.Bug[shardtxn.Config]{Name: b.Name, Plant: b.Plant})
@@ -101,6 +102,7 @@ func crossing(t simtest.T, seed int64, cfg shardtxn.Config) {
 // TestCrossingTransactions runs crossing with no bug planted, under each
 // variant: paper 000's three times, the others once.
 func TestCrossingTransactions(t *testing.T) {
+	t.Parallel()
 	for i, v := range sweep.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
@@ -113,6 +115,7 @@ func TestCrossingTransactions(t *testing.T) {
 // TestWriteSkew runs writeSkew with no bug planted under each variant,
 // with the configuration and on the seeds the bug hunt tries.
 func TestWriteSkew(t *testing.T) {
+	t.Parallel()
 	for _, v := range sweep.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3; seed++ {

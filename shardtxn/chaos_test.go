@@ -36,11 +36,17 @@ func sweepCase(bank bool) func(t simtest.T, seed int64, cfg shardtxn.Config) {
 // TestStrictSerializable runs list-append transactions under a random
 // nemesis, checks the history with txncheck and every lock released, and
 // replays the seed to the same trace.
-func TestStrictSerializable(t *testing.T) { testSweep(t, false) }
+func TestStrictSerializable(t *testing.T) {
+	t.Parallel()
+	testSweep(t, false)
+}
 
 // TestBank runs bank transfers and reads of every balance under a random
 // nemesis and checks that every read adds up.
-func TestBank(t *testing.T) { testSweep(t, true) }
+func TestBank(t *testing.T) {
+	t.Parallel()
+	testSweep(t, true)
+}
 
 // testSweep runs the scenario under the variants of paper 000's and paper
 // 003's options: the list scenario under each, replaying paper 000's

@@ -178,6 +178,7 @@ func (d *deployment) partition(t simtest.T, side []int, long time.Duration) {
 // timeout. Each time the client learns the decision, both keys agree with
 // it, and every lock is released.
 func TestCoordinatorCrashMid2PC(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		p crashPoint
 		f disruption
@@ -251,6 +252,7 @@ func crashMid2PC(t simtest.T, seed int64, cfg shardtxn.Config, p crashPoint, f d
 // this needs the abort's entry to stay in the table until every cohort
 // has it, or the cohort's question would be answered "committed".
 func TestAbortWithCohortDown(t *testing.T) {
+	t.Parallel()
 	for _, v := range sweep.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
@@ -300,6 +302,7 @@ func abortWithCohortDown(t simtest.T, seed int64, cfg shardtxn.Config) *deployme
 // holder stands, and the write is refused within RPCTimeout instead of
 // waiting for the coordinators.
 func TestIntentGivesUpWithoutCoordinator(t *testing.T) {
+	t.Parallel()
 	cfg := config(sweep.TxnVariants()[1])
 	dep := standard(cfg)
 	dep.Shared = false

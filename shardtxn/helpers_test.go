@@ -62,7 +62,10 @@ func (d *deployment) drained() bool { return d.d.Drained(d.c) }
 // and paper 003's options (sweep.TxnVariants), paper 000's first.
 func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
 	for _, v := range sweep.TxnVariants() {
-		t.Run(v.String(), func(t *testing.T) { body(t, config(v)) })
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			body(t, config(v))
+		})
 	}
 }
 

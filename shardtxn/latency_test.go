@@ -22,7 +22,10 @@ const floorRTTs = 5.0
 // TestCrossShardLatency measures, on a quiet network, the latency of
 // transactions that write one key on each of three shards, and checks that
 // their mean is within half a round trip of the protocol's floor.
-func TestCrossShardLatency(t *testing.T) { eachVariant(t, crossShardLatency) }
+func TestCrossShardLatency(t *testing.T) {
+	t.Parallel()
+	eachVariant(t, crossShardLatency)
+}
 
 func crossShardLatency(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))
@@ -60,7 +63,10 @@ func crossShardLatency(t *testing.T, cfg shardtxn.Config) {
 // straight to it and commits in one step of its log: the client's request
 // reaches the shard leader (½), its log replicates it (1), the client hears
 // the result (½): two round trips, within half of one.
-func TestSingleShardLatency(t *testing.T) { eachVariant(t, singleShardLatency) }
+func TestSingleShardLatency(t *testing.T) {
+	t.Parallel()
+	eachVariant(t, singleShardLatency)
+}
 
 func singleShardLatency(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))
@@ -85,7 +91,10 @@ func singleShardLatency(t *testing.T, cfg shardtxn.Config) {
 // TestDecisionsBatched starts twenty transactions across shards at once:
 // the coordinator leader puts their decisions in fewer log entries than
 // there are decisions.
-func TestDecisionsBatched(t *testing.T) { eachVariant(t, decisionsBatched) }
+func TestDecisionsBatched(t *testing.T) {
+	t.Parallel()
+	eachVariant(t, decisionsBatched)
+}
 
 func decisionsBatched(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))

@@ -24,6 +24,7 @@ import (
 // hot list, at once, and lose a lock wait or meet a pending intent) leave
 // no trace.
 func TestCoordinatorLeaderCrash(t *testing.T) {
+	t.Parallel()
 	eachVariant(t, func(t *testing.T, cfg shardtxn.Config) {
 		failed, total := leaderCrash(t, 1, cfg)
 		t.Logf("%d of %d transactions failed, each contending for the hot list, none leaving a trace", failed, total)

@@ -18,6 +18,7 @@ import (
 // history with porcupine, key by key. A Del is a Set of "" (a missing key
 // reads ""); an aborted operation is known not to have taken effect.
 func TestSingleKeyLinearizable(t *testing.T) {
+	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
 	d.c.Net().Reliable(false)
 	var h linearize.History

@@ -21,6 +21,7 @@ import (
 // strict reads it waits for the second shard's lock, and the history is
 // valid.
 func TestOnePhaseReadsAreNotStrictlySerializable(t *testing.T) {
+	t.Parallel()
 	for _, onePhase := range []bool{true, false} {
 		cfg := shardtxn.DefaultConfig()
 		cfg.OnePhaseReads = onePhase

@@ -11,6 +11,7 @@ import (
 // retry still under way), and that a refusal arriving after the
 // transaction ran returns its result instead.
 func TestRefuseIsFinal(t *testing.T) {
+	t.Parallel()
 	s := newShard(bugs{})
 	id := Txid{Client: 1, Seq: 1}
 	no := s.Apply(shardCmd{Refuse: &refuseCmd{ID: id, Reason: "write intent pending"}}).(shardResult)

@@ -17,7 +17,10 @@ import (
 // transaction across it and another waits for its vote: the coordinator
 // aborts the transaction once it is TxnTimeout old, the client hears so,
 // and when the shard is back every lock is released.
-func TestTransactionTimeout(t *testing.T) { eachVariant(t, transactionTimeout) }
+func TestTransactionTimeout(t *testing.T) {
+	t.Parallel()
+	eachVariant(t, transactionTimeout)
+}
 
 func transactionTimeout(t *testing.T, cfg shardtxn.Config) {
 	dep := standard(cfg)
@@ -47,6 +50,7 @@ func transactionTimeout(t *testing.T, cfg shardtxn.Config) {
 
 // TestConfigValidate checks that each setting that cannot work is named.
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		set  func(*shardtxn.Config)
 		want string
@@ -75,6 +79,7 @@ func TestConfigValidate(t *testing.T) {
 
 // TestFormats checks how ops and ids read in messages and logs.
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "get k", shardtxn.Get("k").String())
 	assert.Equal(t, `set k "v"`, shardtxn.Set("k", "v").String())
 	assert.Equal(t, `cset k "v" if "w"`, shardtxn.CSet("k", "v", "w").String())

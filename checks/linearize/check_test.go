@@ -32,6 +32,7 @@ func stuckModel() Model {
 }
 
 func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
+	t.Parallel()
 	var h History
 	for i, k := range []string{"a", "stuck", "b"} {
 		record(&h, i, put(k, "1"), KVOutput{}, 0, 1)
@@ -47,6 +48,7 @@ func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
 }
 
 func TestViolationOutranksUnfinished(t *testing.T) {
+	t.Parallel()
 	var h History
 	record(&h, 0, put("stuck", "1"), KVOutput{}, 0, 1)
 	record(&h, 1, get("bad"), got("never written", 1), 0, 1)
@@ -58,6 +60,7 @@ func TestViolationOutranksUnfinished(t *testing.T) {
 }
 
 func TestUnnamedPartitionsAreNumbered(t *testing.T) {
+	t.Parallel()
 	var h History
 	for i, k := range []string{"b", "a"} {
 		record(&h, i, get(k), got("", 0), 0, 1)
@@ -75,11 +78,13 @@ func TestUnnamedPartitionsAreNumbered(t *testing.T) {
 }
 
 func TestNegativeTimeoutIsAnError(t *testing.T) {
+	t.Parallel()
 	_, err := Check(KVModel(), nil, nil, -time.Second, "", "")
 	assert.EqualError(t, err, "linearize: timeout -1s is negative")
 }
 
 func TestNoTimeoutIsNoLimit(t *testing.T) {
+	t.Parallel()
 	var h History
 	record(&h, 0, put("x", "1"), KVOutput{}, 0, 2)
 	record(&h, 1, get("x"), got("1", 1), 1, 3)
@@ -90,6 +95,7 @@ func TestNoTimeoutIsNoLimit(t *testing.T) {
 }
 
 func TestEmptyHistoryIsLinearizable(t *testing.T) {
+	t.Parallel()
 	r, err := Check(KVModel(), nil, nil, 0, t.TempDir(), "empty")
 	require.NoError(t, err)
 	assert.True(t, r.OK())
@@ -97,6 +103,7 @@ func TestEmptyHistoryIsLinearizable(t *testing.T) {
 }
 
 func TestStoppedStepsFail(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	inner := porcupine.Model{Step: func(state, input, output any) (bool, any) { calls++; return true, "next" }}
 	var stop atomic.Bool
@@ -123,6 +130,7 @@ func TestStoppedStepsFail(t *testing.T) {
 }
 
 func TestOnlyOperationsThatNeverOverlapAreSequential(t *testing.T) {
+	t.Parallel()
 	op := func(call, ret int64) porcupine.Operation { return porcupine.Operation{Call: call, Return: ret} }
 	assert.True(t, sequential(nil))
 	assert.True(t, sequential([]porcupine.Operation{op(0, 1), op(2, 3), op(4, math.MaxInt64)}), "the last may never return")
@@ -132,6 +140,7 @@ func TestOnlyOperationsThatNeverOverlapAreSequential(t *testing.T) {
 }
 
 func TestReplayStepsInOrder(t *testing.T) {
+	t.Parallel()
 	var h History
 	record(&h, 0, put("x", "1"), KVOutput{}, 0, 1)
 	record(&h, 0, appendOp("x", "2"), KVOutput{}, 2, 3)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestUnversionedGetIsCheckedByValueAlone(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		out  KVOutput
 		want porcupine.CheckResult
@@ -26,6 +27,7 @@ func TestUnversionedGetIsCheckedByValueAlone(t *testing.T) {
 }
 
 func TestFailedOperationTakesNoEffect(t *testing.T) {
+	t.Parallel()
 	for _, op := range []KVInput{put("x", "1"), appendOp("x", "1"), cput("x", "1", 0)} {
 		for _, c := range []struct {
 			seen KVOutput
@@ -51,6 +53,7 @@ func TestFailedOperationTakesNoEffect(t *testing.T) {
 }
 
 func TestKVModelDescribes(t *testing.T) {
+	t.Parallel()
 	m := KVModel()
 	for _, c := range []struct {
 		in   KVInput

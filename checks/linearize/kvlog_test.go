@@ -62,6 +62,7 @@ var porcupineTestModel = porcupine.Model{
 }
 
 func TestPorcupineKVHistoriesGetPorcupinesVerdicts(t *testing.T) {
+	t.Parallel()
 	for _, c := range porcupineKV {
 		t.Run(c.name, func(t *testing.T) {
 			ops := readPorcupineKV(t, c.name)
@@ -113,6 +114,7 @@ func BenchmarkPorcupineKV(b *testing.B) {
 }
 
 func TestReadKVLog(t *testing.T) {
+	t.Parallel()
 	log := `{:process 0, :type :invoke, :f :put, :key "x", :value "a, \"b\""}
 {:process 1, :type :invoke, :f :get, :key "x", :value nil}
 
@@ -149,6 +151,7 @@ func TestReadKVLog(t *testing.T) {
 }
 
 func TestReadKVLogNamesTheBadLine(t *testing.T) {
+	t.Parallel()
 	const inv = `{:process 0, :type :invoke, :f :get, :key "x", :value nil}`
 	for _, c := range []struct{ log, err string }{
 		{`:process 0`, `line 1: ":process 0" is not a {...} map`},

@@ -7,6 +7,7 @@ import (
 )
 
 func TestKVStatesCompareByValueAndVersionNotByChain(t *testing.T) {
+	t.Parallel()
 	empty := newKVState()
 	abc := empty.put("ab").append("c") // "abc" v2, two pieces
 	same := []*kvState{
@@ -40,6 +41,7 @@ func TestKVStatesCompareByValueAndVersionNotByChain(t *testing.T) {
 // sameValue is exact even where the hashes would collide: it is what
 // kvEqual falls back on.
 func TestSameValueComparesEveryByte(t *testing.T) {
+	t.Parallel()
 	empty := newKVState()
 	a := empty.put("ab").append("cd").append("e")
 	assert.True(t, a.sameValue(empty.put("abc").append("de")))
@@ -50,6 +52,7 @@ func TestSameValueComparesEveryByte(t *testing.T) {
 }
 
 func TestIsComparesTheValue(t *testing.T) {
+	t.Parallel()
 	empty := newKVState()
 	a := empty.put("ab").append("cd").append("e")
 	assert.True(t, a.is("abcde"))

@@ -29,6 +29,7 @@ func check(t *testing.T, h *History) Result {
 }
 
 func TestLinearizableHistoryPasses(t *testing.T) {
+	t.Parallel()
 	var h History
 	a := h.Call(0, put("x", "1"), at(0))
 	b := h.Call(1, get("x"), at(1))
@@ -48,6 +49,7 @@ func TestLinearizableHistoryPasses(t *testing.T) {
 }
 
 func TestStaleReadIsCaught(t *testing.T) {
+	t.Parallel()
 	var h History
 	a := h.Call(0, put("x", "1"), at(0))
 	h.Return(a, KVOutput{}, at(1))
@@ -63,6 +65,7 @@ func TestStaleReadIsCaught(t *testing.T) {
 }
 
 func TestDoubleAppendIsCaught(t *testing.T) {
+	t.Parallel()
 	var h History
 	a := h.Call(0, appendOp("x", "a"), at(0))
 	h.Return(a, KVOutput{}, at(1))
@@ -72,6 +75,7 @@ func TestDoubleAppendIsCaught(t *testing.T) {
 }
 
 func TestAmbiguousWriteMayOrMayNotHappen(t *testing.T) {
+	t.Parallel()
 	for _, seen := range []KVOutput{got("", 0), got("1", 1)} {
 		var h History
 		h.Call(0, put("x", "1"), at(0)) // never returns
@@ -87,6 +91,7 @@ func TestAmbiguousWriteMayOrMayNotHappen(t *testing.T) {
 }
 
 func TestWrongCPutOutcomeIsCaught(t *testing.T) {
+	t.Parallel()
 	var h History
 	a := h.Call(0, cput("x", "1", 0), at(0))
 	h.Return(a, KVOutput{OK: false}, at(1)) // version 0 matches a new key
@@ -94,12 +99,14 @@ func TestWrongCPutOutcomeIsCaught(t *testing.T) {
 }
 
 func TestTimeoutIsNotOK(t *testing.T) {
+	t.Parallel()
 	r := Result{Verdict: porcupine.Unknown, Ops: 10, Took: 1001 * time.Millisecond, Timeout: time.Second, Unfinished: []string{`key "a"`, `key "b"`}}
 	assert.False(t, r.OK())
 	assert.Equal(t, `linearizability check of 10 operations ran out of its 1s (took 1.001s) on key "a", key "b": the result is unknown, which is not a pass (make the history smaller)`, r.Problem())
 }
 
 func TestPartitionsAreSortedByKey(t *testing.T) {
+	t.Parallel()
 	var h History
 	for i, k := range []string{"b", "c", "a", "b"} {
 		h.Call(i, get(k), at(i))
@@ -119,6 +126,7 @@ func TestPartitionsAreSortedByKey(t *testing.T) {
 }
 
 func TestNoDirNoVisualization(t *testing.T) {
+	t.Parallel()
 	var h History
 	a := h.Call(0, put("x", "1"), at(0))
 	h.Return(a, KVOutput{}, at(1))

@@ -60,13 +60,15 @@ func goTest(t *testing.T, dir string, args ...string) (string, bool) {
 // would recompile the kit, and -trimpath would rebuild the standard
 // library once, about 90 s on two cores).
 //
-// The directory is named after this checkout's, so that the tests of two
-// checkouts on one machine (git worktrees, say) never share it.
+// The directory is named after this checkout's and the test, so that two
+// checkouts on one machine (git worktrees, say), and two tests running at
+// once, never share one.
 func writeKit(t *testing.T, kind string) string {
 	t.Helper()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))), kind)
+	test := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))), test, kind)
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, Write(kind, dir, kitModule))
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -352,6 +354,7 @@ func (k kitRun) check(t *testing.T) {
 // TestRaftKit checks the raft kit's skeleton, and runs the whole catalogue
 // on our Raft in the kit.
 func TestRaftKit(t *testing.T) {
+	t.Parallel()
 	var all []string
 	for _, test := range rafttest.Tests() {
 		all = append(all, test.Name)
@@ -363,6 +366,7 @@ func TestRaftKit(t *testing.T) {
 // of the catalogue (both parts) on our Raft, service core and key/value
 // service in the kit.
 func TestKVRaftKit(t *testing.T) {
+	t.Parallel()
 	kitRun{kind: "kvraft", missing: "kvraft.StartKVServer (kvraft/server.go)", ours: []string{"raft", "rsm", "rsm/wire"},
 		run: []string{"TestBasic", "TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
 			"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}}.check(t)
