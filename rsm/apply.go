@@ -43,6 +43,9 @@ func (s *Server) apply(m raftapi.ApplyMsg) {
 
 // execute applies an entry's command, at most once per session request.
 func (s *Server) execute(e entry) any {
+	if e.barrier() {
+		return nil
+	}
 	if e.Client == 0 {
 		return s.sm.Apply(e.Cmd)
 	}

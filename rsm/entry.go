@@ -8,11 +8,20 @@ import (
 )
 
 // An entry is what a Server puts in the Raft log: a command and the
-// session of the request that carries it.
+// session of the request that carries it; or, with the session
+// barrierClient and no command, a new leader's barrier.
 type entry struct {
 	Session
 	Cmd any
 }
+
+// barrierClient marks a new leader's barrier: an entry of its own term
+// that, once committed, commits every entry before it (Raft commits an
+// earlier term's entries only so), so that they apply everywhere even if
+// no client asks for anything more. Client IDs are never negative.
+const barrierClient = -1
+
+func (e entry) barrier() bool { return e.Client == barrierClient }
 
 // entryCodec persists entries in Raft's log (a raft.CommandCodec): the
 // session, then the command in the service's encoding.
@@ -26,6 +35,9 @@ func (c entryCodec) AppendCommand(b []byte, cmd any) ([]byte, error) {
 	}
 	b = binary.AppendVarint(b, e.Client)
 	b = binary.AppendVarint(b, e.Seq)
+	if e.barrier() {
+		return b, nil
+	}
 	return c.codec.AppendCommand(b, e.Cmd)
 }
 
@@ -35,6 +47,9 @@ func (c entryCodec) DecodeCommand(b []byte) (any, error) {
 	e := entry{Session: Session{Client: d.Varint(), Seq: d.Varint()}}
 	if err := d.Err(); err != nil {
 		return nil, err
+	}
+	if e.barrier() {
+		return e, d.Done()
 	}
 	cmd, err := c.codec.DecodeCommand(d.Rest())
 	if err != nil {

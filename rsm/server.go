@@ -204,10 +204,18 @@ func (s *Server) IsLeader() bool {
 
 // leadership answers every waiting request of a term this node stopped
 // leading: their entries may never commit, and the clerks should try
-// elsewhere now rather than time out.
+// elsewhere now rather than time out. A new leader puts a barrier in its
+// log, so that the entries of earlier terms commit and apply everywhere,
+// its own state included, without waiting for a client's next request: a
+// shard that holds a prepared transaction's locks would otherwise keep
+// them until someone wrote to it again.
 func (s *Server) leadership(term int, leading bool) {
 	if !leading {
 		s.failWaiters(func(_ int, w waiter) bool { return w.term <= term })
+	} else {
+		// After this event (the node must not be called back from within
+		// it), put a barrier in the log.
+		s.host.After(0, func() { s.rf.Start(entry{Session: Session{Client: barrierClient}}) })
 	}
 	if s.onLeadership != nil {
 		s.onLeadership(term, leading)
