@@ -486,3 +486,20 @@ func TestOnLeadership(t *testing.T) {
 	assert.Equal(t, []bool{false}, news, "the isolated leader stepped down once")
 	assert.True(t, failedFirst, "its waiting request was answered before the service heard")
 }
+
+// TestNewLeaderAppliesEarlierEntries cuts the leader off the moment it
+// applies a command, before its followers learn that it committed: a
+// follower elected next must apply it (and so must the other) though no
+// client asks for anything more, which takes the barrier a new leader
+// puts in its log.
+func TestNewLeaderAppliesEarlierEntries(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	w.server(l).Submit(rsm.Session{}, int64(5), func(any, bool) {})
+	require.True(t, w.w.RunUntil(func() bool { return w.applied[l] == 1 }, time.Second))
+	others := []int{(l + 1) % 3, (l + 2) % 3}
+	assert.Equal(t, []int{0, 0}, []int{w.applied[others[0]], w.applied[others[1]]}, "the followers have not applied it yet")
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
+	w.w.Run(3 * time.Second)
+	assert.Equal(t, []int{1, 1}, []int{w.applied[others[0]], w.applied[others[1]]}, "the new leader committed and applied it")
+}
