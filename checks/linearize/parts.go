@@ -2,6 +2,9 @@ package linearize
 
 import (
 	"context"
+	"runtime"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -10,13 +13,13 @@ import (
 
 // checkParts checks each of parts against model (which does not
 // partition) within timeout (0: no limit): a part whose operations never
-// overlap by replaying them in order, the others each with porcupine, in a
-// goroutine of its own. It returns the index of the first part found not
-// linearizable, at which it stops the others, so that the verdict costs
-// about what it takes to find the violation; or, if there is none, -1 and
-// the indices of the parts whose check ran out of time, in order. When
-// several parts are not linearizable, which is found first may differ from
-// run to run.
+// overlap by replaying them in order, the others each with porcupine, on
+// as many goroutines as there are processors, smallest part first. It
+// returns the index of the first part found not linearizable, at which it
+// stops the others, so that the verdict costs about what it takes to find
+// the violation; or, if there is none, -1 and the indices of the parts
+// whose check ran out of time, in order. When several parts are not
+// linearizable, which is found first may differ from run to run.
 func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout time.Duration) (failed int, unfinished []int) {
 	var stop atomic.Bool
 	model = stoppable(model, stop.Load)
@@ -26,27 +29,40 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
+	// Smallest first: a short history is quick to search, so a violation
+	// in one is found, and the others stopped, soonest.
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(parts[a]) - len(parts[b]) })
 	verdicts := make([]porcupine.CheckResult, len(parts))
-	done := make(chan int, len(parts))
-	for i, part := range parts {
-		if sequential(part) {
-			verdicts[i] = replay(ctx, model, part)
-			done <- i
-			continue
-		}
+	var next atomic.Int64
+	first := atomic.Int64{}
+	first.Store(-1)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Add(1)
 		go func() {
-			verdicts[i] = search(ctx, model, part)
-			done <- i
+			defer wg.Done()
+			for n := int(next.Add(1) - 1); n < len(order) && !stop.Load(); n = int(next.Add(1) - 1) {
+				i := order[n]
+				if sequential(parts[i]) {
+					verdicts[i] = replay(ctx, model, parts[i])
+				} else {
+					verdicts[i] = search(ctx, model, parts[i])
+				}
+				// The first Illegal is real: nothing was stopped before
+				// it. Those after it may be the stop's doing.
+				if verdicts[i] == porcupine.Illegal && first.CompareAndSwap(-1, int64(i)) {
+					stop.Store(true)
+				}
+			}
 		}()
 	}
-	for range parts {
-		// The first Illegal to arrive is real: nothing was stopped
-		// before it. The searches still running stop soon after, on
-		// their own (done has room for all).
-		if i := <-done; verdicts[i] == porcupine.Illegal {
-			stop.Store(true)
-			return i, nil
-		}
+	wg.Wait()
+	if i := first.Load(); i >= 0 {
+		return int(i), nil
 	}
 	for i, v := range verdicts {
 		if v == porcupine.Unknown {
