@@ -112,13 +112,13 @@ func TestCrossingTransactions(t *testing.T) {
 	}
 }
 
-// TestWriteSkew runs writeSkew with no bug planted under each variant,
-// with the configuration and on the seeds the bug hunt tries.
+// TestWriteSkew runs writeSkew with no bug planted under each variant:
+// paper 000's on the seeds the bug hunt tries, the others once.
 func TestWriteSkew(t *testing.T) {
 	t.Parallel()
-	for _, v := range sweep.TxnVariants() {
+	for i, v := range sweep.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
-			for seed := int64(1); seed <= 3; seed++ {
+			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
 				writeSkew(t, seed, v.Config())
 			}
 		})

@@ -3,6 +3,7 @@ package shardtxn_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/sweep"
@@ -33,6 +34,10 @@ func sweepCase(bank bool) func(t simtest.T, seed int64, cfg shardtxn.Config) {
 	}
 }
 
+// testChaosFor is how long the tests' clients run under faults: 4 s of
+// the sweep scenarios' 10 s, which their sweeps run over many seeds.
+const testChaosFor = 4 * time.Second
+
 // TestStrictSerializable runs list-append transactions under a random
 // nemesis, checks the history with txncheck and every lock released, and
 // replays the seed to the same trace.
@@ -61,7 +66,7 @@ func testSweep(t *testing.T, bank bool) {
 	for i, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
 			for _, seed := range simtest.Seeds(t, 1) {
-				sp := sweep.TxnSpec{Name: t.Name(), Config: v.Config(), Bank: bank}
+				sp := sweep.TxnSpec{Name: t.Name(), Config: v.Config(), Bank: bank, ChaosFor: testChaosFor}
 				o, w := sp.Run(seed, t.TempDir(), nil)
 				require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 				assert.Greater(t, o.Ops, 30, "transactions run")

@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
@@ -25,6 +26,9 @@ type LogOrderSpec struct {
 	Name, Description string
 	Config            logorder.Config
 	Bank              bool
+	// ChaosFor is how long the clients run under faults before everything
+	// heals: 0 is the scenarios' 10 s. Tests shorten it.
+	ChaosFor time.Duration
 }
 
 // logOrderScenarios are logorder's scenarios with LogOrderConfig.
@@ -72,7 +76,7 @@ func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *s
 		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
 		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
 		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "the nodes did not all process the whole log" },
-		settled: func() string { return agree.problem },
+		settled: func() string { return agree.problem }, chaosFor: sp.ChaosFor,
 	}.run(o, dir)
 }
 

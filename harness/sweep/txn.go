@@ -51,6 +51,9 @@ type TxnSpec struct {
 	// on a host of its own: cohorts wait that long for decisions, past the
 	// transaction timeout.
 	Outages bool
+	// ChaosFor is how long the clients run under faults before everything
+	// heals: 0 is the scenarios' 10 s. Tests shorten it.
+	ChaosFor time.Duration
 }
 
 // txnScenarios are shardtxn's scenarios with its default configuration,
@@ -144,7 +147,7 @@ func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.Wo
 		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
 		open:    func() error { return openAccounts(c.World(), c) },
 		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "locks or the coordinator's table did not drain (" + dep.Undrained(c) + ")" },
-		nemesis: sp.nemesis, order: &order,
+		nemesis: sp.nemesis, order: &order, chaosFor: sp.ChaosFor,
 	}.run(o, dir)
 }
 
@@ -166,9 +169,10 @@ func txnCluster(seed int64, trace io.Writer, layout func() (cluster.Config, erro
 
 // A txnRun is the part of a transaction scenario both designs share: its
 // clients run list appends (on an unreliable network) or bank transfers
-// and reads (on a LAN) under a random nemesis for txnChaosFor; then
-// everything heals, and within txnSettle the clients must finish and
-// drained must hold; then settled (if set) and the history are checked.
+// and reads (on a LAN) under a random nemesis for chaosFor (0:
+// txnChaosFor); then everything heals, and within txnSettle the clients
+// must finish and drained must hold; then settled (if set) and the
+// history are checked.
 type txnRun struct {
 	name      string
 	bank      bool
@@ -180,8 +184,9 @@ type txnRun struct {
 	settled   func() string // a problem found once drained, or ""
 	// nemesis, if set, starts the faults instead of the random nemesis,
 	// and returns what stops them.
-	nemesis func(w *sim.World, c *cluster.Cluster) (func(), error)
-	order   *installs // if set, the lists' install order, given to txncheck
+	nemesis  func(w *sim.World, c *cluster.Cluster) (func(), error)
+	order    *installs // if set, the lists' install order, given to txncheck
+	chaosFor time.Duration
 }
 
 // run runs the scenario on o's seed's world, the cluster's.
@@ -212,7 +217,10 @@ func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
 	if err != nil {
 		return fail("%v", err)
 	}
-	w.Run(txnChaosFor)
+	if r.chaosFor == 0 {
+		r.chaosFor = txnChaosFor
+	}
+	w.Run(r.chaosFor)
 	stop()
 	if err := r.c.Recover(); err != nil {
 		return fail("%v", err)

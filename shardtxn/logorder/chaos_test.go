@@ -2,6 +2,7 @@ package logorder_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn/logorder"
@@ -21,6 +22,10 @@ func sweepCase(bank bool) func(t simtest.T, seed int64, cfg logorder.Config) {
 	}
 }
 
+// testChaosFor is how long the tests' clients run under faults: 4 s of
+// the sweep scenarios' 10 s, which their sweeps run over many seeds.
+const testChaosFor = 4 * time.Second
+
 // TestStrictSerializable runs list-append transactions under a random
 // nemesis, checks that the nodes agree on every outcome and the history
 // with txncheck, and replays the seed to the same trace.
@@ -32,7 +37,7 @@ func TestBank(t *testing.T) { testSweep(t, true) }
 
 func testSweep(t *testing.T, bank bool) {
 	for _, seed := range simtest.Seeds(t, 1) {
-		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.LogOrderConfig(), Bank: bank}
+		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.LogOrderConfig(), Bank: bank, ChaosFor: testChaosFor}
 		o, w := sp.Run(seed, t.TempDir(), nil)
 		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 		assert.Greater(t, o.Ops, 30, "transactions run")

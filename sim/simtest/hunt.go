@@ -32,9 +32,10 @@ type Case[C any] struct {
 }
 
 // HuntBugs plants each bug in turn in a configuration from base and runs
-// the cases, each over seeds 1..seeds, until one fails; it fails t for
-// every bug that no run catches, and logs a table of which test and seed
-// caught each bug after how many runs. With no bug planted, the first
+// the cases on seed 1, then on seed 2, and so on to seeds, until one
+// fails (a bug most cases catch costs one run, whichever catches it); it
+// fails t for every bug that no run catches, and logs a table of which
+// test and seed caught each bug after how many runs. With no bug planted, the first
 // seed of every case must pass, or the hunt proves nothing.
 func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C], seeds int) {
 	t.Helper()
@@ -51,8 +52,8 @@ func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C]
 		bug.Plant(&cfg)
 		by, seed, runs, msg := "", int64(0), 0, ""
 	search:
-		for _, c := range cases {
-			for s := int64(1); s <= int64(seeds); s++ {
+		for s := int64(1); s <= int64(seeds); s++ {
+			for _, c := range cases {
 				runs++
 				if m, failed := huntOnce(c, s, cfg); failed {
 					by, seed, msg = c.Name, s, m
