@@ -28,7 +28,7 @@ func TestLinearizable(t *testing.T) {
 		{"unreliable network", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
 		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
 		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
-		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 5 * time.Second}},
+		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 2 * time.Second}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.sp.Name, c.sp.Config = c.name, cfg

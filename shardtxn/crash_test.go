@@ -176,7 +176,8 @@ func (d *deployment) partition(t simtest.T, side []int, long time.Duration) {
 // then it strands the leader away from its group after prepare, and cuts
 // the coordinators off from the shards for longer than the transaction
 // timeout. Each time the client learns the decision, both keys agree with
-// it, and every lock is released.
+// it, and every lock is released. Paper 000's design runs on two seeds,
+// the other variants on one.
 func TestCoordinatorCrashMid2PC(t *testing.T) {
 	t.Parallel()
 	type run struct {
@@ -187,11 +188,15 @@ func TestCoordinatorCrashMid2PC(t *testing.T) {
 	for _, p := range crashPoints {
 		runs = append(runs, run{p, killLeader})
 	}
-	for _, v := range sweep.TxnVariants() {
+	for i, v := range sweep.TxnVariants() {
 		cfg := config(v)
+		seeds := []int64{1, 2}
+		if i > 0 {
+			seeds = seeds[:1]
+		}
 		for _, r := range runs {
 			t.Run(v.String()+"/"+r.f.name+" "+r.p.name, func(t *testing.T) {
-				simtest.Run(t, []int64{1, 2}, func(t *testing.T, seed int64) simtest.Result {
+				simtest.Run(t, seeds, func(t *testing.T, seed int64) simtest.Result {
 					return result(t, crashMid2PC(t, seed, cfg, r.p, r.f))
 				})
 			})
