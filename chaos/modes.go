@@ -9,8 +9,8 @@ import (
 
 // DefineDelayRule names a delay rule (see labrpc.DelayRule) so that a
 // fault can put it in force: fault.Fault{Kind: fault.DelayRule, Name:
-// name}, applied now, in a script or by a nemesis, and logged as "delay
-// rule: name". A name is defined once, so a log names one rule by it.
+// name}, applied now or in a script, and logged as "delay rule: name". A
+// name is defined once, so a log names one rule by it.
 func (m *Monkey) DefineDelayRule(name string, rule labrpc.DelayRule) error {
 	switch {
 	case name == "":

@@ -70,7 +70,8 @@ type Nemesis struct {
 	m     *Monkey
 	cfg   NemesisConfig
 	total float64
-	last  int // the last kind with a positive weight, in Weights.list's order
+	last  int    // the last kind with a positive weight, in Weights.list's order
+	by    string // what the nemesis is, for a panic
 	timer *sim.Timer
 }
 
@@ -105,7 +106,7 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 	if cfg.MaxDead == 0 {
 		cfg.MaxDead = (len(m.hosts) - 1) / 2
 	}
-	n := &Nemesis{m: m, cfg: cfg, total: total, last: last}
+	n := &Nemesis{m: m, cfg: cfg, total: total, last: last, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
 	n.timer = m.w.NewTimer(n.tick)
 	n.arm()
 	return n, nil
@@ -121,7 +122,7 @@ func (n *Nemesis) arm() {
 
 func (n *Nemesis) tick() {
 	if f, ok := n.pick(); ok {
-		n.m.applyLater(f, fmt.Sprintf("nemesis, interval %v", n.cfg.Interval))
+		n.m.applyLater(f, n.by)
 	}
 	n.arm()
 }

@@ -8,10 +8,9 @@ import (
 )
 
 // The named scenarios of the Raft-KV-with-ChaosMonkey paper. Each returns a
-// fault for a cluster of n hosts; apply it with Monkey.Apply.
-
-// The scenarios panic, naming the function and the value, on a bad
-// argument: too few hosts, a leader not among them, a nil rng.
+// fault for a cluster of n hosts; apply it with Monkey.Apply. Each panics,
+// naming itself and the value, on a bad argument: too few hosts, a leader
+// not among them, a nil rng.
 
 // IsolateLeader cuts the leader off from everyone. The leader must not be
 // negative (Monkey.Apply checks it against the hosts).
