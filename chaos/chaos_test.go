@@ -144,7 +144,7 @@ func TestBridge(t *testing.T) {
 func TestMessagesNeverCrossAPartition(t *testing.T) {
 	simtest.Run(t, []int64{1, 2, 3}, func(t *testing.T, seed int64) simtest.Result {
 		c := newCluster(t, seed, 5)
-		c.net.Reliable(false)
+		require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Unreliable, On: true}))
 		replies := map[[2]int]int{}
 		c.pingAll(3*time.Second, replies)
 		side := []int{0, 0, 1, 1, 1}
@@ -173,7 +173,7 @@ func TestMessagesNeverCrossAPartition(t *testing.T) {
 		}
 		assert.Greater(t, crossedBefore, 100, "pings crossed before the partition")
 		assert.Greater(t, crossedAfter, 100, "heal restored the links")
-		assert.Equal(t, "          1s  partition {h0 h1} | {h2 h3 h4}\n          2s  heal\n", c.m.Log().String())
+		assert.Equal(t, "          0s  unreliable on\n          1s  partition {h0 h1} | {h2 h3 h4}\n          2s  heal\n", c.m.Log().String())
 		return simtest.Result{World: c.w, Hosts: 5, RPCs: c.net.GetTotalCount(), Bytes: c.net.GetTotalBytes()}
 	})
 }
@@ -227,9 +227,20 @@ func TestKillLosesMemoryKeepsPersisted(t *testing.T) {
 	assert.Len(t, c.m.Log(), 2)
 }
 
+// newMonkey returns a monkey on n hosts of a fresh world, with no servers.
+func newMonkey(t *testing.T, n int) *Monkey {
+	w := sim.NewWorld(1)
+	hosts, err := w.NewHosts(n, "h")
+	require.NoError(t, err)
+	m, err := New(labrpc.MakeNetwork(w), hosts, Hooks{})
+	require.NoError(t, err)
+	return m
+}
+
 func TestScenarios(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{3, 5, 11, 17, 23, 31} {
+		m := newMonkey(t, n)
 		f := SplitAllMinority(n, rng)
 		total := 0
 		for _, g := range f.Groups {
@@ -237,7 +248,7 @@ func TestScenarios(t *testing.T) {
 			total += len(g)
 		}
 		assert.Equal(t, n, total)
-		require.NoError(t, validate(f, n))
+		require.NoError(t, m.validate(f))
 
 		leader := rng.IntN(n)
 		f = SplitMajority(n, leader, rng)
@@ -245,10 +256,10 @@ func TestScenarios(t *testing.T) {
 		assert.Len(t, f.Groups[0], n/2+1)
 		assert.Contains(t, f.Groups[1], leader)
 		assert.NotContains(t, f.Groups[0], leader)
-		require.NoError(t, validate(f, n))
+		require.NoError(t, m.validate(f))
 	}
 	assert.Len(t, SplitAllMinority(5, rng).Groups, 3, "5 hosts split 2, 2, 1 as in the paper")
-	require.NoError(t, validate(IsolateAll(4), 4))
+	require.NoError(t, newMonkey(t, 4).validate(IsolateAll(4)))
 }
 
 // nemesisRun runs the nemesis for 20 virtual seconds on five hosts, and
@@ -256,7 +267,7 @@ func TestScenarios(t *testing.T) {
 // hosts the log leaves dead must be the ones the monkey says are.
 func nemesisRun(t *testing.T, seed int64) (*cluster, int) {
 	c := newCluster(t, seed, 5)
-	c.net.Reliable(false)
+	require.NoError(t, c.m.Apply(fault.Fault{Kind: fault.Unreliable, On: true}))
 	_, err := c.m.StartNemesis(NemesisConfig{Interval: 200 * time.Millisecond, Weights: DefaultWeights()})
 	require.NoError(t, err)
 	// A tenth of pingAll's traffic (about 13 000 calls a run) still has
@@ -347,7 +358,7 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, c.m.Schedule([]Step{{At: time.Second, Fault: fault.Fault{Kind: fault.Cut, Host: 0, To: 7}}}), "chaos: script step 0: chaos: cut: host 7 is not in 0..2")
 
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: 0, Weights: DefaultWeights()})
-	assert.EqualError(t, err, "chaos: nemesis interval 0s is not positive")
+	assert.EqualError(t, err, "chaos: nemesis interval 0s is below the minimum, 1ms (MinInterval): faults faster than messages cross the network only flood the fault log")
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Kill: -1}})
 	assert.EqualError(t, err, "chaos: nemesis weight Kill = -1 is not a finite non-negative number")
 	_, err = c.m.StartNemesis(NemesisConfig{Interval: time.Second, Weights: Weights{Heal: math.Inf(1)}})

@@ -7,8 +7,9 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// validate checks the fault's hosts against a cluster of n hosts.
-func validate(f fault.Fault, n int) error {
+// validate checks a fault against the monkey's hosts and delay rules.
+func (m *Monkey) validate(f fault.Fault) error {
+	n := len(m.hosts)
 	host := func(h int) error {
 		if h < 0 || h >= n {
 			return fmt.Errorf("chaos: %v: host %d is not in 0..%d", f.Kind, h, n-1)
@@ -16,7 +17,7 @@ func validate(f fault.Fault, n int) error {
 		return nil
 	}
 	switch f.Kind {
-	case fault.Heal:
+	case fault.Heal, fault.Unreliable, fault.Reordering, fault.LongDelays:
 		return nil
 	case fault.Partition, fault.Bridge:
 		seen := make([]bool, n)
@@ -41,18 +42,34 @@ func validate(f fault.Fault, n int) error {
 			}
 		}
 		return nil
-	case fault.Cut:
+	case fault.Cut, fault.Uncut:
 		if err := host(f.Host); err != nil {
 			return err
 		}
-		return host(f.To)
+		if err := host(f.To); err != nil {
+			return err
+		}
+		if f.Host == f.To {
+			return fmt.Errorf("chaos: %v: host %d → host %d is no link: a host always reaches itself", f.Kind, f.Host, f.To)
+		}
+		return nil
 	case fault.Drift:
 		if err := sim.CheckClockRate(f.Rate); err != nil {
 			return err
 		}
 		return host(f.Host)
-	case fault.Isolate, fault.Kill, fault.Restart:
+	case fault.Isolate, fault.Rejoin, fault.Kill, fault.Restart:
 		return host(f.Host)
+	case fault.Duplicate:
+		if !(f.Rate >= 0 && f.Rate <= 1) {
+			return fmt.Errorf("chaos: duplicate: probability %v is not in [0,1]", f.Rate)
+		}
+		return nil
+	case fault.DelayRule:
+		if f.Name != "" && m.rules[f.Name] == nil {
+			return fmt.Errorf("chaos: delay rule: no rule is named %q (Monkey.DefineDelayRule names one)", f.Name)
+		}
+		return nil
 	default:
 		return fmt.Errorf("chaos: unknown fault kind %d", int(f.Kind))
 	}

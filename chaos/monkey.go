@@ -1,15 +1,20 @@
 // Package chaos is the ChaosMonkey: it partitions, isolates, cuts one-way
-// links, kills and restarts hosts, and makes their clocks drift, by hand, on
-// a script or at random from the world's seed. Every fault it applies is
-// folded into the world's trace hash and written to a fault log that tests
-// print on failure and figures overlay.
+// links, kills and restarts hosts, makes their clocks drift, and switches
+// the network's loss, reordering, long delays, duplication and delay rules,
+// by hand, on a script or at random from the world's seed. Every fault it
+// applies is folded into the world's trace hash and written to a fault log
+// that tests print on failure, history drawings overlay and figures shade.
+//
+// A monkey bounds what it may cost: a nemesis draws a fault at most every
+// MinInterval/2 of virtual time, and the fault log holds at most
+// DefaultLogLimit faults (see Monkey.SetLogLimit); a fault past the limit is
+// refused with an error, or, from a script or a nemesis, with a panic that
+// says why.
 package chaos
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +23,16 @@ import (
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
+
+// DefaultLogLimit is how many faults a monkey's log holds unless
+// SetLogLimit says otherwise: at least 50 virtual seconds of a nemesis at
+// MinInterval (about 130 with DefaultWeights, many of whose faults change
+// nothing and are not logged), over 10 virtual hours at the sweeps' 400 ms,
+// and about 20 MB (some 185 bytes a fault). A log longer than that is more
+// than a person, or a drawing of the history, can read; a run that reaches
+// it by mistake stops with a message that says why instead of exhausting
+// memory.
+const DefaultLogLimit = 100_000
 
 // Hooks let the system under test take part in kills and restarts. Kill
 // should stop the host's nodes (at least Host.Kill) and Restart should
@@ -36,14 +51,36 @@ type Monkey struct {
 	names []string // host names, for the log
 	hooks Hooks
 	log   fault.Log
+	limit int // the most faults the log may hold
+	links links
+	rules map[string]labrpc.DelayRule // the delay rules faults may name
+	rule  string                      // the delay rule in force ("": none)
 }
 
-// New returns a monkey for hosts (at least one) on net.
+// New returns a monkey for hosts (at least one, each once, all of net's
+// world) on net.
 func New(net *labrpc.Network, hosts []*sim.Host, hooks Hooks) (*Monkey, error) {
-	if len(hosts) == 0 {
-		return nil, errors.New("chaos: New: need at least one host, got 0")
+	if net == nil {
+		return nil, fmt.Errorf("chaos: New: a nil network")
 	}
-	return &Monkey{w: net.World(), net: net, hosts: hosts, names: logNames(hosts), hooks: hooks}, nil
+	if len(hosts) == 0 {
+		return nil, fmt.Errorf("chaos: New: need at least one host, got 0")
+	}
+	seen := map[*sim.Host]int{}
+	for i, h := range hosts {
+		if h == nil {
+			return nil, fmt.Errorf("chaos: New: host %d is nil", i)
+		}
+		if j, ok := seen[h]; ok {
+			return nil, fmt.Errorf("chaos: New: hosts %d and %d are both %s", j, i, h.Name())
+		}
+		seen[h] = i
+		if h.World() != net.World() {
+			return nil, fmt.Errorf("chaos: New: host %d (%s) is of another world than the network", i, h.Name())
+		}
+	}
+	return &Monkey{w: net.World(), net: net, hosts: hosts, names: logNames(hosts), hooks: hooks,
+		limit: DefaultLogLimit, links: newLinks(len(hosts)), rules: map[string]labrpc.DelayRule{}}, nil
 }
 
 // logNames returns what the fault log calls the hosts. Hosts named after
@@ -70,42 +107,59 @@ func logNames(hosts []*sim.Host) []string {
 // Hosts returns how many hosts the monkey works on.
 func (m *Monkey) Hosts() int { return len(m.hosts) }
 
+// SetLogLimit sets how many faults the log may hold (DefaultLogLimit until
+// then); it must be at least one and at least what the log holds.
+func (m *Monkey) SetLogLimit(n int) error {
+	if n < 1 || n < len(m.log) {
+		return fmt.Errorf("chaos: SetLogLimit: %d is below 1 or the %d faults the log holds", n, len(m.log))
+	}
+	m.limit = n
+	return nil
+}
+
 // Apply applies f now, logs it and folds it into the trace hash. A fault
 // that changes nothing (killing a dead host, restarting a live one,
-// healing links that are all up, cutting what is cut) is not logged.
+// healing when no link fault is in force, cutting what is cut, switching
+// on a mode that is on) is not logged. It returns an error, and applies
+// nothing, if f is malformed or the log is full.
 func (m *Monkey) Apply(f fault.Fault) error {
-	if err := validate(f, len(m.hosts)); err != nil {
+	if err := m.validate(f); err != nil {
+		return err
+	}
+	if err := m.room(f); err != nil {
 		return err
 	}
 	m.apply(f)
 	return nil
 }
 
-// apply applies a validated fault.
-func (m *Monkey) apply(f fault.Fault) {
-	var before [][]bool
-	switch f.Kind {
-	case fault.Heal, fault.Partition, fault.Bridge, fault.Isolate, fault.Cut:
-		before = m.Matrix()
+// room returns an error if the log has no room for f.
+func (m *Monkey) room(f fault.Fault) error {
+	if len(m.log) < m.limit {
+		return nil
 	}
+	return fmt.Errorf("chaos: %s not applied: the fault log holds %d faults, its limit (Monkey.SetLogLimit raises it)",
+		f.Format(m.names), m.limit)
+}
+
+// applyLater applies a validated fault from a script or a nemesis, where no
+// caller can take an error: a full log panics, saying why.
+func (m *Monkey) applyLater(f fault.Fault, by string) {
+	if err := m.room(f); err != nil {
+		panic(fmt.Sprintf("%v, at %v of virtual time (%s)", err, m.w.Now(), by))
+	}
+	m.apply(f)
+}
+
+// apply applies a validated fault and logs it if it changed anything.
+func (m *Monkey) apply(f fault.Fault) {
+	var changed bool
 	switch f.Kind {
-	case fault.Heal:
-		m.net.HealLinks()
-	case fault.Partition:
-		m.partition(f.Groups, -1)
-	case fault.Bridge:
-		m.partition(f.Groups, f.Host)
-	case fault.Isolate:
-		for j := range m.hosts {
-			if j != f.Host {
-				m.setLinks(f.Host, j, false)
-			}
-		}
-	case fault.Cut:
-		m.net.SetLink(m.hosts[f.Host], m.hosts[f.To], false)
+	case fault.Heal, fault.Partition, fault.Bridge, fault.Isolate, fault.Cut, fault.Rejoin, fault.Uncut:
+		changed = m.applyLinks(f)
 	case fault.Kill:
-		if !m.hosts[f.Host].Alive() {
-			return
+		if changed = m.hosts[f.Host].Alive(); !changed {
+			break
 		}
 		if m.hooks.Kill != nil {
 			m.hooks.Kill(f.Host)
@@ -113,8 +167,8 @@ func (m *Monkey) apply(f fault.Fault) {
 			m.hosts[f.Host].Kill()
 		}
 	case fault.Restart:
-		if m.hosts[f.Host].Alive() {
-			return
+		if changed = !m.hosts[f.Host].Alive(); !changed {
+			break
 		}
 		if m.hooks.Restart != nil {
 			m.hooks.Restart(f.Host)
@@ -123,17 +177,28 @@ func (m *Monkey) apply(f fault.Fault) {
 		}
 	case fault.Drift:
 		_ = m.hosts[f.Host].SetClockRate(f.Rate) // the rate was validated
+		changed = true
+	default:
+		changed = m.applyMode(f)
 	}
-	if before != nil && slices.EqualFunc(before, m.Matrix(), slices.Equal) {
-		return // the links are as they were
+	if changed {
+		m.record(f)
 	}
+}
+
+// record logs f and folds it into the trace hash.
+func (m *Monkey) record(f fault.Fault) {
 	e := fault.Event{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
 	switch f.Kind {
-	case fault.Isolate, fault.Cut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
+	case fault.Isolate, fault.Rejoin, fault.Cut, fault.Uncut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
 		e.Host = m.hosts[f.Host].Name()
 	}
 	m.log = append(m.log, e)
-	m.w.Fold(sim.TagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To), math.Float64bits(f.Rate))
+	on := uint64(0)
+	if f.On {
+		on = 1
+	}
+	m.w.Fold(sim.TagFault, uint64(f.Kind), uint64(f.Host), uint64(f.To), math.Float64bits(f.Rate), on, sim.StringWord(f.Name))
 	for _, g := range f.Groups {
 		m.w.Fold(uint64(len(g)))
 		for _, h := range g {
@@ -143,36 +208,14 @@ func (m *Monkey) apply(f fault.Fault) {
 	m.w.Tracef("chaos: %s", e.Text)
 }
 
-// partition heals every link, then cuts each pair of hosts that are not in
-// one group, except the bridge (if not -1) and each host of a group.
-func (m *Monkey) partition(groups [][]int, bridge int) {
-	m.net.HealLinks()
-	side := make([]int, len(m.hosts))
-	for i := range side {
-		side[i] = -1 - i // a host in no group is alone
-	}
-	for g, hs := range groups {
-		for _, h := range hs {
-			side[h] = g
-		}
-	}
-	for i := range m.hosts {
-		for j := i + 1; j < len(m.hosts); j++ {
-			bridged := (i == bridge && side[j] >= 0) || (j == bridge && side[i] >= 0)
-			if side[i] != side[j] && !bridged {
-				m.setLinks(i, j, false)
-			}
-		}
-	}
-}
-
-func (m *Monkey) setLinks(a, b int, up bool) {
-	m.net.SetLink(m.hosts[a], m.hosts[b], up)
-	m.net.SetLink(m.hosts[b], m.hosts[a], up)
-}
-
-// Connected reports whether messages from host a reach host b.
+// Connected reports whether messages from host a reach host b. It panics,
+// naming them, if a or b is not one of the monkey's hosts.
 func (m *Monkey) Connected(a, b int) bool {
+	for _, h := range []int{a, b} {
+		if h < 0 || h >= len(m.hosts) {
+			panic(fmt.Sprintf("chaos: Connected(%d, %d): host %d is not in 0..%d", a, b, h, len(m.hosts)-1))
+		}
+	}
 	return m.net.LinkUp(m.hosts[a], m.hosts[b])
 }
 
@@ -206,19 +249,23 @@ type Step struct {
 	Fault fault.Fault
 }
 
-// Schedule checks a script and schedules its faults relative to now.
+// Schedule checks a script and schedules its faults relative to now. A
+// step that finds the fault log full panics (see SetLogLimit).
 func (m *Monkey) Schedule(script []Step) error {
 	for i, s := range script {
 		if s.At < 0 {
 			return fmt.Errorf("chaos: script step %d (%v) has negative time %v", i, s.Fault, s.At)
 		}
-		if err := validate(s.Fault, len(m.hosts)); err != nil {
+		if s.At > math.MaxInt64-m.w.Now() {
+			return fmt.Errorf("chaos: script step %d (%v) at %v from %v is past the end of virtual time", i, s.Fault, s.At, m.w.Now())
+		}
+		if err := m.validate(s.Fault); err != nil {
 			return fmt.Errorf("chaos: script step %d: %w", i, err)
 		}
 	}
-	for _, s := range script {
+	for i, s := range script {
 		f := s.Fault
-		m.w.After(s.At, func() { m.apply(f) })
+		m.w.After(s.At, func() { m.applyLater(f, fmt.Sprintf("script step %d", i)) })
 	}
 	return nil
 }

@@ -9,10 +9,23 @@ import (
 	"github.com/replab/replab/sim"
 )
 
+// MinInterval is the shortest mean time between a nemesis's faults. A
+// message crosses the default network in at most 300 µs; with gaps of at
+// least MinInterval/2 some can cross between two faults, so each fault
+// acts on traffic, and a nemesis draws at most 2000 faults per virtual
+// second, which takes the fault log at least 50 virtual seconds to fill
+// (see DefaultLogLimit). Faster faults test nothing more and only flood
+// the log: an interval of 1 ns once drew 1.7 billion faults per virtual
+// second and exhausted the machine's memory.
+const MinInterval = time.Millisecond
+
 // Weights say how often a nemesis picks each kind of fault, relative to each
-// other.
+// other. Rejoin lifts the isolation of a host that has one, Uncut the cut
+// of a link that has one; Unreliable, Reordering and LongDelays switch the
+// network's mode of that name to the other state.
 type Weights struct {
 	Partition, Bridge, Isolate, Cut, Kill, Restart, Heal float64
+	Rejoin, Uncut, Unreliable, Reordering, LongDelays    float64
 }
 
 // DefaultWeights mixes every kind of fault, healing and restarting as often
@@ -34,13 +47,15 @@ func (wt Weights) list() []weight {
 		{fault.Partition, "Partition", wt.Partition}, {fault.Bridge, "Bridge", wt.Bridge},
 		{fault.Isolate, "Isolate", wt.Isolate}, {fault.Cut, "Cut", wt.Cut},
 		{fault.Kill, "Kill", wt.Kill}, {fault.Restart, "Restart", wt.Restart}, {fault.Heal, "Heal", wt.Heal},
+		{fault.Rejoin, "Rejoin", wt.Rejoin}, {fault.Uncut, "Uncut", wt.Uncut}, {fault.Unreliable, "Unreliable", wt.Unreliable},
+		{fault.Reordering, "Reordering", wt.Reordering}, {fault.LongDelays, "LongDelays", wt.LongDelays},
 	}
 }
 
 // NemesisConfig configures a random nemesis.
 type NemesisConfig struct {
-	// Interval is the mean time between faults; each gap is drawn
-	// uniformly from [Interval/2, 3*Interval/2].
+	// Interval is the mean time between faults, at least MinInterval;
+	// each gap is drawn uniformly from [Interval/2, 3*Interval/2].
 	Interval time.Duration
 	Weights  Weights
 	// MaxDead bounds how many hosts may be dead at once; 0 means a
@@ -49,29 +64,41 @@ type NemesisConfig struct {
 }
 
 // A Nemesis applies random faults to a monkey's hosts at random times, all
-// drawn from the world's random number generator.
+// drawn from the world's random number generator. A fault that finds the
+// monkey's log full panics, saying why (see Monkey.SetLogLimit).
 type Nemesis struct {
 	m     *Monkey
 	cfg   NemesisConfig
 	total float64
+	last  int    // the last kind with a positive weight, in Weights.list's order
+	by    string // what the nemesis is, for a panic
 	timer *sim.Timer
 }
 
 // StartNemesis checks cfg and starts a nemesis; its first fault comes after
 // one gap.
 func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
-	if cfg.Interval <= 0 {
-		return nil, fmt.Errorf("chaos: nemesis interval %v is not positive", cfg.Interval)
+	if cfg.Interval < MinInterval {
+		return nil, fmt.Errorf("chaos: nemesis interval %v is below the minimum, %v (MinInterval): faults faster than messages cross the network only flood the fault log", cfg.Interval, MinInterval)
 	}
-	total := 0.0
-	for _, wt := range cfg.Weights.list() {
+	if cfg.Interval > math.MaxInt64/3*2 {
+		return nil, fmt.Errorf("chaos: nemesis interval %v is so long that gaps of 3/2 of it overflow virtual time", cfg.Interval)
+	}
+	total, last := 0.0, 0
+	for k, wt := range cfg.Weights.list() {
 		if !(wt.w >= 0) || math.IsInf(wt.w, 1) {
 			return nil, fmt.Errorf("chaos: nemesis weight %s = %v is not a finite non-negative number", wt.name, wt.w)
+		}
+		if wt.w > 0 {
+			last = k
 		}
 		total += wt.w
 	}
 	if total == 0 {
 		return nil, fmt.Errorf("chaos: nemesis weights are all zero")
+	}
+	if math.IsInf(total, 1) {
+		return nil, fmt.Errorf("chaos: nemesis weights add up to more than the largest float64")
 	}
 	if cfg.MaxDead < 0 || cfg.MaxDead > len(m.hosts) {
 		return nil, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, len(m.hosts))
@@ -79,7 +106,7 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 	if cfg.MaxDead == 0 {
 		cfg.MaxDead = (len(m.hosts) - 1) / 2
 	}
-	n := &Nemesis{m: m, cfg: cfg, total: total}
+	n := &Nemesis{m: m, cfg: cfg, total: total, last: last, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
 	n.timer = m.w.NewTimer(n.tick)
 	n.arm()
 	return n, nil
@@ -95,7 +122,7 @@ func (n *Nemesis) arm() {
 
 func (n *Nemesis) tick() {
 	if f, ok := n.pick(); ok {
-		n.m.apply(f)
+		n.m.applyLater(f, n.by)
 	}
 	n.arm()
 }
@@ -108,7 +135,7 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 	r := rng.Float64() * n.total
 	weights := n.cfg.Weights.list()
 	k := 0
-	for k < len(weights)-1 && r >= weights[k].w {
+	for k < n.last && r >= weights[k].w {
 		r -= weights[k].w
 		k++
 	}
@@ -145,6 +172,37 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 			return fault.Fault{}, false
 		}
 		return fault.Fault{Kind: fault.Restart, Host: dead[rng.IntN(len(dead))]}, true
+	case fault.Rejoin:
+		var isolated []int
+		for h, is := range n.m.links.isolated {
+			if is {
+				isolated = append(isolated, h)
+			}
+		}
+		if len(isolated) == 0 {
+			return fault.Fault{}, false
+		}
+		return fault.Fault{Kind: fault.Rejoin, Host: isolated[rng.IntN(len(isolated))]}, true
+	case fault.Uncut:
+		var cut [][2]int
+		for a, row := range n.m.links.cut {
+			for b, is := range row {
+				if is {
+					cut = append(cut, [2]int{a, b})
+				}
+			}
+		}
+		if len(cut) == 0 {
+			return fault.Fault{}, false
+		}
+		c := cut[rng.IntN(len(cut))]
+		return fault.Fault{Kind: fault.Uncut, Host: c[0], To: c[1]}, true
+	case fault.Unreliable:
+		return fault.Fault{Kind: fault.Unreliable, On: n.m.net.IsReliable()}, true
+	case fault.Reordering:
+		return fault.Fault{Kind: fault.Reordering, On: !n.m.net.IsLongReordering()}, true
+	case fault.LongDelays:
+		return fault.Fault{Kind: fault.LongDelays, On: !n.m.net.IsLongDelays()}, true
 	default:
 		return fault.Fault{Kind: fault.Heal}, true
 	}

@@ -177,7 +177,7 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 	hb := opts.Raft.Heartbeat
 	var asked = -1 // the first server to ask for pre-votes while cut off
 	var near, far []int
-	cfg.Net().SetDelayRule(func(msg labrpc.Message) time.Duration {
+	if err := m.SetDelayRule("pre-vote replies late; the first far asker bridged", func(msg labrpc.Message) time.Duration {
 		args, ok := msg.Args.(*raft.RequestVoteArgs)
 		if !ok || !args.PreVote {
 			return 0
@@ -200,7 +200,9 @@ func leaseReadsPreVoteRepliesDelayed(t simtest.T, seed int64, opts kvraft.Option
 			}
 		}
 		return 0
-	})
+	}); err != nil {
+		t.Fatalf("%v", err)
+	}
 	ck := cfg.MakeClient(cfg.All())
 	for round := range 2 {
 		ck.Put("k", "round "+strconv.Itoa(round))

@@ -23,7 +23,9 @@ type Message struct {
 type DelayRule func(m Message) time.Duration
 
 // SetDelayRule installs rule for every message sent from now on; nil
-// removes it.
+// removes it. With a chaos.Monkey on the network, install it through the
+// monkey instead (Monkey.SetDelayRule, or a fault.DelayRule fault naming
+// it), so that the fault log shows which rule was in force when.
 func (n *Network) SetDelayRule(rule DelayRule) { n.delayRule = rule }
 
 // extraDelay applies the delay rule, if any, to a message of call c.

@@ -53,4 +53,13 @@
 // adds delay to chosen messages. SetLink cuts and heals one-way links
 // between hosts, for partitions. Killing a host
 // (sim.Host.Kill) fails the calls its servers still owe.
+//
+// The setters of these faults (Reliable, LongReordering, LongDelays,
+// SetDelayRule, SetLink, and Params.Duplicate) are the network's own, for a
+// network used alone. Where a chaos.Monkey works on the network, switch
+// them through it (fault.Unreliable, fault.Reordering, fault.LongDelays,
+// fault.DelayRule, fault.Duplicate, and the link faults): the monkey puts
+// every fault it applies in its fault log, which failing tests print,
+// history drawings overlay and replays explain. A fault set here directly
+// is in none of them.
 package labrpc

@@ -279,6 +279,24 @@ func TestLongReorderingReorders(t *testing.T) {
 	assert.Greater(t, w.Now()-start, 200*time.Millisecond, "some replies were held back")
 }
 
+// TestModesReadBack checks that each mode reads back as last set, each on
+// its own: a monkey decides from them whether a fault changes anything.
+func TestModesReadBack(t *testing.T) {
+	_, net, _, _ := setup(1)
+	assert.True(t, net.IsReliable(), "a new network is reliable")
+	assert.False(t, net.IsLongReordering())
+	assert.False(t, net.IsLongDelays())
+	net.Reliable(false)
+	assert.Equal(t, []bool{false, false, false}, []bool{net.IsReliable(), net.IsLongReordering(), net.IsLongDelays()})
+	net.LongReordering(true)
+	assert.Equal(t, []bool{false, true, false}, []bool{net.IsReliable(), net.IsLongReordering(), net.IsLongDelays()})
+	net.LongDelays(true)
+	assert.Equal(t, []bool{false, true, true}, []bool{net.IsReliable(), net.IsLongReordering(), net.IsLongDelays()})
+	net.Reliable(true)
+	net.LongReordering(false)
+	assert.Equal(t, []bool{true, false, true}, []bool{net.IsReliable(), net.IsLongReordering(), net.IsLongDelays()})
+}
+
 func isSorted(xs []int) bool {
 	for i := 1; i < len(xs); i++ {
 		if xs[i] < xs[i-1] {

@@ -71,24 +71,39 @@ func (n *Network) SetParams(p Params) error {
 func (n *Network) Params() Params { return n.p }
 
 // Reliable turns request and reply loss and the short random request delay
-// off (true) or on (false).
+// off (true) or on (false). With a chaos.Monkey on the network, switch it
+// through the monkey instead (fault.Unreliable), so that the fault log,
+// history drawings and replays show it; a call here is in none of them.
 func (n *Network) Reliable(yes bool) {
 	n.reliable = yes
 	n.w.Fold(sim.TagMode, 1, b2u(yes))
 }
 
+// IsReliable reports whether the network is reliable (see Reliable).
+func (n *Network) IsReliable() bool { return n.reliable }
+
 // LongReordering holds back most replies for a long random time when on.
+// With a chaos.Monkey on the network, switch it through the monkey instead
+// (fault.Reordering), so that the fault log shows it.
 func (n *Network) LongReordering(yes bool) {
 	n.longReordering = yes
 	n.w.Fold(sim.TagMode, 2, b2u(yes))
 }
 
+// IsLongReordering reports whether long reordering is on.
+func (n *Network) IsLongReordering() bool { return n.longReordering }
+
 // LongDelays makes calls that get no reply (disabled end, missing server,
-// cut link) take up to LongNoReply instead of NoReply to fail.
+// cut link) take up to LongNoReply instead of NoReply to fail. With a
+// chaos.Monkey on the network, switch it through the monkey instead
+// (fault.LongDelays), so that the fault log shows it.
 func (n *Network) LongDelays(yes bool) {
 	n.longDelays = yes
 	n.w.Fold(sim.TagMode, 3, b2u(yes))
 }
+
+// IsLongDelays reports whether long delays are on.
+func (n *Network) IsLongDelays() bool { return n.longDelays }
 
 // MakeEnd returns a new client end named endname on host (nil for a client
 // outside every host, such as a test driver). Replies to calls from the end
@@ -155,7 +170,9 @@ func (n *Network) end(endname any) *ClientEnd {
 // SetLink takes the one-way link from one host to another up or down. A
 // message from a host to another crosses only if the link is up when it is
 // sent and when it arrives. Ends and servers outside every host (nil) are
-// always connected.
+// always connected. Links between a chaos.Monkey's hosts are the monkey's
+// to change: it logs what it does, and knows nothing of a change made
+// here.
 func (n *Network) SetLink(from, to *sim.Host, up bool) {
 	k := [2]int{from.ID(), to.ID()}
 	if up {

@@ -1,6 +1,7 @@
 package raft
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -149,12 +150,14 @@ func (cfg *config) watchLeases() {
 
 // delayPreVoteReplies holds every pre-vote reply back by d.
 func (cfg *config) delayPreVoteReplies(d time.Duration) {
-	cfg.Net().SetDelayRule(func(m labrpc.Message) time.Duration {
+	if err := cfg.Cluster().Monkey().SetDelayRule(fmt.Sprintf("pre-vote replies %v late", d), func(m labrpc.Message) time.Duration {
 		if args, ok := m.Args.(*RequestVoteArgs); ok && m.IsReply && args.PreVote {
 			return d
 		}
 		return 0
-	})
+	}); err != nil {
+		cfg.t.Fatalf("%v", err)
+	}
 }
 
 func TestPreVoteEndsWhenLeaderHeard(t *testing.T) { runScenario(t, preVoteEndsWhenLeaderHeard) }

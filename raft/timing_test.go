@@ -91,7 +91,7 @@ func TestRPCTimeoutGivesUp(t *testing.T) {
 		cfg := makeConfig(t, 1, 3, false, false, rc)
 		leader := cfg.CheckOneLeader()
 		carries := 0
-		cfg.Net().SetDelayRule(func(m labrpc.Message) time.Duration {
+		if err := cfg.Cluster().Monkey().SetDelayRule("replies to AppendEntries with entries late", func(m labrpc.Message) time.Duration {
 			if args, ok := m.Args.(*AppendEntriesArgs); ok && len(args.Entries) > 0 {
 				if m.IsReply {
 					return c.late
@@ -99,7 +99,9 @@ func TestRPCTimeoutGivesUp(t *testing.T) {
 				carries++
 			}
 			return 0
-		})
+		}); err != nil {
+			t.Fatal(err)
+		}
 		rf := cfg.raft(leader)
 		committed := rf.commitIndex
 		rf.Start(1)

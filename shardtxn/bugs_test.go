@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim/simtest"
@@ -70,7 +71,8 @@ func mid2PC(p crashPoint, f disruption) simtest.Case[shardtxn.Config] {
 // gives up first and the other commits: transactions keep committing.
 func crossing(t simtest.T, seed int64, cfg shardtxn.Config) {
 	d := deploy(t, seed, standard(cfg))
-	d.c.Net().Reliable(false) // messages delayed at random, so prepares arrive in either order
+	// Messages delayed at random, so prepares arrive in either order.
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Unreliable, On: true}))
 	a, b := d.keysOn()
 	const rounds = 40
 	commits, done := 0, 0

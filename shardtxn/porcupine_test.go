@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
@@ -20,7 +21,7 @@ import (
 func TestSingleKeyLinearizable(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	d.c.Net().Reliable(false)
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Unreliable, On: true}))
 	var h linearize.History
 	stopped, running := false, 0
 	for c := range 4 {

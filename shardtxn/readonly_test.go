@@ -51,12 +51,14 @@ func readAcrossDecision(t *testing.T, cfg shardtxn.Config) *txncheck.Result {
 	for i := range d.c.Replicas(1 + sb) {
 		shardB[d.c.Hosts()[d.c.HostOf(1+sb, i)]] = true
 	}
-	d.c.Net().SetDelayRule(func(m labrpc.Message) time.Duration {
+	if err := d.c.Monkey().SetDelayRule("decisions to shard B a second late", func(m labrpc.Message) time.Duration {
 		if _, ok := m.Args.(*shardtxn.DecideArgs); ok && !m.IsReply && shardB[m.To] {
 			return time.Second
 		}
 		return 0
-	})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	clients := d.clerks(2)
 	var h txncheck.History
 	txn := func(c int, ops ...txncheck.Op) (done func() bool) {

@@ -19,17 +19,25 @@ type Kind int
 
 // The kinds of fault.
 const (
-	Heal      Kind = iota // bring every link back up
-	Partition             // cut every link between different groups
-	Isolate               // cut every link to and from one host
-	Cut                   // cut the one-way link from Host to To
-	Kill                  // kill a host
-	Restart               // restart a killed host
-	Drift                 // set a host's clock rate
-	Bridge                // cut the two groups apart except through one host that hears both
+	Heal       Kind = iota // bring every link back up
+	Partition              // cut every link between different groups
+	Isolate                // cut every link to and from one host
+	Cut                    // cut the one-way link from Host to To
+	Kill                   // kill a host
+	Restart                // restart a killed host
+	Drift                  // set a host's clock rate
+	Bridge                 // cut the two groups apart except through one host that hears both
+	Rejoin                 // lift the isolation of one host, leaving other link faults in force
+	Uncut                  // lift the cut of the one-way link from Host to To
+	Unreliable             // switch loss and short delays of messages on or off (labrpc's Reliable)
+	Reordering             // switch long reordering of replies on or off (labrpc's LongReordering)
+	LongDelays             // switch long waits for calls that get no reply on or off (labrpc's LongDelays)
+	Duplicate              // deliver requests twice with probability Rate (0: never)
+	DelayRule              // put the delay rule called Name in force ("": none)
 )
 
-var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift", "bridge"}
+var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift", "bridge",
+	"rejoin", "uncut", "unreliable", "reordering", "long delays", "duplicate", "delay rule"}
 
 // String returns the kind's name as the fault log shows it.
 func (k Kind) String() string {
@@ -41,12 +49,21 @@ func (k Kind) String() string {
 
 // A Fault is one thing done to the system. Hosts are named by their index
 // in the list of hosts the faults apply to (a chaos.Monkey's hosts).
+//
+// The link faults (Partition, Bridge, Isolate, Cut) add up: a link is down
+// while any of them in force cuts it. Heal lifts them all; Rejoin lifts one
+// isolation and Uncut one cut, and leave the rest in force. A Partition or
+// Bridge replaces every link fault before it. The network's modes
+// (Unreliable, Reordering, LongDelays, Duplicate, DelayRule) stay as set
+// until a fault of the same kind sets them again; Heal leaves them alone.
 type Fault struct {
 	Kind   Kind
 	Groups [][]int // Partition, Bridge: the sides; a host in no group (nor the bridge) is cut off alone
-	Host   int     // Isolate, Cut (the sender), Kill, Restart, Drift; Bridge: the bridge
-	To     int     // Cut: the receiver
-	Rate   float64 // Drift: the host's new clock rate
+	Host   int     // Isolate, Rejoin, Cut and Uncut (the sender), Kill, Restart, Drift; Bridge: the bridge
+	To     int     // Cut, Uncut: the receiver
+	Rate   float64 // Drift: the host's new clock rate; Duplicate: the probability a request is delivered twice
+	On     bool    // Unreliable, Reordering, LongDelays: switch the mode on (true) or off
+	Name   string  // DelayRule: the rule's name, as given to chaos.Monkey.DefineDelayRule ("": no rule)
 }
 
 // String describes the fault as a person says it, hosts being servers
@@ -90,10 +107,25 @@ func (f Fault) Format(names []string) string {
 			return "partition " + strings.Join(parts, " | ") + ", bridged by " + one(f.Host)
 		}
 		return "partition " + strings.Join(parts, " | ")
-	case Cut:
-		return fmt.Sprintf("cut %s → %s", one(f.Host), one(f.To))
+	case Cut, Uncut:
+		return fmt.Sprintf("%v %s → %s", f.Kind, one(f.Host), one(f.To))
 	case Drift:
 		return fmt.Sprintf("drift %s x%g", one(f.Host), f.Rate)
+	case Unreliable, Reordering, LongDelays:
+		if f.On {
+			return f.Kind.String() + " on"
+		}
+		return f.Kind.String() + " off"
+	case Duplicate:
+		if f.Rate == 0 {
+			return "duplication off"
+		}
+		return "duplicate " + strconv.FormatFloat(f.Rate*100, 'g', 3, 64) + "% of requests"
+	case DelayRule:
+		if f.Name == "" {
+			return "delay rule off"
+		}
+		return "delay rule: " + f.Name
 	default:
 		return fmt.Sprintf("%v %s", f.Kind, one(f.Host))
 	}

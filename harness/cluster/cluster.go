@@ -189,8 +189,9 @@ func (c *Cluster) Monkey() *chaos.Monkey { return c.monkey }
 // Apply applies a fault now (see chaos.Monkey.Apply).
 func (c *Cluster) Apply(f fault.Fault) error { return c.monkey.Apply(f) }
 
-// Recover ends every fault: it heals every link and restarts every dead
-// host, through the monkey, so the log shows both.
+// Recover ends every link fault and kill: it heals every link and
+// restarts every dead host, through the monkey, so the log shows both. The
+// network's modes (unreliable, reordering, ...) stay as they are.
 func (c *Cluster) Recover() error {
 	if err := c.monkey.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
@@ -160,7 +161,9 @@ func runDemo(seed int64, n int, d time.Duration, steps int, trace io.Writer, ste
 		return demoResult{}, err
 	}
 	net, monkey := c.Net(), c.Monkey()
-	net.Reliable(false)
+	if err := monkey.Apply(fault.Fault{Kind: fault.Unreliable, On: true}); err != nil {
+		return demoResult{}, err
+	}
 	if _, err := monkey.StartNemesis(chaos.NemesisConfig{Interval: time.Second, Weights: chaos.DefaultWeights()}); err != nil {
 		return demoResult{}, err
 	}

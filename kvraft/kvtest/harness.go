@@ -72,7 +72,7 @@ func New(t simtest.T, seed int64, n int, unreliable bool, maxraftstate int, svc 
 		}
 		simtest.Explain(tb, "fault log", func() string { return h.FaultLog().String() })
 	}
-	c.Net().Reliable(!unreliable)
+	h.Apply(fault.Fault{Kind: fault.Unreliable, On: unreliable})
 	return h
 }
 

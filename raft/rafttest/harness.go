@@ -75,7 +75,7 @@ func New(t simtest.T, seed int64, n int, unreliable, snapshot bool, mk raftapi.M
 		simtest.Explain(tb, "cluster state", h.describe)
 		simtest.Explain(tb, "fault log", func() string { return c.Log().String() })
 	}
-	c.Net().Reliable(!unreliable)
+	h.Apply(fault.Fault{Kind: fault.Unreliable, On: unreliable})
 	return h
 }
 
@@ -318,11 +318,13 @@ func (h *Harness) RPCCount(i int) int { return h.c.RPCCount(0, i) }
 // Bytes returns the bytes of RPC arguments sent so far.
 func (h *Harness) Bytes() int64 { return h.c.Net().GetTotalBytes() }
 
-// SetUnreliable makes the network drop and delay messages, or stop.
-func (h *Harness) SetUnreliable(unrel bool) { h.c.Net().Reliable(!unrel) }
+// SetUnreliable makes the network drop and delay messages, or stop,
+// through the monkey, so that the fault log shows it.
+func (h *Harness) SetUnreliable(unrel bool) { h.Apply(fault.Fault{Kind: fault.Unreliable, On: unrel}) }
 
-// SetLongReordering holds some replies back for long, or stops.
-func (h *Harness) SetLongReordering(on bool) { h.c.Net().LongReordering(on) }
+// SetLongReordering holds some replies back for long, or stops, through
+// the monkey, so that the fault log shows it.
+func (h *Harness) SetLongReordering(on bool) { h.Apply(fault.Fault{Kind: fault.Reordering, On: on}) }
 
 // Sleep lets d of virtual time pass.
 func (h *Harness) Sleep(d time.Duration) { h.w.Run(d) }
