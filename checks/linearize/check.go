@@ -17,6 +17,10 @@ import (
 // Result can say where a check failed or ran out of time.
 type Model struct {
 	porcupine.Model
+	// Partition (porcupine's) must split a history the same way each time
+	// it is called: an explanation finds the operations of a partition in
+	// the history by partitioning it again.
+	//
 	// PartName describes the partition an input falls in, as a Result
 	// reports it (KVModel: `key "x"`). If nil, a partition is described by
 	// its place in the model's partitioning, "partition 3".
@@ -95,11 +99,7 @@ func Check(model Model, ops []porcupine.Operation, faults fault.Log, timeout tim
 		return Result{}, err
 	}
 	start := time.Now()
-	tagged, places := tag(ops)
-	parts := [][]porcupine.Operation{tagged}
-	if model.Partition != nil {
-		parts = model.Partition(tagged)
-	}
+	parts := model.parts(ops)
 	single := model.Model
 	single.Partition, single.PartitionEvent = nil, nil
 	r := Result{Verdict: porcupine.Ok, Ops: len(ops), Timeout: timeout}
@@ -111,15 +111,27 @@ func Check(model Model, ops []porcupine.Operation, faults fault.Log, timeout tim
 	var err error
 	if failed >= 0 {
 		r.Verdict, r.Violation = porcupine.Illegal, model.partName(parts, failed)
-		part, index := untag(parts[failed], places)
-		var info porcupine.LinearizationInfo
-		r.Explanation, info = explain(single, part, index, r.Violation, timeout)
-		if dir != "" {
-			r.HTML, err = draw(single, info, faults, dir, name)
+		var part []porcupine.Operation
+		var index []int
+		part, index, err = model.locate(ops, parts, failed)
+		if err == nil {
+			var info porcupine.LinearizationInfo
+			r.Explanation, info = explain(single, part, index, r.Violation, timeout)
+			if dir != "" {
+				r.HTML, err = draw(single, info, faults, dir, name)
+			}
 		}
 	}
 	r.Took = time.Since(start)
 	return r, err
+}
+
+// parts returns the model's partitions of ops.
+func (m Model) parts(ops []porcupine.Operation) [][]porcupine.Operation {
+	if m.Partition == nil {
+		return [][]porcupine.Operation{ops}
+	}
+	return m.Partition(ops)
 }
 
 // validate returns an error naming the first operation of ops the model

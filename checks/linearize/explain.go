@@ -76,16 +76,26 @@ func (o Op) String() string {
 	return fmt.Sprintf("operation %d, %s (client %d, %v to %v)", o.Index, o.Text, o.ClientId, time.Duration(o.Call), time.Duration(o.Return))
 }
 
-// tag returns a copy of ops whose every operation's metadata holds its
-// place in ops (and its own metadata, in places), so that an operation
-// can be found in ops from any partition of the copy.
-func tag(ops []porcupine.Operation) (tagged []porcupine.Operation, places []place) {
-	tagged, places = slices.Clone(ops), make([]place, len(ops))
+// locate returns parts[failed], of the model's partitions of ops, with
+// each operation's place in ops. It partitions ops again, a copy whose
+// operations carry their places in their metadata (which porcupine leaves
+// to visualizations), and gives them back their own.
+func (m Model) locate(ops []porcupine.Operation, parts [][]porcupine.Operation, failed int) ([]porcupine.Operation, []int, error) {
+	tagged, places := slices.Clone(ops), make([]place, len(ops))
 	for i := range tagged {
 		places[i] = place{index: i, metadata: ops[i].Metadata}
 		tagged[i].Metadata = &places[i]
 	}
-	return tagged, places
+	again := m.parts(tagged)
+	if len(again) != len(parts) || !samePart(again[failed], parts[failed]) {
+		return nil, nil, fmt.Errorf("linearize: the model's Partition splits a history differently from one call to the next")
+	}
+	part, index := again[failed], make([]int, len(again[failed]))
+	for i := range part {
+		p := part[i].Metadata.(*place)
+		part[i].Metadata, index[i] = p.metadata, p.index
+	}
+	return part, index, nil
 }
 
 // A place is an operation's place in a history, and its metadata.
@@ -94,15 +104,12 @@ type place struct {
 	metadata any
 }
 
-// untag returns a copy of part, operations tag tagged, with their own
-// metadata, and each operation's place in the history.
-func untag(part []porcupine.Operation, places []place) ([]porcupine.Operation, []int) {
-	part, index := slices.Clone(part), make([]int, len(part))
-	for i := range part {
-		p := part[i].Metadata.(*place)
-		part[i].Metadata, index[i] = p.metadata, p.index
-	}
-	return part, index
+// samePart reports whether a and b hold operations of the same clients
+// at the same times, in the same order.
+func samePart(a, b []porcupine.Operation) bool {
+	return slices.EqualFunc(a, b, func(x, y porcupine.Operation) bool {
+		return x.ClientId == y.ClientId && x.Call == y.Call && x.Return == y.Return
+	})
 }
 
 // explain searches part (one partition, whose operations are at index in

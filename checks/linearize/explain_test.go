@@ -2,6 +2,7 @@ package linearize
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -115,14 +116,37 @@ func TestLongestIsTheFirstOfTheLongest(t *testing.T) {
 	assert.Empty(t, longest(nil))
 }
 
-func TestUntagFindsEachOperationsPlace(t *testing.T) {
+func TestLocateFindsEachOperationsPlace(t *testing.T) {
 	t.Parallel()
-	ops := []porcupine.Operation{{Input: get("b"), Metadata: "0"}, {Input: get("a")}, {Input: get("b"), Metadata: 2}}
-	tagged, places := tag(ops)
-	assert.Nil(t, ops[1].Metadata, "ops are left as they were")
-	parts := partitionByKey(tagged)
-	part, index := untag(parts[1], places)
+	ops := []porcupine.Operation{{Input: get("b"), Metadata: "0"}, {Input: get("a")}, {Input: get("b"), Metadata: 2, Call: 1}}
+	m := KVModel()
+	parts := m.parts(ops)
+	part, index, err := m.locate(ops, parts, 1)
+	require.NoError(t, err)
 	assert.Equal(t, []int{0, 2}, index)
 	assert.Equal(t, []porcupine.Operation{ops[0], ops[2]}, part, "with their own metadata")
-	assert.IsType(t, &place{}, parts[1][0].Metadata, "the part is left as it was")
+	assert.Equal(t, "0", ops[0].Metadata, "ops are left as they were")
+	assert.Equal(t, []porcupine.Operation{ops[0], ops[2]}, parts[1], "and so are the parts")
+}
+
+func TestPartitionMustSplitTheSameWayEachTime(t *testing.T) {
+	t.Parallel()
+	var h History
+	record(&h, 0, get("a"), got("never written", 1), 0, 1)
+	record(&h, 1, get("b"), got("", 0), 0, 1)
+	m := KVModel()
+	calls := 0
+	m.Partition = func(ops []porcupine.Operation) [][]porcupine.Operation {
+		calls++
+		parts := partitionByKey(ops)
+		if calls > 1 {
+			slices.Reverse(parts)
+		}
+		return parts
+	}
+	r, err := Check(m, h.Operations(), nil, time.Minute, "", "")
+	assert.EqualError(t, err, "linearize: the model's Partition splits a history differently from one call to the next")
+	assert.Equal(t, porcupine.Illegal, r.Verdict, "the verdict stands")
+	assert.Equal(t, `key "a"`, r.Violation)
+	assert.Nil(t, r.Explanation)
 }
