@@ -48,7 +48,7 @@ type Result struct {
 	Violation string
 	// Explanation says, for Illegal, where the partition Violation names
 	// stops being linearizable. It is nil if the search for it ran out of
-	// time.
+	// time, or if Check returned an error.
 	Explanation *Explanation
 	// Unfinished names, for Unknown, the partitions whose check ran out of
 	// time, in the model's partition order.
