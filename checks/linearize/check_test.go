@@ -17,12 +17,14 @@ func record(h *History, client int, in KVInput, out KVOutput, call, ret int) {
 	h.Return(h.Call(client, in, at(call)), out, at(ret))
 }
 
-// stuckModel is KVModel whose steps on key "stuck" wait for porcupine's
-// timeout, so that the key's check runs out of time whatever the machine.
-func stuckModel() Model {
+// stuckModel is KVModel whose steps on key, but for the first free of
+// them, wait for porcupine's timeout: with free 0, the key's check runs out
+// of time whatever the machine.
+func stuckModel(key string, free int64) Model {
 	m := KVModel()
+	var steps atomic.Int64
 	m.StepContext = func(ctx context.Context, state, input, output any) (bool, any) {
-		if input.(KVInput).Key == "stuck" {
+		if input.(KVInput).Key == key && steps.Add(1) > free {
 			<-ctx.Done()
 			return false, state
 		}
@@ -37,7 +39,7 @@ func TestOutOfTimeNamesTheUnfinishedKeys(t *testing.T) {
 	for i, k := range []string{"a", "stuck", "b"} {
 		record(&h, i, put(k, "1"), KVOutput{}, 0, 1)
 	}
-	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, t.TempDir(), "stuck")
+	r, err := Check(stuckModel("stuck", 0), h.Operations(), nil, 200*time.Millisecond, t.TempDir(), "stuck")
 	require.NoError(t, err)
 	assert.Equal(t, porcupine.Unknown, r.Verdict)
 	assert.Equal(t, []string{`key "stuck"`}, r.Unfinished, "only the stuck key ran out")
@@ -52,7 +54,7 @@ func TestViolationOutranksUnfinished(t *testing.T) {
 	var h History
 	record(&h, 0, put("stuck", "1"), KVOutput{}, 0, 1)
 	record(&h, 1, get("bad"), got("never written", 1), 0, 1)
-	r, err := Check(stuckModel(), h.Operations(), nil, 200*time.Millisecond, "", "")
+	r, err := Check(stuckModel("stuck", 0), h.Operations(), nil, 200*time.Millisecond, "", "")
 	require.NoError(t, err)
 	assert.Equal(t, porcupine.Illegal, r.Verdict)
 	assert.Equal(t, `key "bad"`, r.Violation)
@@ -77,10 +79,18 @@ func TestUnnamedPartitionsAreNumbered(t *testing.T) {
 	assert.Equal(t, "partition 0", r.Violation, "one partition, the whole history")
 }
 
-func TestNegativeTimeoutIsAnError(t *testing.T) {
+func TestTimeoutMustBePositive(t *testing.T) {
 	t.Parallel()
-	_, err := Check(KVModel(), nil, nil, -time.Second, "", "")
-	assert.EqualError(t, err, "linearize: timeout -1s is negative")
+	for _, c := range []struct {
+		timeout time.Duration
+		err     string
+	}{
+		{-time.Second, "linearize: timeout -1s is not positive (NoTimeout is no limit)"},
+		{0, "linearize: timeout 0s is not positive (NoTimeout is no limit)"},
+	} {
+		_, err := Check(KVModel(), nil, nil, c.timeout, "", "")
+		assert.EqualError(t, err, c.err)
+	}
 }
 
 func TestNoTimeoutIsNoLimit(t *testing.T) {
@@ -89,14 +99,20 @@ func TestNoTimeoutIsNoLimit(t *testing.T) {
 	record(&h, 0, put("x", "1"), KVOutput{}, 0, 2)
 	record(&h, 1, get("x"), got("1", 1), 1, 3)
 	record(&h, 0, get("y"), got("", 0), 4, 5)
-	r, err := Check(KVModel(), h.Operations(), nil, 0, "", "")
+	r, err := Check(KVModel(), h.Operations(), nil, NoTimeout, "", "")
 	require.NoError(t, err)
 	assert.True(t, r.OK(), r.Problem())
+	assert.Equal(t, NoTimeout, r.Timeout)
+	record(&h, 1, get("y"), got("never written", 1), 6, 7)
+	r, err = Check(KVModel(), h.Operations(), nil, NoTimeout, "", "")
+	require.NoError(t, err)
+	assert.Equal(t, porcupine.Illegal, r.Verdict)
+	assert.NotNil(t, r.Explanation, "the explaining search has no limit either")
 }
 
 func TestEmptyHistoryIsLinearizable(t *testing.T) {
 	t.Parallel()
-	r, err := Check(KVModel(), nil, nil, 0, t.TempDir(), "empty")
+	r, err := Check(KVModel(), nil, nil, NoTimeout, t.TempDir(), "empty")
 	require.NoError(t, err)
 	assert.True(t, r.OK())
 	assert.Zero(t, r.Ops)
@@ -151,5 +167,5 @@ func TestReplayStepsInOrder(t *testing.T) {
 	assert.Equal(t, porcupine.Illegal, replay(ctx, KVModel().Model, h.Operations()))
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	assert.Equal(t, porcupine.Unknown, replay(done, stuckModel().Model, h.Operations()), "a step of a model with StepContext sees ctx")
+	assert.Equal(t, porcupine.Unknown, replay(done, stuckModel("stuck", 0).Model, h.Operations()), "a step of a model with StepContext sees ctx")
 }

@@ -48,7 +48,7 @@ type KVOutput struct {
 // an output of nil is one that never returned: any result is allowed, and
 // a write may or may not have taken effect (see History.Operations).
 func KVModel() Model {
-	return Model{PartName: kvPartName, Model: porcupine.Model{
+	return Model{PartName: kvPartName, Validate: kvValidate, Model: porcupine.Model{
 		Partition: partitionByKey,
 		Init:      func() any { return newKVState() },
 		Step:      kvStep,
@@ -113,6 +113,22 @@ func kvStep(state, input, output any) (bool, any) {
 		}
 		return true, state
 	}
+}
+
+// kvValidate refuses an input that is not a KVInput of a known kind, and
+// an output that is neither a KVOutput nor nil.
+func kvValidate(input, output any) error {
+	in, ok := input.(KVInput)
+	switch {
+	case !ok:
+		return fmt.Errorf("input %#v is not a KVInput", input)
+	case in.Kind < Get || in.Kind > CPut:
+		return fmt.Errorf("input kind %d is none of get, put, append, cput", int(in.Kind))
+	}
+	if _, ok := output.(KVOutput); !ok && output != nil {
+		return fmt.Errorf("output %#v is not a KVOutput (or nil, never returned)", output)
+	}
+	return nil
 }
 
 // kvPartName names the partition of a key/value input: its key.

@@ -1,6 +1,7 @@
 package linearize
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math"
 	"os"
@@ -77,7 +78,54 @@ func TestPorcupineKVHistoriesGetPorcupinesVerdicts(t *testing.T) {
 			html, err := os.ReadFile(r.HTML)
 			require.NoError(t, err)
 			assert.True(t, strings.Contains(string(html), "append("), "the failing key is drawn")
+			checkExplanation(t, ops, r)
 		})
+	}
+}
+
+// checkExplanation checks r's explanation of ops' violation against
+// porcupine's test model: the key it names is not linearizable, the
+// model accepts the order it gives and not the stuck operation after it,
+// every operation of the key that returned before the stuck one was called
+// is in the order, and so is every write it names, completed before.
+func checkExplanation(t *testing.T, ops []porcupine.Operation, r Result) {
+	t.Helper()
+	e := r.Explanation
+	require.NotNil(t, e, r.Problem())
+	assert.Equal(t, r.Violation, e.Part)
+	key := e.Stuck.Input.(KVInput).Key
+	assert.Equal(t, fmt.Sprintf("key %q", key), e.Part, "the stuck operation is on the key named")
+	assert.Equal(t, ops[e.Stuck.Index], e.Stuck.Operation)
+	var part []porcupine.Operation
+	for _, op := range ops {
+		if op.Input.(KVInput).Key == key {
+			part = append(part, op)
+		}
+	}
+	single := porcupineTestModel
+	single.Partition = nil
+	assert.Equal(t, porcupine.Illegal, porcupine.CheckOperationsTimeout(single, part, time.Minute), "porcupine's model finds the key not linearizable")
+	state := single.Init()
+	in := map[int]bool{}
+	for _, i := range e.Order {
+		in[i] = true
+		assert.Equal(t, key, ops[i].Input.(KVInput).Key)
+		var ok bool
+		ok, state = single.Step(state, ops[i].Input, ops[i].Output)
+		require.True(t, ok, "porcupine's model accepts the order, up to operation %d", i)
+	}
+	ok, _ := single.Step(state, e.Stuck.Input, e.Stuck.Output)
+	assert.False(t, ok, "porcupine's model does not accept the stuck operation after the order")
+	for i, op := range ops {
+		if op.Input.(KVInput).Key == key && op.Return < e.Stuck.Call {
+			assert.True(t, in[i], "operation %d returned before the stuck one was called", i)
+		}
+	}
+	assert.NotEmpty(t, e.Writes)
+	for _, w := range e.Writes {
+		assert.True(t, in[w.Index], "write %d is in the order", w.Index)
+		assert.NotEqual(t, Get, w.Input.(KVInput).Kind)
+		assert.Less(t, w.Return, e.Stuck.Call)
 	}
 }
 

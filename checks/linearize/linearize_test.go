@@ -57,7 +57,8 @@ func TestStaleReadIsCaught(t *testing.T) {
 	h.Return(b, got("", 0), at(3))
 	r := check(t, &h)
 	require.Equal(t, porcupine.Illegal, r.Verdict)
-	assert.Contains(t, r.Problem(), `not linearizable (key "x"); visualization: `)
+	assert.Contains(t, r.Problem(), `not linearizable: key "x": operation 1, get("x") → "" v0 (client 1, 2ms to 3ms), cannot follow`)
+	assert.Contains(t, r.Problem(), "; visualization: "+r.HTML)
 	html, err := os.ReadFile(r.HTML)
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(html), "partition"), "the fault is marked in the visualization")
@@ -135,5 +136,6 @@ func TestNoDirNoVisualization(t *testing.T) {
 	r, err := Check(KVModel(), h.Operations(), nil, 5*time.Second, "", "none")
 	require.NoError(t, err)
 	assert.Empty(t, r.HTML)
-	assert.Equal(t, `history of 2 operations is not linearizable (key "x")`, r.Problem())
+	require.NotNil(t, r.Explanation, "explained without a drawing")
+	assert.Equal(t, `history of 2 operations is not linearizable: key "x": operation 1, get("x") → "" v0 (client 1, 2ms to 3ms), cannot follow the longest linearizable order (1 operation); last writes completed before it: operation 0, put("x", "1") → ok (client 0, 0s to 1ms)`, r.Problem())
 }

@@ -12,9 +12,10 @@ import (
 )
 
 // checkParts checks each of parts against model (which does not
-// partition) within timeout (0: no limit): a part whose operations never
-// overlap by replaying them in order, the others each with porcupine, on
-// as many goroutines as there are processors, smallest part first. It
+// partition) within timeout (NoTimeout: no limit): a part whose operations
+// never overlap by replaying them in order, the others each with
+// porcupine, on as many goroutines as there are processors, smallest part
+// first. It
 // returns the index of the first part found not linearizable, at which it
 // stops the others, so that the verdict costs about what it takes to find
 // the violation; or, if there is none, -1 and the indices of the parts
@@ -24,7 +25,7 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 	var stop atomic.Bool
 	model = stoppable(model, stop.Load)
 	ctx := context.Background()
-	if timeout > 0 {
+	if timeout != NoTimeout {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -86,14 +87,10 @@ func sequential(ops []porcupine.Operation) bool {
 // replay checks sequential ops against model in their order, without a
 // search, until ctx is done.
 func replay(ctx context.Context, model porcupine.Model, ops []porcupine.Operation) porcupine.CheckResult {
-	state := model.Init()
+	step, state := stepper(model), model.Init()
 	for _, op := range ops {
 		var ok bool
-		if model.StepContext != nil {
-			ok, state = model.StepContext(ctx, state, op.Input, op.Output)
-		} else {
-			ok, state = model.Step(state, op.Input, op.Output)
-		}
+		ok, state = step(ctx, state, op.Input, op.Output)
 		switch {
 		case ctx.Err() != nil:
 			return porcupine.Unknown
@@ -102,6 +99,14 @@ func replay(ctx context.Context, model porcupine.Model, ops []porcupine.Operatio
 		}
 	}
 	return porcupine.Ok
+}
+
+// stepper returns model's step, StepContext if it has one, Step if not.
+func stepper(model porcupine.Model) func(ctx context.Context, state, input, output any) (bool, any) {
+	if model.StepContext != nil {
+		return model.StepContext
+	}
+	return func(_ context.Context, state, input, output any) (bool, any) { return model.Step(state, input, output) }
 }
 
 // search checks ops against model with porcupine until ctx is done.

@@ -56,7 +56,11 @@ visualization of the failing key, into DIR if -out is given. Check exits
 			if file == "-" {
 				name = "stdin"
 			}
-			r, err := linearize.Check(linearize.KVModel(), ops, nil, *timeout, *dir, name)
+			limit := *timeout
+			if limit == 0 {
+				limit = linearize.NoTimeout
+			}
+			r, err := linearize.Check(linearize.KVModel(), ops, nil, limit, *dir, name)
 			if err != nil {
 				return fmt.Errorf("%s: %v", file, err)
 			}

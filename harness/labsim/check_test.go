@@ -21,13 +21,15 @@ func TestCheckFile(t *testing.T) {
 	ok := labsim(nil, "check", porcupineKV("c10-ok"))
 	require.Equal(t, exitOK, ok.code, ok.stderr)
 	assert.Regexp(t, `c10-ok.txt: linearizable: 337 operations on 10 keys, checked in \S+\n$`, ok.stdout)
+	unlimited := labsim(nil, "check", porcupineKV("c10-ok"), "-timeout", "0")
+	assert.Equal(t, exitOK, unlimited.code, "-timeout 0 is no limit: %s", unlimited.stderr)
 
 	dir := t.TempDir()
 	bad := labsim(nil, "check", porcupineKV("c10-bad"), "-out", dir)
 	assert.Equal(t, exitFailed, bad.code)
 	assert.Empty(t, bad.stdout)
 	html := filepath.Join(dir, "c10-bad.html")
-	assert.Regexp(t, `^labsim check: .*c10-bad.txt: history of 405 operations is not linearizable \(key "\d"\); visualization: `+regexp.QuoteMeta(html)+"\n$", bad.stderr)
+	assert.Regexp(t, `^labsim check: .*c10-bad.txt: history of 405 operations is not linearizable: key "\d": operation \d+, get\("\d"\) .*; visualization: `+regexp.QuoteMeta(html)+"\n$", bad.stderr)
 	_, err := os.Stat(html)
 	assert.NoError(t, err)
 
@@ -45,7 +47,7 @@ func TestCheckStdin(t *testing.T) {
 `)
 	r := labsim(e, "check", "-")
 	assert.Equal(t, exitFailed, r.code)
-	assert.Equal(t, "labsim check: -: history of 2 operations is not linearizable (key \"x\")\n", r.stderr, "the get after the put must see it")
+	assert.Equal(t, `labsim check: -: history of 2 operations is not linearizable: key "x": operation 1, get("x") → "" (client 1, 3ns to 4ns), cannot follow the longest linearizable order (1 operation); last writes completed before it: operation 0, put("x", "1") → ok (client 0, 1ns to 2ns)`+"\n", r.stderr, "the get after the put must see it")
 
 	e.stdin = strings.NewReader(`{:process 0, :type :invoke, :f :put, :key "x"}` + "\n" + `{:process 0, :type :ok, :f :get, :key "x"}`)
 	r = labsim(e, "check", "-")
