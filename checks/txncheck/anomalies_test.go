@@ -316,7 +316,7 @@ func TestExplanation(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, `G-single: T0 → T1 → T0
   T0 < T1: T1 read T0's append of 1 to key 1
-  T1 < T0: T1 read key 2 = [], the version before T0's append of 2 to key 2`, a.String())
+  T1 < T0: T1 read key 2 = nil, the version before T0's append of 2 to key 2`, a.String())
 
 	r = check(t, caseNamed("G0:").h, Serializable)
 	a, ok = r.First(G0)
@@ -337,7 +337,7 @@ func TestExplanation(t *testing.T) {
 	r = check(t, ruleNamed("read skew").invalid, Serializable)
 	a, ok = r.First(GSingle)
 	require.True(t, ok)
-	assert.Equal(t, "T1 < T0: T1 read key 2 = [], without T0's append of 1 to key 2, which no read shows (a list only grows: it came later)", a.Steps[1].Text)
+	assert.Equal(t, "T1 < T0: T1 read key 2 = nil, without T0's append of 1 to key 2, which no read shows (a list only grows: it came later)", a.Steps[1].Text)
 
 	r = check(t, caseNamed("G-single-realtime:").h, StrictSerializable)
 	a, ok = r.First(GSingleRealtime)

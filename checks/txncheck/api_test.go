@@ -89,6 +89,6 @@ func TestMoreReads(t *testing.T) {
 	r = check(t, h, SnapshotIsolation)
 	a, ok = r.First(LostUpdate)
 	require.True(t, ok)
-	assert.Equal(t, "T0 and T1 both read key 1 = [] and then both wrote it (and 1 more: [2])", a.Text)
+	assert.Equal(t, "T0 and T1 both read key 1 = nil and then both wrote it (and 1 more: [2])", a.Text)
 	assert.Equal(t, []int{0, 1, 2}, a.Txns)
 }

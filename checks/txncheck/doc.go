@@ -76,7 +76,7 @@
 //
 //	G-single: T0 → T1 → T0
 //	  T0 < T1: T1 read T0's append of 1 to key 1
-//	  T1 < T0: T1 read key 2 = [], the version before T0's append of 2 to key 2
+//	  T1 < T0: T1 read key 2 = nil, the version before T0's append of 2 to key 2
 //
 // A transaction of unknown outcome whose write a read (or the installed
 // order) shows has committed: it takes part like a committed one, its

@@ -33,5 +33,5 @@ func Example() {
 	// invalid under snapshot-isolation: 3 transactions; weakest model violated: snapshot-isolation; 1 anomaly
 	// G-single: T0 → T1 → T0
 	//   T0 < T1: T1 read T0's append of 10 to key 1
-	//   T1 < T0: T1 read key 2 = [], the version before T0's append of 20 to key 2
+	//   T1 < T0: T1 read key 2 = nil, the version before T0's append of 20 to key 2
 }

@@ -53,11 +53,14 @@ func (c *checker) describe(v int32) string {
 	return fmt.Sprintf("T%d's %s of %d to key %d", w.txn, verb, o.Value, o.Key)
 }
 
-// readText formats what read r returned: "key 3 = [1 2]", or "key 3
-// unwritten" for a register in its initial state.
+// readText formats what read r returned as its op does: "key 3 = [1 2]",
+// "key 3 = nil" (a list never written), or "key 3 unwritten" for a
+// register in its initial state.
 func (c *checker) readText(r readRec) string {
 	o := c.txns[r.txn].Ops[r.op]
 	switch {
+	case c.keys[r.key].kind != registerKey && o.Values == nil:
+		return fmt.Sprintf("key %d = nil", o.Key)
 	case c.keys[r.key].kind != registerKey:
 		return fmt.Sprintf("key %d = %s", o.Key, formatList(o.Values))
 	case len(o.Values) == 0:

@@ -31,7 +31,17 @@ func TestHTMLIsAsDrawn(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err)
-	assert.Equal(t, string(want), got.String(), "the page differs from %s (after a deliberate change: -update, then look at it)", golden)
+	if !bytes.Equal(want, got.Bytes()) {
+		path := filepath.Join(t.TempDir(), "page.html")
+		require.NoError(t, os.WriteFile(path, got.Bytes(), 0o644))
+		wl, gl := strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")
+		i := 0
+		for i < min(len(wl), len(gl)) && wl[i] == gl[i] {
+			i++
+		}
+		t.Errorf("the page (%s) differs from %s from line %d on:\nwant %.300q\ngot  %.300q\n(after a deliberate change: -update, then look at the page)",
+			path, golden, i+1, strings.Join(wl[i:min(i+1, len(wl))], ""), strings.Join(gl[i:min(i+1, len(gl))], ""))
+	}
 }
 
 // htmlHistory is an invalid history with several anomalies to draw.
@@ -63,7 +73,7 @@ func TestHTML(t *testing.T) {
 	page := string(b)
 	for _, want := range []string{
 		"<svg", "G-single × 2", "<h3>T0 → T1 → T0</h3>", "G1a", "lost-update", "partition",
-		"T1 &lt; T0: T1 read key 2 = [], the version before T0&#39;s append of 2 to key 2",
+		"T1 &lt; T0: T1 read key 2 = nil, the version before T0&#39;s append of 2 to key 2",
 		`marker-end="url(#arrow-rw)"`,
 	} {
 		assert.Contains(t, page, want)

@@ -221,10 +221,9 @@ func (c *checker) lostUpdate(group []readRec) {
 		txns[i] = int(r.txn)
 	}
 	r := group[0]
-	o := c.txns[r.txn].Ops[r.op]
-	text := fmt.Sprintf("T%d and T%d both read key %d = %s and then both wrote it", txns[0], txns[1], o.Key, formatList(o.Values))
+	text := fmt.Sprintf("T%d and T%d both read %s and then both wrote it", txns[0], txns[1], c.readText(r))
 	if len(txns) > 2 {
 		text += fmt.Sprintf(" (and %d more: %v)", len(txns)-2, txns[2:])
 	}
-	c.add(Anomaly{Type: LostUpdate, Txns: txns, Key: o.Key, Text: text})
+	c.add(Anomaly{Type: LostUpdate, Txns: txns, Key: c.txns[r.txn].Ops[r.op].Key, Text: text})
 }
