@@ -181,10 +181,10 @@ func (p *page) drawAnomaly(txns []Txn, a Anomaly, faults []fault.Interval) {
 			hi = max(hi, t.Complete)
 		}
 	}
-	span := hi - lo
-	if span <= 0 {
-		span = time.Millisecond
+	if hi <= lo { // all at one instant: a millisecond's axis from it
+		hi = lo + time.Millisecond
 	}
+	span := hi - lo
 	lo -= span / 20
 	hi += span / 20
 	x0, x1 := float64(labelW), float64(svgWidth-arcW)
@@ -221,7 +221,7 @@ func (p *page) drawAnomaly(txns []Txn, a Anomaly, faults []fault.Interval) {
 func (p *page) axis(lo, hi time.Duration, x func(time.Duration) float64, height int) {
 	p.printf("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", labelW, axisH-8, svgWidth-arcW, axisH-8)
 	step := niceStep((hi - lo) / 6)
-	for t := (lo/step + 1) * step; t < hi; t += step {
+	for t := max(lo/step+1, 0) * step; t < hi; t += step { // virtual time starts at 0
 		p.printf("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\">%v</text>\n",
 			x(t), axisH-8, x(t), height, x(t), axisH-13, t)
 	}
