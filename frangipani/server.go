@@ -57,7 +57,7 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 	s := &LockServer{t: newTable(cfg.bugs), host: host, cfg: cfg, seen: map[int64]time.Duration{},
 		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}, watches: map[int64]heldWatch{}}
 	s.t.granted, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.renewed, s.gone, s.queued
-	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.GobCodec[command, result]{}, cfg.RSM)
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.NewGobCodec[command, result](), cfg.RSM)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/gob"
 	"fmt"
 	"reflect"
-	"sync"
 )
 
 // GobCodec is a Codec for a service whose commands are values of type C
@@ -15,30 +14,44 @@ import (
 // no maps (keep sorted slices instead): equal values must give equal bytes.
 //
 // Each encoding stands alone, as a fresh gob encoder writes it: the type's
-// descriptors, then the value. The descriptors are built once per type
-// and reused, since building them costs several times what the value does.
-type GobCodec[C, R any] struct{}
+// descriptors, then the value. A codec made by NewGobCodec builds the
+// descriptors once and reuses them, since building them costs several
+// times what the value does; the zero GobCodec builds them every time.
+// A codec belongs to one server (one world's goroutine): give each server
+// its own.
+type GobCodec[C, R any] struct {
+	cmd, res *gobEncoder
+}
+
+// NewGobCodec returns a GobCodec that builds C's and R's gob descriptors
+// once.
+func NewGobCodec[C, R any]() GobCodec[C, R] {
+	return GobCodec[C, R]{newGobEncoder[C](), newGobEncoder[R]()}
+}
 
 // AppendCommand appends the encoding of cmd, a C, to b.
-func (GobCodec[C, R]) AppendCommand(b []byte, cmd any) ([]byte, error) { return appendGob[C](b, cmd) }
+func (c GobCodec[C, R]) AppendCommand(b []byte, cmd any) ([]byte, error) {
+	return appendGob[C](c.cmd, b, cmd)
+}
 
 // DecodeCommand reads a C written by AppendCommand.
 func (GobCodec[C, R]) DecodeCommand(b []byte) (any, error) { return decodeGob[C](b) }
 
 // AppendResult appends the encoding of result, an R, to b.
-func (GobCodec[C, R]) AppendResult(b []byte, result any) ([]byte, error) {
-	return appendGob[R](b, result)
+func (c GobCodec[C, R]) AppendResult(b []byte, result any) ([]byte, error) {
+	return appendGob[R](c.res, b, result)
 }
 
 // DecodeResult reads an R written by AppendResult.
 func (GobCodec[C, R]) DecodeResult(b []byte) (any, error) { return decodeGob[R](b) }
 
-func appendGob[T any](b []byte, v any) ([]byte, error) {
+// appendGob appends v, a T, to b with e (nil: a fresh encoder).
+func appendGob[T any](e *gobEncoder, b []byte, v any) ([]byte, error) {
 	t, ok := v.(T)
 	if !ok {
 		return nil, fmt.Errorf("rsm: GobCodec: %T is not a %T", v, t)
 	}
-	b, err := gobEncoderFor[T]().append(b, &t)
+	b, err := e.append(b, &t)
 	if err != nil {
 		return nil, fmt.Errorf("rsm: GobCodec: %w", err)
 	}
@@ -59,53 +72,45 @@ func decodeGob[T any](b []byte) (any, error) {
 
 // A gobEncoder writes values of one type as a fresh gob encoder would,
 // from an encoder that has already sent the type's descriptors: those
-// bytes (prefix), then the value's message. A type that holds an
-// interface can meet new concrete types in any value, whose descriptors
-// a fresh encoder would send with it; such a type gets a fresh encoder
-// each time (prefix nil).
+// bytes (prefix), then the value's message.
 type gobEncoder struct {
-	mu     sync.Mutex // worlds run on goroutines of their own
 	enc    *gob.Encoder
 	buf    bytes.Buffer
 	prefix []byte
 }
 
-// gobEncoders holds a *gobEncoder per reflect.Type.
-var gobEncoders sync.Map
-
-// gobEncoderFor returns T's encoder, making it on first use.
-func gobEncoderFor[T any]() *gobEncoder {
-	typ := reflect.TypeFor[T]()
-	if e, ok := gobEncoders.Load(typ); ok {
-		return e.(*gobEncoder)
+// newGobEncoder returns T's encoder, or nil for a type that a fresh
+// encoder must write each time: one that holds an interface (any value
+// may bring new concrete types, whose descriptors a fresh encoder sends
+// with it), or that gob cannot encode (the fresh encoder says why).
+func newGobEncoder[T any]() *gobEncoder {
+	if holdsInterface(reflect.TypeFor[T](), map[reflect.Type]bool{}) {
+		return nil
 	}
+	// A zero value twice: the first encoding is the descriptors and the
+	// message, the second the message alone.
 	e := &gobEncoder{}
-	if !holdsInterface(typ, map[reflect.Type]bool{}) {
-		// A zero value twice: the first encoding is the descriptors and
-		// the message, the second the message alone.
-		e.enc = gob.NewEncoder(&e.buf)
-		var zero T
-		if e.enc.Encode(&zero) == nil {
-			first := bytes.Clone(e.buf.Bytes())
-			e.buf.Reset()
-			if e.enc.Encode(&zero) == nil {
-				e.prefix = first[:len(first)-e.buf.Len()]
-			}
-		}
+	e.enc = gob.NewEncoder(&e.buf)
+	var zero T
+	if e.enc.Encode(&zero) != nil {
+		return nil
 	}
-	actual, _ := gobEncoders.LoadOrStore(typ, e)
-	return actual.(*gobEncoder)
+	first := bytes.Clone(e.buf.Bytes())
+	e.buf.Reset()
+	if e.enc.Encode(&zero) != nil {
+		return nil
+	}
+	e.prefix = first[:len(first)-e.buf.Len()]
+	return e
 }
 
 // append appends the stand-alone gob encoding of *v to b.
 func (e *gobEncoder) append(b []byte, v any) ([]byte, error) {
-	if e.prefix == nil {
+	if e == nil {
 		buf := bytes.NewBuffer(b)
 		err := gob.NewEncoder(buf).Encode(v)
 		return buf.Bytes(), err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return nil, err

@@ -491,7 +491,7 @@ func TestGobCodecWritesWhatAFreshEncoderWrites(t *testing.T) {
 		require.NoError(t, gob.NewEncoder(&buf).Encode(v))
 		return buf.Bytes()
 	}
-	var c rsm.GobCodec[cmd, anyCmd]
+	c := rsm.NewGobCodec[cmd, anyCmd]()
 	for _, v := range []cmd{{}, {Get: &inner{N: 1}}, {Put: &inner{N: -7, Tags: []string{"a", ""}}, Pairs: [][2]int64{{1, 2}}}, {}} {
 		b, err := c.AppendCommand([]byte("x"), v)
 		require.NoError(t, err)

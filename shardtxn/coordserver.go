@@ -54,7 +54,7 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 		r.SetTimeout(cfg.RPCTimeout)
 		c.shards = append(c.shards, r)
 	}
-	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.GobCodec[coordCmd, coordResult]{}, cfg.RSM)
+	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.NewGobCodec[coordCmd, coordResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
 	}

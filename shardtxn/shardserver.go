@@ -41,7 +41,7 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){},
 		seen: map[Txid]time.Duration{}, asking: map[Txid]bool{}}
 	s.sm.released = s.wake
-	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.GobCodec[shardCmd, shardResult]{}, cfg.RSM)
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.NewGobCodec[shardCmd, shardResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
 	}
