@@ -52,6 +52,13 @@ type entry struct {
 	dirty    bool          // written since the last flush
 	leaseEnd time.Duration // on the clerk's clock
 	queued   bool          // in the flush queue
+	// wanted is whether another client waits for the lock, and since
+	// when, on the clerk's clock; used is when the clerk last served an
+	// operation under it (or got it).
+	wanted      bool
+	wantedSince time.Duration
+	used        time.Duration
+	yielding    bool // a look at whether to give the lock up is due
 }
 
 type state int
@@ -159,8 +166,42 @@ func (ck *Clerk) try() {
 	case ck.host.Now() >= e.leaseEnd && !ck.cfg.bugs.serveExpired: // wait for the renewal
 	default:
 		ck.op = nil
+		e.used = ck.host.Now()
 		ck.host.After(ck.cfg.CacheHit, o.run(e))
+		if e.wanted {
+			ck.yield(o.key, e.grant)
+		}
 	}
+}
+
+// wanted notes that another client waits for key's lock, which the clerk
+// holds, and gives it up once the clerk has not used it for Linger, or
+// has served it for MaxHold since.
+func (ck *Clerk) wanted(key string) {
+	e := ck.cache[key]
+	if !e.wanted {
+		e.wanted, e.wantedSince = true, ck.host.Now()
+	}
+	ck.yield(key, e.grant)
+}
+
+// yield releases key's lock, held under grant and wanted by another
+// client, if its time is up; if not, it looks again when it will be.
+func (ck *Clerk) yield(key string, grant int64) {
+	e := ck.cache[key]
+	if e == nil || e.grant != grant || e.state != held {
+		return // released since
+	}
+	now := ck.host.Now()
+	if due := min(e.used+ck.cfg.Linger, e.wantedSince+ck.cfg.MaxHold); now < due {
+		if !e.yielding {
+			e.yielding = true
+			ck.host.After(due-now, func() { e.yielding = false; ck.yield(key, grant) })
+		}
+		return
+	}
+	ck.release(key)
+	ck.flush()
 }
 
 // acquire asks for key's lock in mode m. The lease runs from the moment
@@ -176,6 +217,10 @@ func (ck *Clerk) acquire(key string, m Mode) {
 		switch reply.Err {
 		case OK:
 			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
+			e.used = ck.host.Now()
+			if reply.Contended {
+				ck.wanted(key)
+			}
 			ck.watch()
 		case ErrStale: // granted, and expired before the answer got through: ask again
 			delete(ck.cache, key)
@@ -212,7 +257,7 @@ func (ck *Clerk) renew() {
 			case Renewed:
 				e.leaseEnd = max(e.leaseEnd, sent+ck.cfg.ClientLease())
 			case Revoked:
-				ck.release(l.Key)
+				ck.wanted(l.Key)
 			default:
 				ck.drop(l.Key)
 			}
@@ -238,7 +283,7 @@ func (ck *Clerk) watch() {
 		ck.watching = false
 		for _, l := range r.(*WatchReply).Locks {
 			if e := ck.cache[l.Key]; e != nil && e.grant == l.Grant && e.state == held {
-				ck.release(l.Key)
+				ck.wanted(l.Key)
 			}
 		}
 		ck.flush()

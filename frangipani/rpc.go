@@ -45,13 +45,16 @@ type AcquireArgs struct {
 
 // AcquireReply grants the lock (Grant names this holding) with the key's
 // value and version as last flushed. The server answers once the lock is
-// granted, which may wait for other holders to give it up.
+// granted, which may wait for other holders to give it up. Contended says
+// that other clients already wait for the lock: the holder serves what it
+// needs and gives the lock up (a hint, as a watch's answer is).
 type AcquireReply struct {
-	Err     Err
-	Grant   int64
-	Value   string
-	Version int64
-	Reason  string
+	Err       Err
+	Grant     int64
+	Value     string
+	Version   int64
+	Contended bool
+	Reason    string
 }
 
 // A Held names a lock a client holds: the key and the grant.
