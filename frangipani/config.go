@@ -52,6 +52,10 @@ type Config struct {
 	// MaxHold is the longest a clerk goes on serving a lock after it
 	// learns that another client waits for it, however busy it is with it.
 	MaxHold time.Duration
+	// LocksOnly has a clerk take the key's lock for every operation, as
+	// the report's clerk does: it sends no operation with its acquires for
+	// the lock service to perform instead (see AcquireArgs).
+	LocksOnly bool
 	// MaxValue is the largest value, in bytes, a key may hold; a write
 	// that would make it larger is refused.
 	MaxValue int

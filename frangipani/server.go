@@ -1,6 +1,7 @@
 package frangipani
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -56,7 +57,7 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 	}
 	s := &LockServer{t: newTable(cfg.bugs), host: host, cfg: cfg, seen: map[int64]time.Duration{},
 		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}, watches: map[int64]heldWatch{}}
-	s.t.granted, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.renewed, s.gone, s.queued
+	s.t.granted, s.t.performed, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.performed, s.renewed, s.gone, s.queued
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.GobCodec[command, result]{}, cfg.RSM)
 	if err != nil {
 		return nil, err
@@ -100,6 +101,11 @@ func (s *LockServer) Value(key string) (value string, version int64, holders int
 func (s *LockServer) Acquire(args *AcquireArgs, reply *AcquireReply, d *labrpc.Deferred) {
 	if args.Key == "" || (args.Mode != Shared && args.Mode != Exclusive) {
 		reply.Err, reply.Reason = ErrBadRequest, "an acquire needs a key and a mode, got key \""+args.Key+"\" mode "+args.Mode.String()
+		d.Reply()
+		return
+	}
+	if args.Op != nil && args.Op.Mode() != args.Mode {
+		reply.Err, reply.Reason = ErrBadRequest, fmt.Sprintf("an acquire in mode %v with an operation of kind %d, which needs mode %v", args.Mode, args.Op.Kind, args.Op.Mode())
 		d.Reply()
 		return
 	}
@@ -244,6 +250,17 @@ func (s *LockServer) granted(l *lock, h holder) {
 	ck := clientKey{h.Client, l.Key}
 	for _, w := range s.waiting[ck] {
 		w.reply.Err, w.reply.Grant, w.reply.Value, w.reply.Version, w.reply.Contended = OK, h.Grant, l.Value, l.Version, contended
+		w.d.Reply()
+	}
+	delete(s.waiting, ck)
+}
+
+// performed answers the acquire waiting for an operation the lock
+// service performed.
+func (s *LockServer) performed(l *lock, client int64, r result) {
+	ck := clientKey{client, l.Key}
+	for _, w := range s.waiting[ck] {
+		w.reply.Err, w.reply.Value, w.reply.Version = r.Err, r.Value, r.Version
 		w.d.Reply()
 	}
 	delete(s.waiting, ck)

@@ -163,21 +163,28 @@ func contention(t simtest.T, seed int64, n, keys int, d time.Duration, group clu
 }
 
 // TestContention measures five clients on one key and on five keys,
-// frangipani against kvraft on Start, and checks frangipani's share of
-// kvraft's throughput on one key: at least a quarter (the report got a
-// tenth; each hand-over of the lock serves about one operation).
+// frangipani, and frangipani taking a lock for every operation as the
+// report's does, against kvraft on Start, and checks frangipani's share
+// of kvraft's throughput on one key: at least 0.8 (the goal was
+// 0.5; the report got a tenth). With locks only, each hand-over of the
+// lock serves about one operation, and a key's clients queue for it; the
+// lock service performing the operations of a key that moves from client
+// to client takes one entry each, as kvraft does.
 func TestContention(t *testing.T) {
 	t.Parallel()
 	cfg := frangipani.DefaultConfig()
+	only := cfg
+	only.LocksOnly = true
 	cc, err := services.Frangipani{Replicas: 3, Config: cfg}.Cluster()
 	require.NoError(t, err)
 	seed := simtest.Seeds(t, 1)[0]
 	for _, keys := range []int{1, 5} {
 		kv := contention(t, seed, 5, keys, time.Second, kvGroup(false), kvClerk)
 		fr := contention(t, seed, 5, keys, time.Second, cc.Groups[0], lockClerk(t, cfg))
-		t.Logf("5 clients on %d keys: kvraft on Start %.0f ops/s, frangipani %.0f ops/s (%.2f×)", keys, kv, fr, fr/kv)
+		lo := contention(t, seed, 5, keys, time.Second, cc.Groups[0], lockClerk(t, only))
+		t.Logf("5 clients on %d keys: kvraft on Start %.0f ops/s, frangipani %.0f ops/s (%.2f×), with locks only %.0f ops/s (%.2f×)", keys, kv, fr, fr/kv, lo, lo/kv)
 		if keys == 1 {
-			assert.GreaterOrEqual(t, fr, kv/4, "one key: frangipani against kvraft on Start")
+			assert.GreaterOrEqual(t, fr, 0.8*kv, "one key: frangipani against kvraft on Start")
 		}
 	}
 }
