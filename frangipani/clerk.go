@@ -32,6 +32,10 @@ type Clerk struct {
 	cache    map[string]*entry
 	op       *op   // the operation in progress, or nil
 	acquires int64 // the sequence number of the latest acquire
+	// lastKey and lastDone are the key of the latest operation done and
+	// when it was, on the clerk's clock.
+	lastKey  string
+	lastDone time.Duration
 
 	renewal  *sim.Timer
 	renewing bool // a renewal is in flight
@@ -72,11 +76,13 @@ const (
 	releasing
 )
 
-// An op is an operation in progress, and what to call when it is done.
+// An op is an operation in progress, when it started on the clerk's
+// clock, and what to call when it is done.
 type op struct {
 	Op
-	key  string
-	done func(value string, version int64)
+	key     string
+	started time.Duration
+	done    func(value string, version int64)
 }
 
 // MakeClerk returns a clerk on host talking to the lock servers, with
@@ -133,7 +139,7 @@ func (ck *Clerk) start(key string, o Op, done func(value string, version int64))
 	case ck.op != nil:
 		return fmt.Errorf("frangipani: clerk %d: an operation on %q while one on %q is in progress; a clerk does one at a time", ck.id, key, ck.op.key)
 	}
-	ck.op = &op{Op: o, key: key, done: done}
+	ck.op = &op{Op: o, key: key, started: ck.host.Now(), done: done}
 	ck.try()
 	return nil
 }
@@ -163,6 +169,7 @@ func (ck *Clerk) try() {
 			e.dirty = true
 		}
 		value, version := e.value, e.version
+		ck.lastKey, ck.lastDone = o.key, e.used+ck.cfg.CacheHit
 		ck.host.After(ck.cfg.CacheHit, func() { o.done(value, version) })
 		if e.wanted {
 			ck.yield(o.key, e.grant)
@@ -201,15 +208,19 @@ func (ck *Clerk) yield(key string, grant int64) {
 }
 
 // acquire asks for the lock o needs, with o for the lock service to
-// perform instead if it so decides. The lease runs from the moment the
-// request is sent, which is before any server grants it.
+// perform instead if it so decides; but a clerk working the key back to
+// back (o follows an operation on the key that was done less than Linger
+// before o started) asks for the lock alone, to serve the operations to
+// come from its cache. The lease runs from the moment the request is
+// sent, which is before any server grants it.
 func (ck *Clerk) acquire(o *op) {
 	key, m := o.key, o.Mode()
 	e := &entry{state: acquiring, mode: m}
 	ck.cache[key] = e
 	ck.acquires++
 	args := &AcquireArgs{Client: ck.id, Seq: ck.acquires, Key: key, Mode: m}
-	if !ck.cfg.LocksOnly {
+	busy := ck.lastKey == key && o.started-ck.lastDone < ck.cfg.Linger
+	if !ck.cfg.LocksOnly && !busy {
 		args.Op = &o.Op
 	}
 	sent := ck.host.Now()
@@ -219,6 +230,7 @@ func (ck *Clerk) acquire(o *op) {
 		case reply.Err == OK && reply.Grant == 0: // performed by the lock service
 			delete(ck.cache, key)
 			ck.op = nil
+			ck.lastKey, ck.lastDone = key, ck.host.Now()
 			o.done(reply.Value, reply.Version)
 			return
 		case reply.Err == OK:
