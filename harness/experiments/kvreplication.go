@@ -52,7 +52,7 @@ func runKVReplication(p Params) (*Result, error) {
 		{Name: "kv-replication-basic", Caption: fmt.Sprintf("One client's operations per virtual second on one key over %v (Gets, Puts and Appends alike, back to back; lab profile, 3 servers): "+
 			"kvraft on a Raft that replicates only on its 100 ms heartbeats against one that replicates as soon as Start is called. "+
 			"Bars rise from zero on a linear axis, so their heights compare as the values do: the short bar is short because it is about %.0f times smaller. "+
-			"Each bar is labelled with its value. The frangipani experiment sets frangipani beside them.", basicFor, ratio), Charts: []*plots.Chart{f1}},
+			"Each bar is labelled with its value. frangipani-tables sets frangipani and the report's own numbers beside them.", basicFor, ratio), Charts: []*plots.Chart{f1}},
 		{Name: "kv-replication-speed", Caption: fmt.Sprintf("Milliseconds per Append over %d sequential Appends, same two Rafts, bars from zero on a linear axis, each labelled with its value.", appends), Charts: []*plots.Chart{f2}},
 	}}, nil
 }
