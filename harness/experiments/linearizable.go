@@ -51,7 +51,9 @@ func (s kvSystem) linearizable(seed int64, rounds int, round time.Duration) (lin
 	if err != nil {
 		return linOutcome{}, err
 	}
-	e.c.Net().Reliable(false)
+	if err := e.c.Apply(fault.Fault{Kind: fault.Unreliable, On: true}); err != nil {
+		return linOutcome{}, err
+	}
 	clients, err := e.newClients(linClients)
 	if err != nil {
 		return linOutcome{}, err
