@@ -16,6 +16,8 @@ import (
 
 // TestOperations runs each operation on one clerk, then reads the keys
 // from a second: the first's writes reach it through the flush on revoke.
+// The second's reads, of keys another client used last, are performed by
+// the lock service; its second write to a key it used last takes the lock.
 func TestOperations(t *testing.T) {
 	t.Parallel()
 	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
@@ -40,11 +42,15 @@ func TestOperations(t *testing.T) {
 		v, _ = d.get(t, b, "y")
 		assert.Equal(t, "3", v)
 		sv, sver, holders = d.value(t, "x")
-		assert.Equal(t, []any{"12", int64(2), 1}, []any{sv, sver, holders}, "the lock service holds the flushed value; b holds x shared")
+		assert.Equal(t, []any{"12", int64(2), 0}, []any{sv, sver, holders}, "the lock service holds the flushed value and performed b's read: nobody holds x")
 		d.put(t, b, "x", "4")
+		sv, sver, holders = d.value(t, "x")
+		assert.Equal(t, []any{"12", int64(2), 1}, []any{sv, sver, holders}, "b used x last: its write took the lock, and is in its cache only")
 		v, ver = d.get(t, a, "x")
 		assert.Equal(t, "4", v, "a reads b's write")
 		assert.Equal(t, int64(3), ver)
+		sv, sver, holders = d.value(t, "x")
+		assert.Equal(t, []any{"4", int64(3), 0}, []any{sv, sver, holders}, "b flushed its write and the lock service performed a's read")
 		assert.Zero(t, a.Lost()+b.Lost())
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
 	})
@@ -86,6 +92,10 @@ func TestBadInput(t *testing.T) {
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.BreakAfter = c.Lease / 2 }), "frangipani: BreakAfter 500ms is shorter than Lease 1s")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RPCTimeout = c.RenewEvery }), "frangipani: RPCTimeout 100ms must be longer than RenewEvery 100ms")
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxValue = 0 }), "frangipani: MaxValue 0 must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.Linger = 0 }), "frangipani: Linger 0s must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxHold = -1 }), "frangipani: MaxHold -1ns must be positive")
+	assert.EqualError(t, bad(func(c *frangipani.Config) { c.MaxHold = c.Linger / 2 }), "frangipani: MaxHold 25µs is shorter than Linger 50µs")
+	assert.NoError(t, bad(func(c *frangipani.Config) { c.MaxHold = c.Linger }))
 	assert.EqualError(t, bad(func(c *frangipani.Config) { c.RSM.MaxRaftState = 0 }), "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots")
 	assert.NoError(t, frangipani.DefaultConfig().Validate())
 	assert.NoError(t, bad(func(c *frangipani.Config) { c.Drift, c.BreakAfter = 0, c.Lease }), "no drift, and a lock broken as soon as a lease ends, can work")
@@ -139,6 +149,16 @@ func TestBadRequests(t *testing.T) {
 	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 1, Key: "k", Mode: frangipani.Shared})
 	assert.Equal(t, frangipani.OK, r.Err, "a retry of the acquire that holds the lock is answered with it")
 	assert.Equal(t, "exclusive", frangipani.Exclusive.String())
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Shared, Op: &frangipani.Op{Kind: frangipani.OpAppend, Value: "v"}})
+	assert.Equal(t, frangipani.ErrBadRequest, r.Err)
+	assert.Equal(t, "an acquire in mode shared with an operation of kind 3, which needs mode exclusive", r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: 9}})
+	assert.Equal(t, "an acquire in mode exclusive with an operation of kind 9, which needs mode Mode(0)", r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: frangipani.OpPut, Value: "v"}})
+	assert.Equal(t, frangipani.OK, r.Err)
+	assert.Positive(t, r.Grant, "a well-formed acquire of a key nobody used is granted")
+	v, ver, _ := d.value(t, "j")
+	assert.Equal(t, []any{"", int64(0)}, []any{v, ver}, "the granted operation is the client's to perform")
 }
 
 // TestSync shows what a crash loses: a clerk's writes since its last Sync
@@ -214,13 +234,30 @@ func TestLockServiceRestart(t *testing.T) {
 	assert.Zero(t, a.Lost())
 }
 
-// TestHandOver shows a lock handed over without waiting for a renewal
-// round: the holder's watch tells it of the waiter, it releases at once,
-// and the waiter's acquire is answered in the apply of the release.
+// hop is the most one message takes on the tests' network.
+func (d *deployment) hop() time.Duration {
+	p := d.c.Net().Params()
+	return p.Latency + p.Jitter
+}
+
+// locksOnly is the default configuration with every operation taking its
+// key's lock, and a holder that another client waits for serving on for
+// up to 20 ms while it is busy.
+func locksOnly() frangipani.Config {
+	cfg := frangipani.DefaultConfig()
+	cfg.LocksOnly, cfg.MaxHold = true, 20*time.Millisecond
+	return cfg
+}
+
+// TestHandOver shows a lock handed over in one round through the log,
+// without waiting for a renewal: the leader tells the holder of the
+// waiter as soon as the acquire reaches it, the idle holder releases
+// Linger later (not MaxHold), and the waiter's acquire is answered in the
+// apply of the release: its request, the hint, the release, a round to
+// the followers and the answer, six messages.
 func TestHandOver(t *testing.T) {
 	t.Parallel()
-	cfg := frangipani.DefaultConfig()
-	d := deploy(t, 1, cfg)
+	d := deploy(t, 1, locksOnly())
 	a, _ := d.clerk(t, "a")
 	b, _ := d.clerk(t, "b")
 	for i := range 10 {
@@ -228,18 +265,92 @@ func TestHandOver(t *testing.T) {
 		d.w.Run(time.Duration(i) * 7 * time.Millisecond) // at different points of the renewal period
 		start := d.w.Now()
 		d.append(t, ck, "k", itoa(int64(i)))
-		if i > 0 {
-			assert.Less(t, d.w.Now()-start, cfg.RenewEvery/10, "hand-over %d", i)
+		if i > 1 { // b's first call finds the leader
+			assert.Less(t, d.w.Now()-start, 7*d.hop(), "hand-over %d", i)
 		}
 	}
 	v, _ := d.get(t, a, "k")
 	assert.Equal(t, "0123456789", v)
 }
 
+// TestContendedGrant queues two clients for a lock: the first to get it
+// learns from the grant that the other waits, serves its operation and
+// releases Linger later, without waiting for its watch to tell it: the
+// second gets the lock four messages after the first (the grant, the
+// release, a round to the followers) and Linger.
+func TestContendedGrant(t *testing.T) {
+	t.Parallel()
+	cfg := locksOnly()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	c, _ := d.clerk(t, "c")
+	d.put(t, a, "k", "a")
+	var bDone, cDone time.Duration
+	require.NoError(t, b.Append("k", "b", func() { bDone = d.w.Now() }))
+	require.NoError(t, c.Append("k", "c", func() { cDone = d.w.Now() }))
+	require.True(t, d.w.RunUntil(func() bool { return cDone > 0 }, time.Second))
+	assert.Less(t, cDone-bDone, 5*d.hop()+cfg.Linger)
+	v, _ := d.get(t, a, "k")
+	assert.Equal(t, "abc", v)
+}
+
+// TestBusyHolderServesOnUntilMaxHold has a client work on a key back to
+// back when another asks for it: the holder serves on from its cache for
+// MaxHold, thousands of operations, then hands the lock over.
+func TestBusyHolderServesOnUntilMaxHold(t *testing.T) {
+	t.Parallel()
+	cfg := locksOnly()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	d.put(t, a, "k", "a")
+	ops, stop := 0, false
+	var loop func()
+	loop = func() {
+		if ops++; !stop {
+			require.NoError(t, a.Put("k", itoa(int64(ops)), loop))
+		}
+	}
+	loop()
+	d.w.Run(10 * time.Millisecond)
+	start, before := d.w.Now(), ops
+	d.put(t, b, "k", "b")
+	waited, served := d.w.Now()-start, ops-before
+	stop = true
+	t.Logf("b waited %v while a served %d operations", waited, served)
+	assert.GreaterOrEqual(t, waited, cfg.MaxHold)
+	assert.Less(t, waited, cfg.MaxHold+10*d.hop())
+	assert.Greater(t, served, int(cfg.MaxHold/cfg.CacheHit)/2)
+}
+
+// TestPerformedWhenTheKeyMoves shows the lock service perform an
+// operation on a key another client used last, in its log, instead of
+// granting the lock: the value moves once, not from cache to cache; a
+// client that uses a key twice in a row gets its lock.
+func TestPerformedWhenTheKeyMoves(t *testing.T) {
+	t.Parallel()
+	d := deploy(t, 1, frangipani.DefaultConfig())
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	d.put(t, a, "k", "a")
+	d.append(t, b, "k", "b")
+	v, ver, holders := d.value(t, "k")
+	assert.Equal(t, []any{"ab", int64(2), 0}, []any{v, ver, holders}, "a flushed, b's append was performed, nobody holds k")
+	d.append(t, b, "k", "c")
+	v, ver, holders = d.value(t, "k")
+	assert.Equal(t, []any{"ab", int64(2), 1}, []any{v, ver, holders}, "b used k last: its second append took the lock")
+	v, ver = d.get(t, a, "k")
+	assert.Equal(t, []any{"abc", int64(3)}, []any{v, ver})
+	assert.NoError(t, d.sync(t, b, time.Second), "b's performed append is no unflushed write")
+	assert.Zero(t, a.Lost()+b.Lost())
+}
+
 // TestNoStarvation runs five clients on one key with no pauses and checks
 // that every operation completes within 25 ms: no client waits for more
 // than a few hand-overs (each about 1.5 ms: a hint, a release through the
-// log, the grant), and none waits for a renewal round.
+// log, the grant, after at most MaxHold), and none waits for a renewal
+// round.
 func TestNoStarvation(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, simtest.Seeds(t, 1)[0], frangipani.DefaultConfig())

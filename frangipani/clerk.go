@@ -15,11 +15,14 @@ import (
 // A Clerk is a caching client of the service. It serves Get, Put and
 // Append from its cache while it holds the key's lock (shared for a Get,
 // exclusive for a write) and the lock's lease has time left on its own
-// clock; it renews its leases every RenewEvery, and when a renewal is
-// refused (another client waits) it flushes the key's value and releases
-// the lock in one request. Its writes are durable only once flushed: by a
-// release, or by Sync. It does one operation at a time; everything runs
-// inside the world, and each call's callback runs later.
+// clock; it renews its leases every RenewEvery, and when another client
+// waits for a lock (its watch, a grant or a refused renewal says so) it
+// flushes the key's value and releases the lock in one request, once it
+// is done with the key (Linger, MaxHold). An operation on a key another
+// client used last the lock service may perform instead (see the package
+// doc). Writes to the cache are durable only once flushed: by a release,
+// or by Sync. It does one operation at a time; everything runs inside the
+// world, and each call's callback runs later.
 type Clerk struct {
 	host *sim.Host
 	cfg  Config
@@ -29,6 +32,10 @@ type Clerk struct {
 	cache    map[string]*entry
 	op       *op   // the operation in progress, or nil
 	acquires int64 // the sequence number of the latest acquire
+	// lastKey and lastDone are the key of the latest operation done and
+	// when it was, on the clerk's clock.
+	lastKey  string
+	lastDone time.Duration
 
 	renewal  *sim.Timer
 	renewing bool // a renewal is in flight
@@ -52,6 +59,13 @@ type entry struct {
 	dirty    bool          // written since the last flush
 	leaseEnd time.Duration // on the clerk's clock
 	queued   bool          // in the flush queue
+	// wanted is whether another client waits for the lock, and since
+	// when, on the clerk's clock; used is when the clerk last served an
+	// operation under it (or got it).
+	wanted      bool
+	wantedSince time.Duration
+	used        time.Duration
+	yielding    bool // a look at whether to give the lock up is due
 }
 
 type state int
@@ -62,13 +76,13 @@ const (
 	releasing
 )
 
-// An op is an operation waiting for its key's lock.
+// An op is an operation in progress, when it started on the clerk's
+// clock, and what to call when it is done.
 type op struct {
-	key  string
-	need Mode
-	// run performs the operation on the cached key and returns what to
-	// call when it completes.
-	run func(e *entry) func()
+	Op
+	key     string
+	started time.Duration
+	done    func(value string, version int64)
 }
 
 // MakeClerk returns a clerk on host talking to the lock servers, with
@@ -98,35 +112,25 @@ func (ck *Clerk) Lost() int { return ck.lost }
 // Get fetches key's value and version ("" and 0 if the key was never
 // written).
 func (ck *Clerk) Get(key string, done func(value string, version int64)) error {
-	return ck.start(key, "", Shared, func(e *entry) func() {
-		value, version := e.value, e.version
-		return func() { done(value, version) }
-	})
+	return ck.start(key, Op{Kind: OpGet}, done)
 }
 
-// Put sets key to value in the cache. The write is durable once flushed
-// (Sync); until then a crash of this client loses it.
+// Put sets key to value: in the cache, where the write is durable once
+// flushed (Sync) and until then lost if this client crashes; or, if the
+// lock service performs it (the key was another client's last), there,
+// durable at once.
 func (ck *Clerk) Put(key, value string, done func()) error {
-	return ck.start(key, value, Exclusive, func(e *entry) func() {
-		e.value = value
-		e.version++
-		e.dirty = true
-		return done
-	})
+	return ck.start(key, Op{Kind: OpPut, Value: value}, func(string, int64) { done() })
 }
 
-// Append appends value to key's value in the cache; durable as Put is.
+// Append appends value to key's value; durable as Put is.
 func (ck *Clerk) Append(key, value string, done func()) error {
-	return ck.start(key, value, Exclusive, func(e *entry) func() {
-		e.value += value
-		e.version++
-		e.dirty = true
-		return done
-	})
+	return ck.start(key, Op{Kind: OpAppend, Value: value}, func(string, int64) { done() })
 }
 
 // start checks an operation and begins it.
-func (ck *Clerk) start(key, value string, need Mode, run func(e *entry) func()) error {
+func (ck *Clerk) start(key string, o Op, done func(value string, version int64)) error {
+	value := o.Value
 	switch {
 	case key == "":
 		return fmt.Errorf("frangipani: empty key")
@@ -135,7 +139,7 @@ func (ck *Clerk) start(key, value string, need Mode, run func(e *entry) func()) 
 	case ck.op != nil:
 		return fmt.Errorf("frangipani: clerk %d: an operation on %q while one on %q is in progress; a clerk does one at a time", ck.id, key, ck.op.key)
 	}
-	ck.op = &op{key: key, need: need, run: run}
+	ck.op = &op{Op: o, key: key, started: ck.host.Now(), done: done}
 	ck.try()
 	return nil
 }
@@ -151,33 +155,92 @@ func (ck *Clerk) try() {
 	e := ck.cache[o.key]
 	switch {
 	case e == nil:
-		ck.acquire(o.key, o.need)
+		ck.acquire(o)
 	case e.state != held: // acquiring or releasing: wait for the answer
-	case e.mode < o.need:
+	case e.mode < o.Mode():
 		ck.release(o.key) // a shared lock, given up before asking for it exclusive
 		ck.flush()
 	case ck.host.Now() >= e.leaseEnd && !ck.cfg.bugs.serveExpired: // wait for the renewal
 	default:
 		ck.op = nil
-		ck.host.After(ck.cfg.CacheHit, o.run(e))
+		e.used = ck.host.Now()
+		if o.Kind != OpGet {
+			e.value, e.version = o.do(e.value, e.version)
+			e.dirty = true
+		}
+		value, version := e.value, e.version
+		ck.lastKey, ck.lastDone = o.key, e.used+ck.cfg.CacheHit
+		ck.host.After(ck.cfg.CacheHit, func() { o.done(value, version) })
+		if e.wanted {
+			ck.yield(o.key, e.grant)
+		}
 	}
 }
 
-// acquire asks for key's lock in mode m. The lease runs from the moment
-// the request is sent, which is before any server grants it.
-func (ck *Clerk) acquire(key string, m Mode) {
+// wanted notes that another client waits for key's lock, which the clerk
+// holds, and gives it up once the clerk has not used it for Linger, or
+// has served it for MaxHold since.
+func (ck *Clerk) wanted(key string) {
+	e := ck.cache[key]
+	if !e.wanted {
+		e.wanted, e.wantedSince = true, ck.host.Now()
+	}
+	ck.yield(key, e.grant)
+}
+
+// yield releases key's lock, held under grant and wanted by another
+// client, if its time is up; if not, it looks again when it will be.
+func (ck *Clerk) yield(key string, grant int64) {
+	e := ck.cache[key]
+	if e == nil || e.grant != grant || e.state != held {
+		return // released since
+	}
+	now := ck.host.Now()
+	if due := min(e.used+ck.cfg.Linger, e.wantedSince+ck.cfg.MaxHold); now < due {
+		if !e.yielding {
+			e.yielding = true
+			ck.host.After(due-now, func() { e.yielding = false; ck.yield(key, grant) })
+		}
+		return
+	}
+	ck.release(key)
+	ck.flush()
+}
+
+// acquire asks for the lock o needs, with o for the lock service to
+// perform instead if it so decides; but a clerk working the key back to
+// back (o follows an operation on the key that was done less than Linger
+// before o started) asks for the lock alone, to serve the operations to
+// come from its cache. The lease runs from the moment the request is
+// sent, which is before any server grants it.
+func (ck *Clerk) acquire(o *op) {
+	key, m := o.key, o.Mode()
 	e := &entry{state: acquiring, mode: m}
 	ck.cache[key] = e
 	ck.acquires++
 	args := &AcquireArgs{Client: ck.id, Seq: ck.acquires, Key: key, Mode: m}
+	busy := ck.lastKey == key && o.started-ck.lastDone < ck.cfg.Linger
+	if !ck.cfg.LocksOnly && !busy {
+		args.Op = &o.Op
+	}
 	sent := ck.host.Now()
 	ck.r.Call("LockServer.Acquire", args, func() any { return &AcquireReply{} }, wrongLeader[*AcquireReply], func(r any) {
 		reply := r.(*AcquireReply)
-		switch reply.Err {
-		case OK:
+		switch {
+		case reply.Err == OK && reply.Grant == 0: // performed by the lock service
+			delete(ck.cache, key)
+			ck.op = nil
+			ck.lastKey, ck.lastDone = key, ck.host.Now()
+			o.done(reply.Value, reply.Version)
+			return
+		case reply.Err == OK:
 			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
+			e.used = ck.host.Now()
+			if reply.Contended {
+				ck.wanted(key)
+			}
 			ck.watch()
-		case ErrStale: // granted, and expired before the answer got through: ask again
+		case reply.Err == ErrStale: // granted, and expired before the answer got through: ask again
 			delete(ck.cache, key)
 		default:
 			panic(fmt.Sprintf("frangipani: clerk %d: acquire of %q: %s: %s", ck.id, key, reply.Err, reply.Reason)) // the clerk's own request: a bug
@@ -212,7 +275,7 @@ func (ck *Clerk) renew() {
 			case Renewed:
 				e.leaseEnd = max(e.leaseEnd, sent+ck.cfg.ClientLease())
 			case Revoked:
-				ck.release(l.Key)
+				ck.wanted(l.Key)
 			default:
 				ck.drop(l.Key)
 			}
@@ -238,7 +301,7 @@ func (ck *Clerk) watch() {
 		ck.watching = false
 		for _, l := range r.(*WatchReply).Locks {
 			if e := ck.cache[l.Key]; e != nil && e.grant == l.Grant && e.state == held {
-				ck.release(l.Key)
+				ck.wanted(l.Key)
 			}
 		}
 		ck.flush()

@@ -43,6 +43,19 @@ type Config struct {
 	// the 0.2–0.7 µs of wall time BenchmarkCacheHit measures for a cache
 	// hit, world included (the report measured 3.9 µs per operation).
 	CacheHit time.Duration
+	// Linger is how long a clerk keeps a lock that another client waits
+	// for after it last used it, in case its next operation needs it too:
+	// a client working on a key back to back serves a burst from its
+	// cache each time the lock comes round, one that pauses or moves to
+	// another key gives the lock up at once.
+	Linger time.Duration
+	// MaxHold is the longest a clerk goes on serving a lock after it
+	// learns that another client waits for it, however busy it is with it.
+	MaxHold time.Duration
+	// LocksOnly has a clerk take the key's lock for every operation, as
+	// the report's clerk does: it sends no operation with its acquires for
+	// the lock service to perform instead (see AcquireArgs).
+	LocksOnly bool
 	// MaxValue is the largest value, in bytes, a key may hold; a write
 	// that would make it larger is refused.
 	MaxValue int
@@ -50,7 +63,8 @@ type Config struct {
 }
 
 // DefaultConfig is a 1 s lease with 5 % clock drift, renewed every
-// 100 ms, on the lab's Raft timing with no snapshots.
+// 100 ms, on the lab's Raft timing with no snapshots; a lock another client
+// waits for is kept 50 µs past its last use, 1 ms at most.
 func DefaultConfig() Config {
 	return Config{
 		RSM:        rsm.DefaultConfig(),
@@ -61,6 +75,8 @@ func DefaultConfig() Config {
 		Tick:       20 * time.Millisecond,
 		RPCTimeout: 300 * time.Millisecond,
 		CacheHit:   time.Microsecond,
+		Linger:     50 * time.Microsecond,
+		MaxHold:    time.Millisecond,
 		MaxValue:   1 << 20,
 	}
 }
@@ -80,7 +96,7 @@ func (c Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"Lease", c.Lease}, {"BreakAfter", c.BreakAfter}, {"RenewEvery", c.RenewEvery}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CacheHit", c.CacheHit}} {
+	}{{"Lease", c.Lease}, {"BreakAfter", c.BreakAfter}, {"RenewEvery", c.RenewEvery}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CacheHit", c.CacheHit}, {"Linger", c.Linger}, {"MaxHold", c.MaxHold}} {
 		if d.v <= 0 {
 			return fmt.Errorf("frangipani: %s %v must be positive", d.name, d.v)
 		}
@@ -92,6 +108,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("frangipani: RenewEvery %v must be shorter than the clerk's lease %v (Lease %v with Drift %v)", c.RenewEvery, c.ClientLease(), c.Lease, c.Drift)
 	case c.RPCTimeout <= c.RenewEvery:
 		return fmt.Errorf("frangipani: RPCTimeout %v must be longer than RenewEvery %v", c.RPCTimeout, c.RenewEvery)
+	case c.MaxHold < c.Linger:
+		return fmt.Errorf("frangipani: MaxHold %v is shorter than Linger %v", c.MaxHold, c.Linger)
 	case c.BreakAfter < c.Lease:
 		return fmt.Errorf("frangipani: BreakAfter %v is shorter than Lease %v", c.BreakAfter, c.Lease)
 	case c.MaxValue <= 0:

@@ -47,19 +47,23 @@ type holder struct {
 	Renewals int64
 }
 
-// A waiter waits for a key's lock, in the order of arrival.
+// A waiter waits for a key's lock, in the order of arrival, with the
+// operation it may have the lock service perform instead.
 type waiter struct {
 	Client int64
 	Mode   Mode
+	Op     *Op
 }
 
-// A lock is one key's value as last flushed, its holders and waiters.
+// A lock is one key's value as last flushed, its holders and waiters,
+// and the client that last held it or had an operation performed on it.
 type lock struct {
 	Key     string
 	Value   string
 	Version int64
 	Holders []holder
 	Waiters []waiter
+	Last    int64
 }
 
 type clientKey struct {
@@ -75,21 +79,29 @@ func compareClientKeys(a, b clientKey) int {
 // lock and value, and the latest acquire of each client for each key.
 type table struct {
 	locks    map[string]*lock
-	grants   int64               // the last grant's number
-	acquired map[clientKey]int64 // the newest acquire applied, per client and key
+	grants   int64                 // the last grant's number
+	acquired map[clientKey]request // the newest acquire applied, per client and key
 	bugs     bugs
 
-	// granted, renewed, gone and queued tell the server of changes to
-	// holdings as they apply, on every replica.
-	granted func(l *lock, h holder)
-	queued  func(l *lock)
-	renewed func(grant int64)
-	gone    func(grant int64)
+	// granted, performed, renewed, gone and queued tell the server of
+	// changes as they apply, on every replica.
+	granted   func(l *lock, h holder)
+	performed func(l *lock, client int64, r result)
+	queued    func(l *lock)
+	renewed   func(grant int64)
+	gone      func(grant int64)
+}
+
+// A request is a client's newest acquire of a key: its sequence number,
+// and whether the lock service performed its operation.
+type request struct {
+	Seq       int64
+	Performed bool
 }
 
 func newTable(b bugs) *table {
-	return &table{locks: map[string]*lock{}, acquired: map[clientKey]int64{}, bugs: b,
-		granted: func(*lock, holder) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
+	return &table{locks: map[string]*lock{}, acquired: map[clientKey]request{}, bugs: b,
+		granted: func(*lock, holder) {}, performed: func(*lock, int64, result) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
 }
 
 // Apply executes a command.
@@ -134,27 +146,49 @@ func (t *table) acquire(a *AcquireArgs) result {
 	if i := l.holder(a.Client, 0); i >= 0 {
 		h := l.Holders[i]
 		switch {
-		case a.Seq < last:
+		case a.Seq < last.Seq:
 			return result{Err: ErrStale}
 		case h.Mode < a.Mode:
 			return result{Err: ErrBadRequest, Reason: fmt.Sprintf("client %d holds %q shared: release it before asking for it exclusive", a.Client, a.Key)}
 		}
 		return granted(l, h)
 	}
-	if slices.ContainsFunc(l.Waiters, func(w waiter) bool { return w.Client == a.Client }) && a.Seq >= last {
+	if slices.ContainsFunc(l.Waiters, func(w waiter) bool { return w.Client == a.Client }) && a.Seq >= last.Seq {
 		return result{Err: OK, Queued: true}
 	}
-	if a.Seq <= last {
+	switch {
+	case a.Seq == last.Seq && last.Performed && (a.Op == nil || a.Op.Kind != OpGet):
+		return result{Err: OK, Version: l.Version} // a retry of a write performed: not again
+	case a.Seq < last.Seq || a.Seq == last.Seq && !last.Performed:
 		return result{Err: ErrStale}
 	}
-	t.acquired[ck] = a.Seq
-	w := waiter{a.Client, a.Mode}
+	t.acquired[ck] = request{Seq: a.Seq}
+	w := waiter{a.Client, a.Mode, a.Op}
 	if len(l.Waiters) == 0 && l.grantable(a.Mode) {
-		return granted(l, t.grant(l, w))
+		return t.admit(l, w)
 	}
 	l.Waiters = append(l.Waiters, w)
 	t.queued(l)
 	return result{Err: OK, Queued: true}
+}
+
+// admit grants w the lock, or performs its operation: when the key's
+// last user was another client, caching it would only move the value
+// from one client's cache to the next, a flush and a fetch through the
+// log for each operation, where performing it takes one entry.
+func (t *table) admit(l *lock, w waiter) result {
+	if w.Op == nil || l.Last == 0 || l.Last == w.Client {
+		return granted(l, t.grant(l, w))
+	}
+	l.Last = w.Client
+	l.Value, l.Version = w.Op.do(l.Value, l.Version)
+	ck := clientKey{w.Client, l.Key}
+	t.acquired[ck] = request{Seq: t.acquired[ck].Seq, Performed: true}
+	r := result{Err: OK, Version: l.Version}
+	if w.Op.Kind == OpGet {
+		r.Value = l.Value
+	}
+	return r
 }
 
 func granted(l *lock, h holder) result {
@@ -165,19 +199,22 @@ func (t *table) grant(l *lock, w waiter) holder {
 	t.grants++
 	h := holder{Client: w.Client, Mode: w.Mode, Grant: t.grants}
 	l.Holders = append(l.Holders, h)
+	l.Last = w.Client
 	t.granted(l, h)
 	return h
 }
 
-// drop takes holding i from l and grants the lock to the waiters at the
-// head of the queue that can hold it now.
+// drop takes holding i from l and admits the waiters at the head of the
+// queue that can hold it now.
 func (t *table) drop(l *lock, i int) {
 	t.gone(l.Holders[i].Grant)
 	l.Holders = slices.Delete(l.Holders, i, i+1)
 	for len(l.Waiters) > 0 && l.grantable(l.Waiters[0].Mode) {
 		w := l.Waiters[0]
 		l.Waiters = l.Waiters[1:]
-		t.grant(l, w)
+		if r := t.admit(l, w); r.Grant == 0 {
+			t.performed(l, w.Client, r)
+		}
 	}
 	if len(l.Holders) == 0 && len(l.Waiters) == 0 && l.Version == 0 {
 		delete(t.locks, l.Key)
@@ -258,9 +295,10 @@ type snapshotState struct {
 }
 
 type acquiredSeq struct {
-	Client int64
-	Key    string
-	Seq    int64
+	Client    int64
+	Key       string
+	Seq       int64
+	Performed bool
 }
 
 // Snapshot encodes the table.
@@ -269,8 +307,8 @@ func (t *table) Snapshot() []byte {
 	for _, k := range slices.Sorted(maps.Keys(t.locks)) {
 		s.Locks = append(s.Locks, *t.locks[k])
 	}
-	for ck, seq := range t.acquired {
-		s.Acquired = append(s.Acquired, acquiredSeq{ck.Client, ck.Key, seq})
+	for ck, r := range t.acquired {
+		s.Acquired = append(s.Acquired, acquiredSeq{ck.Client, ck.Key, r.Seq, r.Performed})
 	}
 	slices.SortFunc(s.Acquired, func(a, b acquiredSeq) int {
 		return compareClientKeys(clientKey{a.Client, a.Key}, clientKey{b.Client, b.Key})
@@ -290,7 +328,7 @@ func (t *table) Restore(snap []byte) error {
 			return fmt.Errorf("frangipani: snapshot: %w", err)
 		}
 	}
-	t.locks, t.grants, t.acquired = map[string]*lock{}, s.Grants, map[clientKey]int64{}
+	t.locks, t.grants, t.acquired = map[string]*lock{}, s.Grants, map[clientKey]request{}
 	for i := range s.Locks {
 		l := &s.Locks[i]
 		t.locks[l.Key] = l
@@ -299,7 +337,7 @@ func (t *table) Restore(snap []byte) error {
 		}
 	}
 	for _, a := range s.Acquired {
-		t.acquired[clientKey{a.Client, a.Key}] = a.Seq
+		t.acquired[clientKey{a.Client, a.Key}] = request{a.Seq, a.Performed}
 	}
 	return nil
 }

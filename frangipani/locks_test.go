@@ -36,7 +36,7 @@ func TestTableAcquire(t *testing.T) {
 	assert.Equal(t, 1, len(tb.locks["k"].Holders))
 	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}}}}})))
 	assert.Equal(t, []holder{{Client: 3, Mode: Exclusive, Grant: 3}}, tb.locks["k"].Holders)
-	assert.Equal(t, []waiter{{4, Shared}}, tb.locks["k"].Waiters)
+	assert.Equal(t, []waiter{{Client: 4, Mode: Shared}}, tb.locks["k"].Waiters)
 
 	// The writer flushes, keeps, then releases: the reader gets its value.
 	r := tb.Apply(command{Release: &ReleaseArgs{Client: 3, Locks: []Flush{{Held: Held{"k", 3}, Dirty: true, Value: "v", Version: 7, Keep: true}}}})
@@ -95,6 +95,8 @@ func TestTableSnapshot(t *testing.T) {
 	acq(tb, 2, 2, "a", Shared)
 	acq(tb, 1, 3, "a", Shared)
 	tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"b", 1}, Dirty: true, Value: "x", Version: 1}}}})
+	assert.Equal(t, result{Err: OK, Value: "x", Version: 1}, acqOp(tb, 3, 1, "b", Op{Kind: OpGet}), "performed")
+	acqOp(tb, 4, 1, "b", Op{Kind: OpPut, Value: "y"})
 	snap := tb.Snapshot()
 	again := newTable(bugs{})
 	var granted []int64
@@ -103,10 +105,53 @@ func TestTableSnapshot(t *testing.T) {
 	assert.Equal(t, tb.acquired, again.acquired)
 	assert.Equal(t, tb.grants, again.grants)
 	assert.Equal(t, []holder{{Client: 2, Mode: Shared, Grant: 4}}, again.locks["b"].Holders)
+	assert.Equal(t, []waiter{{Client: 4, Mode: Exclusive, Op: &Op{Kind: OpPut, Value: "y"}}}, again.locks["b"].Waiters)
+	assert.Equal(t, int64(3), again.locks["b"].Last)
+	assert.Equal(t, request{Seq: 1, Performed: true}, again.acquired[clientKey{3, "b"}])
 	assert.Equal(t, "x", again.locks["b"].Value)
 	assert.Equal(t, []int64{2, 3, 4}, granted, "the server hears of every holding restored, in key order")
 	assert.Equal(t, snap, again.Snapshot(), "equal tables give equal bytes")
 	require.NoError(t, again.Restore(nil))
 	assert.Empty(t, again.locks)
 	assert.ErrorContains(t, again.Restore([]byte("junk")), "frangipani: snapshot:")
+}
+
+func acqOp(t *table, client, seq int64, key string, op Op) result {
+	return t.Apply(command{Acquire: &AcquireArgs{Client: client, Seq: seq, Key: key, Mode: op.Mode(), Op: &op}}).(result)
+}
+
+// TestTablePerforms shows the lock service perform an operation instead
+// of granting its lock when the key's last user was another client, at
+// once or when the lock frees up, and answer a retry of a performed write
+// without performing it again.
+func TestTablePerforms(t *testing.T) {
+	t.Parallel()
+	tb := newTable(bugs{})
+	type done struct {
+		client int64
+		r      result
+	}
+	var performed []done
+	tb.performed = func(_ *lock, c int64, r result) { performed = append(performed, done{c, r}) }
+	put, get := Op{Kind: OpPut, Value: "a"}, Op{Kind: OpGet}
+	assert.Equal(t, result{Err: OK, Grant: 1}, acqOp(tb, 1, 1, "k", put), "a key nobody used: the lock, for the client to perform its put")
+	assert.Equal(t, result{Err: OK, Queued: true}, acqOp(tb, 2, 1, "k", Op{Kind: OpAppend, Value: "b"}))
+	assert.Equal(t, result{Err: OK, Queued: true}, acqOp(tb, 3, 1, "k", get))
+	tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"k", 1}, Dirty: true, Value: "a", Version: 1}}}})
+	assert.Equal(t, []done{{2, result{Err: OK, Version: 2}}, {3, result{Err: OK, Value: "ab", Version: 2}}}, performed,
+		"the release lets the queue through, each operation performed in turn")
+	assert.Empty(t, tb.locks["k"].Holders)
+	assert.Equal(t, int64(3), tb.locks["k"].Last)
+
+	assert.Equal(t, result{Err: OK, Version: 2}, acqOp(tb, 2, 1, "k", Op{Kind: OpAppend, Value: "b"}), "a retry of a performed write")
+	assert.Equal(t, "ab", tb.locks["k"].Value, "is not performed again")
+	assert.Equal(t, result{Err: ErrStale}, acqOp(tb, 2, 0, "k", get))
+	assert.Equal(t, result{Err: OK, Version: 2}, tb.Apply(command{Acquire: &AcquireArgs{Client: 2, Seq: 1, Key: "k", Mode: Exclusive}}).(result), "a retry without its operation is answered alike")
+	assert.Equal(t, result{Err: OK, Value: "ab", Version: 2}, acqOp(tb, 1, 2, "k", get), "a free key another client used last: performed at once")
+	assert.Equal(t, result{Err: OK, Grant: 2, Value: "ab", Version: 2}, acqOp(tb, 1, 3, "k", get), "the same client again: the lock")
+	assert.Equal(t, result{Err: OK, Value: "ab", Version: 2}, acqOp(tb, 3, 1, "k", get), "a retry of a performed get reads again, beside the shared holder")
+	assert.Equal(t, result{Err: OK, Grant: 3, Value: "ab", Version: 2}, acqOp(tb, 3, 1, "k", get), "and again, now the key's last user: the lock")
+	assert.Equal(t, []holder{{Client: 1, Mode: Shared, Grant: 2}, {Client: 3, Mode: Shared, Grant: 3}}, tb.locks["k"].Holders)
+
+	assert.Equal(t, result{Err: OK, Grant: 4, Value: "ab", Version: 2}, acq(tb, 2, 2, "k", Shared), "an acquire with no operation: the lock, whoever used the key last")
 }

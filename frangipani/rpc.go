@@ -34,24 +34,77 @@ const (
 	ErrStale       Err = "ErrStale"       // an old retry of an acquire the client has moved past
 )
 
+// OpKind names an operation on a key.
+type OpKind int
+
+// The operations.
+const (
+	OpGet OpKind = iota + 1
+	OpPut
+	OpAppend
+)
+
+// An Op is an operation on a key, which a clerk performs on its cache
+// under the key's lock or the lock service performs in its log.
+type Op struct {
+	Kind  OpKind
+	Value string // Put, Append
+}
+
+// Mode returns the lock the operation needs: shared for a Get, exclusive
+// for a write, or 0 if the kind is unknown.
+func (o Op) Mode() Mode {
+	switch o.Kind {
+	case OpGet:
+		return Shared
+	case OpPut, OpAppend:
+		return Exclusive
+	}
+	return 0
+}
+
+// do performs the operation on a key's value and version, and returns
+// them after it.
+func (o Op) do(value string, version int64) (string, int64) {
+	switch o.Kind {
+	case OpPut:
+		return o.Value, version + 1
+	case OpAppend:
+		return value + o.Value, version + 1
+	}
+	return value, version
+}
+
 // AcquireArgs asks for key's lock in mode, for client. Seq grows with each
 // acquire a client makes of a key, so that an old retry is told apart.
+// With Op, whose mode must be Mode, the lock service may instead perform
+// the operation itself, in its log, once the lock could be granted, and
+// grant nothing: it does so when the key's last user was another client,
+// so that a key going from client to client is not flushed and fetched at
+// every step (see the package doc).
 type AcquireArgs struct {
 	Client int64
 	Seq    int64
 	Key    string
 	Mode   Mode
+	Op     *Op
 }
 
 // AcquireReply grants the lock (Grant names this holding) with the key's
-// value and version as last flushed. The server answers once the lock is
-// granted, which may wait for other holders to give it up.
+// value and version as last flushed, or, with Grant 0, says that the lock
+// service performed the request's Op: Value and Version are then the
+// key's after it (Value for a Get only). The server answers once the lock
+// is granted or the operation performed, which may wait for other holders
+// to give the lock up. Contended says that other clients already wait for
+// the lock: the holder serves what it needs and gives the lock up (a
+// hint, as a watch's answer is).
 type AcquireReply struct {
-	Err     Err
-	Grant   int64
-	Value   string
-	Version int64
-	Reason  string
+	Err       Err
+	Grant     int64
+	Value     string
+	Version   int64
+	Contended bool
+	Reason    string
 }
 
 // A Held names a lock a client holds: the key and the grant.

@@ -145,17 +145,17 @@ func BenchmarkCacheHit(b *testing.B) {
 	e.w.RunUntil(func() bool { return n > b.N }, time.Hour)
 }
 
-// contention runs n clients on one key, each pausing up to 5 ms between
-// operations, for d on a reliable network, and returns the operations per
-// virtual second.
-func contention(t simtest.T, seed int64, n, keys int, d time.Duration, group cluster.Group, clerk func(c *cluster.Cluster, h *sim.Host) workload.KV) float64 {
+// contention runs n clients on keys keys, each pausing up to think
+// between operations, for d on a reliable network, and returns the
+// operations per virtual second.
+func contention(t simtest.T, seed int64, n, keys int, think, d time.Duration, group cluster.Group, clerk func(c *cluster.Cluster, h *sim.Host) workload.KV) float64 {
 	e := newSpeedEnv(t, seed, group, clerk)
 	clients := []workload.KV{e.kv}
 	for i := 1; i < n; i++ {
 		clients = append(clients, clerk(e.c, e.c.NewClient(fmt.Sprintf("client%d", i))))
 	}
 	ops := 0
-	run := workload.Start(e.w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(keys), Think: 5 * time.Millisecond,
+	run := workload.Start(e.w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(keys), Think: think,
 		Done: func(int, workload.Kind, time.Duration, time.Duration) { ops++ }})
 	e.w.Run(d)
 	run.Stop()
@@ -163,21 +163,36 @@ func contention(t simtest.T, seed int64, n, keys int, d time.Duration, group clu
 }
 
 // TestContention measures five clients on one key and on five keys,
-// frangipani against kvraft on Start, and checks frangipani's share of
-// kvraft's throughput on one key: at least a quarter (the report got a
-// tenth; each hand-over of the lock serves about one operation).
+// pausing up to 5 ms between operations, frangipani, and frangipani
+// taking a lock for every operation as the report's does, against kvraft
+// on Start, and checks frangipani's share of kvraft's throughput on one
+// key: at least 0.8 (the goal was 0.5; the report got a tenth).
+// With locks only, each hand-over of the lock serves about one operation,
+// and a key's clients queue for it; the lock service performing the
+// operations of a key that moves from client to client takes one entry
+// each, as kvraft does. Then five clients work one key back to back:
+// each takes the lock and serves a burst from its cache per hand-over,
+// as with locks only, hundreds of times kvraft's throughput.
 func TestContention(t *testing.T) {
 	t.Parallel()
 	cfg := frangipani.DefaultConfig()
+	only := cfg
+	only.LocksOnly = true
 	cc, err := services.Frangipani{Replicas: 3, Config: cfg}.Cluster()
 	require.NoError(t, err)
 	seed := simtest.Seeds(t, 1)[0]
+	think := 5 * time.Millisecond
 	for _, keys := range []int{1, 5} {
-		kv := contention(t, seed, 5, keys, time.Second, kvGroup(false), kvClerk)
-		fr := contention(t, seed, 5, keys, time.Second, cc.Groups[0], lockClerk(t, cfg))
-		t.Logf("5 clients on %d keys: kvraft on Start %.0f ops/s, frangipani %.0f ops/s (%.2f×)", keys, kv, fr, fr/kv)
+		kv := contention(t, seed, 5, keys, think, time.Second, kvGroup(false), kvClerk)
+		fr := contention(t, seed, 5, keys, think, time.Second, cc.Groups[0], lockClerk(t, cfg))
+		lo := contention(t, seed, 5, keys, think, time.Second, cc.Groups[0], lockClerk(t, only))
+		t.Logf("5 clients on %d keys: kvraft on Start %.0f ops/s, frangipani %.0f ops/s (%.2f×), with locks only %.0f ops/s (%.2f×)", keys, kv, fr, fr/kv, lo, lo/kv)
 		if keys == 1 {
-			assert.GreaterOrEqual(t, fr, kv/4, "one key: frangipani against kvraft on Start")
+			assert.GreaterOrEqual(t, fr, 0.8*kv, "one key: frangipani against kvraft on Start")
 		}
 	}
+	fr := contention(t, seed, 5, 1, 0, 100*time.Millisecond, cc.Groups[0], lockClerk(t, cfg))
+	lo := contention(t, seed, 5, 1, 0, 100*time.Millisecond, cc.Groups[0], lockClerk(t, only))
+	t.Logf("5 clients back to back on 1 key: frangipani %.0f ops/s, with locks only %.0f ops/s", fr, lo)
+	assert.GreaterOrEqual(t, fr, 0.8*lo, "back to back: frangipani against locks only")
 }

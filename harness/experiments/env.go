@@ -64,7 +64,17 @@ func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 func newEnvSnapshot(seed int64, n int, rc raft.Config, p labrpc.Params, maxraftstate int) (*env, error) {
 	w := sim.NewWorld(seed)
 	opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: services.KV(maxraftstate, opts)}}})
+	c, err := newCluster(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: services.KV(maxraftstate, opts)}}}, p)
+	if err != nil {
+		return nil, err
+	}
+	return &env{w: w, c: c, m: c.Monkey()}, nil
+}
+
+// newCluster builds cfg on w, on network p, the servers' timers firing up
+// to timerNoise late.
+func newCluster(w *sim.World, cfg cluster.Config, p labrpc.Params) (*cluster.Cluster, error) {
+	c, err := cluster.New(w, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +86,7 @@ func newEnvSnapshot(seed int64, n int, rc raft.Config, p labrpc.Params, maxrafts
 	if err := c.Net().SetParams(p); err != nil {
 		return nil, err
 	}
-	return &env{w: w, c: c, m: c.Monkey()}, nil
+	return c, nil
 }
 
 // clerk returns a clerk on a host of its own, talking to every server.

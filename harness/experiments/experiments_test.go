@@ -24,7 +24,7 @@ func TestCatalogue(t *testing.T) {
 		assert.NotEmpty(t, e.Description, e.Name)
 		assert.NotNil(t, e.Run, e.Name)
 	}
-	assert.Len(t, seen, 13)
+	assert.Len(t, seen, 15)
 	_, err := Lookup("fig99")
 	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: all-minority, concurrency,`)
 }
@@ -119,4 +119,81 @@ func TestKillingThatStillSends(t *testing.T) {
 			assert.Greater(t, e.w.Now()-start, c.rc.ElectionMax, "held back until the deaf leader steps down")
 		}
 	}
+}
+
+// TestFrangipaniTables runs the report's three tests cut down (a second of
+// the basic test, 100 Appends, one round of the linearizable test) and
+// checks the issue's goals: one frangipani client at least 1000 times
+// kvraft on Start's operations per virtual second, and under contention
+// (the linearizable test) at least half its throughput; and that every
+// history was checked linearizable.
+func TestFrangipaniTables(t *testing.T) {
+	t.Parallel()
+	sc := tablesScale{basic: time.Second, basicCached: 50 * time.Millisecond, appends: 100, seeds: 1, rounds: 1, round: 2 * time.Second}
+	r, err := frangipaniTables(1, sc)
+	require.NoError(t, err)
+	again, err := frangipaniTables(1, sc)
+	require.NoError(t, err)
+	assert.Equal(t, r.Table, again.Table, "the same seed, the same numbers")
+	rows := map[string][]string{}
+	for _, row := range r.Table.Rows {
+		rows[row[0]+" "+row[1]] = row[2:]
+	}
+	value := func(row string, col int) float64 {
+		require.Contains(t, rows, row)
+		v, err := strconv.ParseFloat(rows[row][col], 64)
+		require.NoError(t, err, row)
+		return v
+	}
+	const hb, start, locks, fr = 0, 1, 2, 3
+	for _, n := range r.Notes {
+		t.Log(n)
+	}
+	assert.GreaterOrEqual(t, value("basic ops_per_s_vs_kvraft_on_start", fr), 1000.0, "one client")
+	assert.GreaterOrEqual(t, value("linearizable ops_per_s_vs_kvraft_on_start", fr), 0.5, "under contention")
+	assert.Less(t, value("speed us_per_op", fr), value("speed us_per_op", start)/50, "100 Appends: one acquire, then the cache")
+	assert.Greater(t, value("speed us_per_op", hb), 50_000.0, "an Append waits for a 100 ms heartbeat, half of one on average")
+	assert.Equal(t, value("basic ops_per_s", locks), value("basic ops_per_s", fr), "one client: locks only or not, the same")
+	assert.Equal(t, 0.1, value("linearizable ops_per_s_vs_kvraft_on_start", 4+3), "the report's Frangipani against its Raft on Start")
+	assert.Equal(t, []string{"linearizable in 1 of 1", "linearizable in 1 of 1", "linearizable in 1 of 1", "linearizable in 1 of 1", "passed", "passed", "passed", "passed"}, rows["linearizable porcupine"])
+	assert.Empty(t, rows["speed us_per_op"][4+2], "the report gives no speed for the instructors' solution")
+	paths, err := r.Write(t.TempDir(), "frangipani-tables")
+	require.NoError(t, err)
+	assert.Len(t, paths, 3, "a CSV, a PNG and an SVG")
+}
+
+// TestFrangipaniContention runs frangipani-contention cut down (1, 2 and
+// 5 clients, 200 ms each) and checks what its caption says: pausing
+// clients, frangipani with locks only falls below kvraft on Start, as each
+// hand-over of the lock serves about one operation; working back to back,
+// it stays far above; frangipani as it is keeps up with the better of the
+// two.
+func TestFrangipaniContention(t *testing.T) {
+	t.Parallel()
+	clients := []int{1, 2, 5}
+	r, err := frangipaniContention(1, contentionScale{clients: clients, pauses: []time.Duration{0, 5 * time.Millisecond}, window: 200 * time.Millisecond})
+	require.NoError(t, err)
+	require.Len(t, r.Figures, 1)
+	t.Log(r.Figures[0].Caption)
+	rates := map[string]float64{} // by pause, system and clients
+	for _, row := range r.Table.Rows {
+		v, err := strconv.ParseFloat(row[4], 64)
+		require.NoError(t, err)
+		rates[row[0]+"/"+row[1]+"/"+row[2]] = v
+	}
+	require.Len(t, rates, 2*4*len(clients))
+	for _, pause := range []string{"0", "5"} {
+		for _, n := range []string{"2", "5"} {
+			rate := func(system string) float64 { return rates[pause+"/"+system+"/"+n] }
+			start, locks := rate(kvStart.name), rate(frangipaniLock.name)
+			if pause == "0" {
+				assert.Greater(t, locks, 10*start, "back to back, %s clients: a burst from the cache per hand-over", n)
+			} else {
+				assert.Less(t, locks, start, "pausing, %s clients: one operation per hand-over", n)
+			}
+			assert.GreaterOrEqual(t, rate(frangipaniKV.name), 0.8*max(start, locks), "pause %s ms, %s clients: frangipani as it is", pause, n)
+		}
+	}
+	assert.Contains(t, r.Figures[0].Caption, "caching loses from 2 clients on")
+	assert.Contains(t, r.Figures[0].Caption, "caching wins at every count")
 }

@@ -30,16 +30,8 @@ func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnE
 	if err != nil {
 		return nil, err
 	}
-	c, err := cluster.New(w, cfg)
+	c, err := newCluster(w, cfg, network())
 	if err != nil {
-		return nil, err
-	}
-	for _, h := range c.Hosts() {
-		if err := h.SetTimerNoise(timerNoise); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.Net().SetParams(network()); err != nil {
 		return nil, err
 	}
 	e := &txnEnv{w: w, c: c, dep: dep}
