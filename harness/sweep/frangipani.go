@@ -28,6 +28,10 @@ type LockSpec struct {
 	Name, Description string
 	Config            frangipani.Config
 	Clients           int
+	// Readers are clerks that only read, beside the Clients: one cut off
+	// while it holds a key shared goes on serving it from its cache for
+	// as long as its lease lets it.
+	Readers int
 	// Keys is how many keys the clients share (k0…), picked uniformly; 0
 	// gives each client a key of its own.
 	Keys int
@@ -62,7 +66,12 @@ func lockScenarios() []Scenario {
 	kills.Description = shape + "the lock service's leader killed every 1–3 s and restarted within a second; porcupine at the end."
 	drift.Name, drift.Isolate, drift.Drift = "locks-drift", true, cfg.Drift
 	drift.Description = shape + fmt.Sprintf("clerks cut off from the lock service again and again, their clocks %.0f%% slow and the lock servers' %.0f%% fast (the drift bound); porcupine at the end.", 100*cfg.Drift, 100*cfg.Drift)
-	return []Scenario{isolate.Scenario(), kills.Scenario(), drift.Scenario()}
+	// Readers that hold a key shared, cut off, serve it from their caches
+	// for as long as their leases last; a LAN lets a writer take the key
+	// within the lease's margin.
+	readers := LockSpec{Name: "locks-readers", Config: cfg, Clients: 2, Readers: 3, Keys: 2, Isolate: true, Drift: cfg.Drift}
+	readers.Description = fmt.Sprintf("Frangipani lease/lock cache (3 lock servers, on a LAN, 2 caching clerks that read and write and 3 that only read, on 2 keys, snapshots): a random clerk cut off from the lock service for up to two leases, again and again, the clerks' clocks %.0f%% slow and the lock servers' %.0f%% fast (the drift bound); porcupine at the end.", 100*cfg.Drift, 100*cfg.Drift)
+	return []Scenario{isolate.Scenario(), kills.Scenario(), drift.Scenario(), readers.Scenario()}
 }
 
 // LockConfig is the configuration of the frangipani scenarios:
@@ -79,7 +88,7 @@ func (sp LockSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
 		o, _ := sp.Run(seed, dir, trace)
 		return o
-	}}
+	}, plant: planter(sp, LockSpec.Scenario, func(p *LockSpec, b Bug) bool { return b.plantFrangipani(&p.Config) })}
 }
 
 // Run runs one seed and returns its outcome and its world.
@@ -104,9 +113,9 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	}
 	c.Net().Reliable(!sp.Unreliable)
 	var h linearize.History
-	hosts := make([]*sim.Host, sp.Clients)
-	clerks := make([]*frangipani.Clerk, sp.Clients)
-	clients := make([]workload.KV, sp.Clients)
+	hosts := make([]*sim.Host, sp.Clients+sp.Readers)
+	clerks := make([]*frangipani.Clerk, len(hosts))
+	clients := make([]workload.KV, len(hosts))
 	for i := range clients {
 		hosts[i] = c.NewClient(fmt.Sprintf("clerk%d", i))
 		if clerks[i], err = d.Clerk(c, hosts[i]); err != nil {
@@ -138,7 +147,10 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 		keys = workload.Uniform(sp.Keys)
 	}
 	think := cmp.Or(sp.Think, 5*time.Millisecond)
-	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: keys, Think: think})
+	runs := []*workload.Run{workload.Start(w, clients[:sp.Clients], workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: keys, Think: think})}
+	if sp.Readers > 0 {
+		runs = append(runs, workload.Start(w, clients[sp.Clients:], workload.Spec{Mix: workload.Mix{Get: 1}, Keys: keys, Think: think}))
+	}
 	w.Run(cmp.Or(sp.For, 10*time.Second))
 	stopped = true
 	if err := c.Recover(); err != nil {
@@ -147,10 +159,12 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	for _, hc := range hosts {
 		c.Connect(hc, 0, c.All(0))
 	}
-	run.Stop()
+	for _, r := range runs {
+		r.Stop()
+	}
 	o.FaultLog = c.Log().String() + strings.Join(clientLog, "")
 	o.Ops = h.Len()
-	if !w.RunUntil(run.Finished, lockSettle) {
+	if !w.RunUntil(func() bool { return finished(runs) }, lockSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", lockSettle)
 	}
 	o.Summary = w.Summary()

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"time"
@@ -32,7 +33,16 @@ type kvSpec struct {
 	opts              kvraft.Options
 	servers           int
 	clients, keys     int
-	clerkTimeout      time.Duration
+	// readers are clients that only read, beside the clients' mix of
+	// reads and writes: a reader that has a deposed leader's ear keeps
+	// reading from it.
+	readers      int
+	clerkTimeout time.Duration
+	// reliable runs the network as a LAN, without losses or long delays.
+	reliable bool
+	// think is the most a client pauses between operations (10 ms unless
+	// set), and chaosFor how long the nemesis runs (30 s unless set).
+	think, chaosFor time.Duration
 	// nemesis starts the faults of a run; it returns what stops them.
 	nemesis func(w *sim.World, c *cluster.Cluster) (stop func(), err error)
 }
@@ -56,7 +66,7 @@ func randomNemesis(_ *sim.World, c *cluster.Cluster) (func(), error) {
 func (sp kvSpec) scenario() Scenario {
 	return Scenario{Name: sp.name, Description: sp.description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
 		return sp.run(seed, dir, trace)
-	}}
+	}, plant: planter(sp, kvSpec.scenario, func(p *kvSpec, b Bug) bool { return b.plantRSM(&p.opts) })}
 }
 
 func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
@@ -73,7 +83,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	if err != nil {
 		return fail("%v", err)
 	}
-	c.Net().Reliable(false)
+	c.Net().Reliable(sp.reliable)
 	m := c.Monkey()
 	stopNemesis, err := sp.nemesis(w, c)
 	if err != nil {
@@ -81,23 +91,29 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	}
 
 	var h linearize.History
-	clients := make([]workload.KV, sp.clients)
+	clients := make([]workload.KV, sp.clients+sp.readers)
 	for i := range clients {
 		host := c.NewClient(fmt.Sprintf("clerk%d", i))
 		ck := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
 		ck.SetTimeout(sp.clerkTimeout)
 		clients[i] = linearize.Record(ck, &h, i, w.Now)
 	}
-	run := workload.Start(w, clients, workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: 10 * time.Millisecond})
-	w.Run(kvChaosFor)
+	keys, think, chaosFor := workload.Uniform(sp.keys), cmp.Or(sp.think, 10*time.Millisecond), cmp.Or(sp.chaosFor, kvChaosFor)
+	runs := []*workload.Run{workload.Start(w, clients[:sp.clients], workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: keys, Think: think})}
+	if sp.readers > 0 {
+		runs = append(runs, workload.Start(w, clients[sp.clients:], workload.Spec{Mix: workload.Mix{Get: 1}, Keys: keys, Think: think}))
+	}
+	w.Run(chaosFor)
 	stopNemesis()
 	if err := c.Recover(); err != nil {
 		return fail("%v", err)
 	}
-	run.Stop()
+	for _, r := range runs {
+		r.Stop()
+	}
 	o.FaultLog = m.Log().String()
 	o.Ops = h.Len()
-	if !w.RunUntil(func() bool { return run.Finished() }, kvSettle) {
+	if !w.RunUntil(func() bool { return finished(runs) }, kvSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", kvSettle)
 	}
 	o.Summary = w.Summary()
@@ -110,4 +126,14 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		o.Problem = r.Problem()
 	}
 	return o
+}
+
+// finished reports whether every run has finished.
+func finished(runs []*workload.Run) bool {
+	for _, r := range runs {
+		if !r.Finished() {
+			return false
+		}
+	}
+	return true
 }

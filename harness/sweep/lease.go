@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -103,4 +104,68 @@ func flicker(w *sim.World, c *cluster.Cluster, rc raft.Config, done func()) {
 			})
 		})
 	})
+}
+
+// leaseDriftSpec is the hunt aimed at the margin leases leave for clock
+// drift: the leader's clock slow and the others' fast, as far as the
+// drift bound allows, then the leader cut off. A follower may then vote
+// as soon as ElectionMin has passed on its fast clock, while the cut-off
+// leader, on its slow one, still serves reads from its lease; with the
+// margin, the lease ends first. Readers that only read stay with the
+// deposed leader (a client that writes leaves it when its write times
+// out), and a LAN makes the new leader's first writes quick, inside the
+// tens of milliseconds that a missing margin leaves.
+func leaseDriftSpec() kvSpec {
+	rc := raft.LabConfig()
+	return kvSpec{
+		name:         "kv-lease-drift",
+		description:  fmt.Sprintf("Three key/value servers with lease reads serve, on a LAN, five clients that read and write and five that only read, for 15 s in which again and again the leader's clock is set %.0f%% slow and the others' %.0f%% fast (the most drift the leases allow for) and the leader is cut off for one to two election timeouts; porcupine then checks that the history is linearizable.", 100*rc.LeaseDrift, 100*rc.LeaseDrift),
+		opts:         kvraft.Options{Reads: rsm.ReadLease, Raft: rc},
+		servers:      3,
+		clients:      5,
+		readers:      5,
+		keys:         10,
+		clerkTimeout: 50 * time.Millisecond,
+		reliable:     true,
+		think:        20 * time.Millisecond, // on a LAN, ten clients at 10 ms do 40 000 operations in 30 s
+		chaosFor:     15 * time.Second,
+		nemesis:      skewedCutoffs(rc),
+	}
+}
+
+// skewedCutoffs, again and again, sets the leader's clock rate to
+// 1−LeaseDrift and every other server's to 1+LeaseDrift, waits one or two
+// heartbeats (so that every timer is set on the skewed clocks), cuts the
+// leader off for one to two ElectionMax, heals, and pauses up to a second.
+func skewedCutoffs(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(), error) {
+	return func(w *sim.World, c *cluster.Cluster) (func(), error) {
+		stopped := false
+		var round func()
+		round = func() {
+			if stopped {
+				return
+			}
+			leader, ok := c.Leader(0)
+			if !ok {
+				w.After(rc.Heartbeat, round)
+				return
+			}
+			for i := range c.Replicas(0) {
+				rate := 1 + rc.LeaseDrift
+				if i == leader {
+					rate = 1 - rc.LeaseDrift
+				}
+				must(c.Apply(fault.Fault{Kind: fault.Drift, Host: c.HostOf(0, i), Rate: rate}))
+			}
+			w.After(w.RandDuration(rc.Heartbeat, 2*rc.Heartbeat), func() {
+				must(c.Apply(fault.Fault{Kind: fault.Isolate, Host: c.HostOf(0, leader)}))
+				w.After(w.RandDuration(rc.ElectionMax, 2*rc.ElectionMax), func() {
+					must(c.Apply(fault.Fault{Kind: fault.Heal}))
+					w.After(w.RandDuration(0, time.Second), round)
+				})
+			})
+		}
+		w.After(time.Second, round)
+		return func() { stopped = true }, nil
+	}
 }

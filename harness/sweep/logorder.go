@@ -54,7 +54,7 @@ func (sp LogOrderSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
 		o, _ := sp.Run(seed, dir, trace)
 		return o
-	}}
+	}, plant: planter(sp, LogOrderSpec.Scenario, func(p *LogOrderSpec, b Bug) bool { return b.plantLogOrder(&p.Config) })}
 }
 
 // Run runs one seed and returns its outcome and its world (nil if the

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,9 @@ type Scenario struct {
 	// Run runs one seed, writing a violation's visualization into dir
 	// and, if trace is not nil, the event trace to it.
 	Run func(seed int64, dir string, trace io.Writer) Outcome
+	// plant, in this package's scenarios, returns the scenario with a
+	// planted bug switched on (see Planted).
+	plant func(Bug) (Scenario, bool)
 }
 
 // An Outcome is the verdict of one seed.
@@ -57,7 +61,8 @@ func Scenarios() []Scenario {
 		kvScenario("kv-readindex", "Five key/value servers that read by ReadIndex (the leader confirms it still leads with a round of heartbeats, then reads) serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadIndex),
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
-	}, slices.Concat(txnScenarios(), logOrderScenarios(), lockScenarios())...)
+		leaseDriftSpec().scenario(),
+	}, slices.Concat(raftScenarios(), txnScenarios(), logOrderScenarios(), lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.
@@ -122,7 +127,7 @@ func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(don
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				o := sc.Run(seeds[k], dir, nil)
+				o := runSeed(sc, seeds[k], dir)
 				if o.OK() {
 					o.FaultLog = ""
 				}
@@ -145,4 +150,16 @@ func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(don
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// runSeed runs one seed of sc; a panic (a node's, or a checker's) fails
+// the seed with the panic's value and where it was raised, rather than
+// ending the sweep.
+func runSeed(sc Scenario, seed int64, dir string) (o Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = Outcome{Seed: seed, Problem: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
+		}
+	}()
+	return sc.Run(seed, dir, nil)
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/replab/replab/raft"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -76,27 +75,37 @@ func TestLeaseElectionsPasses(t *testing.T) {
 	}
 }
 
-// TestLeaseElectionsCatchesPreVoteBug plants Raft's pre-vote bug, which
-// lets a follower that acknowledged a lease be elected inside it, and runs
-// kv-lease-elections until a seed fails: it must within 20 seeds. The seeds
-// run two at a time, as a sweep runs them, and the first that fails is
-// reported.
-func TestLeaseElectionsCatchesPreVoteBug(t *testing.T) {
+// TestTargetedScenariosPassAndReplay runs the first seed of each targeted
+// scenario with no bug planted, twice: it must pass, and replay to the
+// same trace.
+func TestTargetedScenariosPassAndReplay(t *testing.T) {
 	t.Parallel()
-	b, ok := raft.PlantedBugNamed("pre-election outlives hearing the leader (breaks leases)")
-	require.True(t, ok)
-	sp := leaseSpec()
-	b.Plant(&sp.opts.Raft)
-	for seed := int64(1); seed <= 20; seed += 2 {
-		for _, o := range Run(sp.scenario(), []int64{seed, seed + 1}, 2, "", nil) {
-			if !o.OK() {
-				assert.Contains(t, o.Problem, "not linearizable")
-				t.Logf("caught by seed %d of 20: %s", o.Seed, o.Problem)
-				return
-			}
+	for _, name := range []string{"raft-figure8", "raft-votes", "kv-lease-drift"} {
+		sc, err := Lookup(name)
+		require.NoError(t, err)
+		out := Run(sc, []int64{1, 1}, 2, t.TempDir(), nil)
+		for _, o := range out {
+			assert.True(t, o.OK(), "%s seed 1: %s", name, o.Problem)
+			assert.Greater(t, o.Ops, 100, name)
 		}
+		assert.Equal(t, out[0].Summary, out[1].Summary, "%s: seed 1 replays to the same trace", name)
+		assert.NotZero(t, out[0].Summary.Hash, name)
 	}
-	t.Fatalf("kv-lease-elections did not catch the planted pre-vote bug in 20 seeds")
+}
+
+func TestRunReportsAPanicAsAFailure(t *testing.T) {
+	sc := Scenario{Name: "panics", Run: func(seed int64, _ string, _ io.Writer) Outcome {
+		if seed == 2 {
+			var log []int
+			_ = log[seed] // a node's bug, say
+		}
+		return Outcome{Seed: seed}
+	}}
+	out := Run(sc, []int64{1, 2}, 2, "", nil)
+	assert.True(t, out[0].OK())
+	assert.Equal(t, int64(2), out[1].Seed)
+	assert.Contains(t, out[1].Problem, "panic: runtime error: index out of range [2] with length 0")
+	assert.Contains(t, out[1].Problem, "sweep_test.go", "with the stack where it was raised")
 }
 
 // TestDescriptionsStandAlone checks that each scenario says what it does

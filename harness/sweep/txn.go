@@ -51,6 +51,11 @@ type TxnSpec struct {
 	// on a host of its own: cohorts wait that long for decisions, past the
 	// transaction timeout.
 	Outages bool
+	// LeaderOutages, instead of the random nemesis, cuts the coordinator
+	// leader, with the shards, off from the other coordinators again and
+	// again, each time for 1–8 s, every replica on a host of its own: the
+	// leader prepares and decides, but cannot replicate its decisions.
+	LeaderOutages bool
 	// ChaosFor is how long the clients run under faults before everything
 	// heals: 0 is the scenarios' 10 s. Tests shorten it.
 	ChaosFor time.Duration
@@ -62,6 +67,7 @@ func txnScenarios() []Scenario {
 	base := []TxnSpec{
 		{Name: "txn-lists", Description: "Sharded 2PC/2PL transactions of list appends and reads (3 shards and a coordinator group on 3 shared hosts), unreliable network, random partitions, kills and restarts, snapshots; txncheck for strict serializability, and every lock released, at the end."},
 		{Name: "txn-outages", Description: "Sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinators cut off from the shards again and again for 1-8 s (past the 5 s transaction timeout); txncheck for strict serializability, and every lock released, at the end.", Outages: true},
+		{Name: "txn-leader-outages", Description: "Sharded 2PC/2PL transactions of list appends and reads, every replica on a host of its own, the coordinator leader (and the shards) cut off from the other coordinators again and again for 1-8 s, so that it decides but cannot replicate its decisions; txncheck for strict serializability, and every lock released, at the end.", LeaderOutages: true},
 		{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Bank: true},
 	}
 	var out []Scenario
@@ -124,13 +130,13 @@ func (sp TxnSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
 		o, _ := sp.Run(seed, dir, trace)
 		return o
-	}}
+	}, plant: planter(sp, TxnSpec.Scenario, func(p *TxnSpec, b Bug) bool { return b.plantShardTxn(&p.Config) })}
 }
 
 // Run runs one seed and returns its outcome and its world (whose summary a
 // test compares with a replay's; nil if the deployment cannot be built).
 func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages, Config: sp.Config}
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
 	var order installs
 	if !sp.Bank {
 		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
@@ -270,7 +276,7 @@ func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
 
 // nemesis starts the spec's faults and returns what stops them.
 func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
-	if !sp.Outages {
+	if !sp.Outages && !sp.LeaderOutages {
 		return txnRandomNemesis(w, c)
 	}
 	var coords, shards []int
@@ -288,7 +294,17 @@ func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 		if stopped {
 			return
 		}
-		if err := c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, shards}}); err != nil {
+		groups := [][]int{coords, shards}
+		if sp.LeaderOutages {
+			leader, ok := c.Leader(0)
+			if !ok {
+				w.After(100*time.Millisecond, outage)
+				return
+			}
+			others := slices.Delete(slices.Clone(coords), leader, leader+1)
+			groups = [][]int{append([]int{coords[leader]}, shards...), others}
+		}
+		if err := c.Apply(fault.Fault{Kind: fault.Partition, Groups: groups}); err != nil {
 			panic(err) // the hosts are the cluster's own
 		}
 		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
