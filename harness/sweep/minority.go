@@ -21,7 +21,7 @@ const (
 // figure8Nemesis sets minority traps and crashes followers as they first
 // accept a new leader's entries.
 func figure8Nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
-	t := newTap(c)
+	t := newTap(c, "tap: the nemesis watches the replicas' messages", nil)
 	stopTraps := minorityTraps(w, c, t)
 	stopCrashes := crashOnNewLeader(w, c, t)
 	return func() { stopTraps(); stopCrashes() }, nil

@@ -11,21 +11,23 @@ import (
 // A tap shows nemeses the messages between the replicas of a cluster's
 // first group as they are sent, so that they can strike at a chosen
 // moment: right after a server votes, say. The network has no hook for
-// this but its delay rule, so a tap is one; it adds the delay that its
-// delay rule, if any, returns.
+// this but its delay rule, so a tap is one, put in force through the
+// monkey (the fault log names it); it adds the delay that its delay rule,
+// if any, returns.
 type tap struct {
 	replica map[*sim.Host]int // the replica of group 0 on each host
 	watch   []func(m labrpc.Message, from, to int)
 	delay   labrpc.DelayRule
 }
 
-// newTap installs a tap on c's network.
-func newTap(c *cluster.Cluster) *tap {
-	t := &tap{replica: map[*sim.Host]int{}}
+// newTap puts a tap in force on c's network, as the delay rule called
+// name, with delay as its delay rule (nil: none).
+func newTap(c *cluster.Cluster, name string, delay labrpc.DelayRule) *tap {
+	t := &tap{replica: map[*sim.Host]int{}, delay: delay}
 	for i := range c.Replicas(0) {
 		t.replica[c.Hosts()[c.HostOf(0, i)]] = i
 	}
-	c.Net().SetDelayRule(t.rule)
+	must(c.Monkey().SetDelayRule(name, t.rule))
 	return t
 }
 

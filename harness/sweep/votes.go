@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -24,14 +25,13 @@ const (
 // asked by the other after a crash.
 func votesNemesis(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(), error) {
 	return func(w *sim.World, c *cluster.Cluster) (func(), error) {
-		t := newTap(c)
 		preVotes := electionDelays(w, rc)
-		t.delay = func(m labrpc.Message) time.Duration {
+		t := newTap(c, fmt.Sprintf("tap: votes held back up to %v, pre-vote replies up to %v", voteHold, rc.ElectionMin), func(m labrpc.Message) time.Duration {
 			if args, ok := m.Args.(*raft.RequestVoteArgs); ok && !args.PreVote {
 				return w.RandDuration(0, voteHold)
 			}
 			return preVotes(m)
-		}
+		})
 		stopCrashes := crashVoters(w, c, t)
 		stopBridges := bridgeRounds(w, c, rc)
 		return func() { stopCrashes(); stopBridges() }, nil
