@@ -139,17 +139,7 @@ func leaseDriftSpec() kvSpec {
 // leader off for one to two ElectionMax, heals, and pauses up to a second.
 func skewedCutoffs(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(), error) {
 	return func(w *sim.World, c *cluster.Cluster) (func(), error) {
-		stopped := false
-		var round func()
-		round = func() {
-			if stopped {
-				return
-			}
-			leader, ok := c.Leader(0)
-			if !ok {
-				w.After(rc.Heartbeat, round)
-				return
-			}
+		return leaderRounds(w, c, rc, time.Second, func(leader int, next func()) {
 			for i := range c.Replicas(0) {
 				rate := 1 + rc.LeaseDrift
 				if i == leader {
@@ -161,11 +151,9 @@ func skewedCutoffs(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(
 				must(c.Apply(fault.Fault{Kind: fault.Isolate, Host: c.HostOf(0, leader)}))
 				w.After(w.RandDuration(rc.ElectionMax, 2*rc.ElectionMax), func() {
 					must(c.Apply(fault.Fault{Kind: fault.Heal}))
-					w.After(w.RandDuration(0, time.Second), round)
+					next()
 				})
 			})
-		}
-		w.After(time.Second, round)
-		return func() { stopped = true }, nil
+		}), nil
 	}
 }

@@ -68,17 +68,7 @@ func crashVoters(w *sim.World, c *cluster.Cluster, t *tap) func() {
 // elect a leader with the bridge's vote. It returns what stops it.
 func bridgeRounds(w *sim.World, c *cluster.Cluster, rc raft.Config) func() {
 	n := c.Replicas(0)
-	stopped := false
-	var round func()
-	round = func() {
-		if stopped {
-			return
-		}
-		leader, ok := c.Leader(0)
-		if !ok {
-			w.After(rc.Heartbeat, round)
-			return
-		}
+	return leaderRounds(w, c, rc, w.RandDuration(0, time.Second), func(leader int, next func()) {
 		h := c.HostOf(0, leader)
 		must(c.Apply(fault.Fault{Kind: fault.Kill, Host: h}))
 		must(c.Apply(fault.Fault{Kind: fault.Restart, Host: h}))
@@ -90,9 +80,29 @@ func bridgeRounds(w *sim.World, c *cluster.Cluster, rc raft.Config) func() {
 		must(c.Apply(fault.Fault{Kind: fault.Bridge, Host: hosts[0], Groups: [][]int{hosts[1:half], hosts[half:]}}))
 		w.After(w.RandDuration(bridgeMin, bridgeMax), func() {
 			must(c.Apply(fault.Fault{Kind: fault.Heal}))
-			w.After(w.RandDuration(0, time.Second), round)
+			next()
 		})
+	})
+}
+
+// leaderRounds runs round on the leader of c's first group, again and
+// again until stopped: first after first, then up to a second after round
+// calls next; while the group has no leader, it waits a heartbeat. It
+// returns what stops it.
+func leaderRounds(w *sim.World, c *cluster.Cluster, rc raft.Config, first time.Duration, round func(leader int, next func())) func() {
+	stopped := false
+	var start func()
+	start = func() {
+		if stopped {
+			return
+		}
+		leader, ok := c.Leader(0)
+		if !ok {
+			w.After(rc.Heartbeat, start)
+			return
+		}
+		round(leader, func() { w.After(w.RandDuration(0, time.Second), start) })
 	}
-	w.After(w.RandDuration(0, time.Second), round)
+	w.After(first, start)
 	return func() { stopped = true }
 }
