@@ -171,7 +171,7 @@ func TestFrangipaniTables(t *testing.T) {
 func TestFrangipaniContention(t *testing.T) {
 	t.Parallel()
 	clients := []int{1, 2, 5}
-	r, err := frangipaniContention(1, contentionScale{clients: clients, pauses: []time.Duration{0, 5 * time.Millisecond}, window: 200 * time.Millisecond})
+	r, err := frangipaniContention(1, contentionScale{clients: clients, pauses: []time.Duration{0, 5 * time.Millisecond}, window: 100 * time.Millisecond})
 	require.NoError(t, err)
 	require.Len(t, r.Figures, 1)
 	t.Log(r.Figures[0].Caption)
