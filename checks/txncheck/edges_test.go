@@ -116,3 +116,18 @@ func TestHistoryBookkeeping(t *testing.T) {
 	assert.Equal(t, "fail", Fail.String())
 	assert.Equal(t, "Outcome(3)", Outcome(3).String())
 }
+
+// TestInstalledRegisterAfterAnAbort checks that a register's installed
+// order starts clean: its first version, installed before any other, has
+// no predecessor that could make it a dirty update, even when the
+// history's next version was written by an aborted transaction.
+func TestInstalledRegisterAfterAnAbort(t *testing.T) {
+	h := history(
+		committed(0, 0, 10, Write(1, 1)),
+		aborted(1, 0, 10, Write(1, 2)),
+		committed(2, 20, 30, Read(1, 1)),
+	)
+	h.Installed(1, 1)
+	r := check(t, h, StrictSerializable)
+	assert.True(t, r.OK(), "%v", r)
+}
