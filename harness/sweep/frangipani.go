@@ -114,7 +114,9 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	if err != nil {
 		return fail("%v", err)
 	}
-	c.Net().Reliable(!sp.Unreliable)
+	if err := c.Apply(fault.Fault{Kind: fault.Unreliable, On: sp.Unreliable}); err != nil {
+		return fail("%v", err)
+	}
 	var h linearize.History
 	hosts := make([]*sim.Host, sp.Clients+sp.Readers)
 	clerks := make([]*frangipani.Clerk, len(hosts))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
@@ -83,7 +84,9 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	if err != nil {
 		return fail("%v", err)
 	}
-	c.Net().Reliable(sp.reliable)
+	if err := c.Apply(fault.Fault{Kind: fault.Unreliable, On: !sp.reliable}); err != nil {
+		return fail("%v", err)
+	}
 	m := c.Monkey()
 	stopNemesis, err := sp.nemesis(w, c)
 	if err != nil {

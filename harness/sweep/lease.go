@@ -38,7 +38,9 @@ func leaseSpec() kvSpec {
 // flickers (see flicker) one after another until stopped.
 func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	rc := raft.LabConfig()
-	c.Net().SetDelayRule(electionDelays(w, rc))
+	if err := c.Monkey().SetDelayRule("election traffic held back", electionDelays(w, rc)); err != nil {
+		return nil, err
+	}
 	stopped := false
 	var next func()
 	next = func() {

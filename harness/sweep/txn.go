@@ -214,7 +214,9 @@ func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
 	} else {
 		run = workload.StartLists(w, r.clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
 	}
-	r.c.Net().Reliable(r.bank)
+	if err := r.c.Apply(fault.Fault{Kind: fault.Unreliable, On: !r.bank}); err != nil {
+		return fail("%v", err)
+	}
 	nemesis := r.nemesis
 	if nemesis == nil {
 		nemesis = txnRandomNemesis
