@@ -1,5 +1,7 @@
 package frangipani
 
+import "github.com/replab/replab/sim/plant"
+
 // bugs are switches that plant the mistakes a lease/lock cache can make
 // (the Frangipani report's among them), so that test suites can show they
 // catch each one. All are off in real deployments.
@@ -10,22 +12,12 @@ type bugs struct {
 	dropDirty        bool // a revoked holder releases without sending its dirty value
 }
 
-// A PlantedBug is a known mistake that can be put back into a Config, so
-// that a test suite can show that it catches it.
-type PlantedBug struct {
-	Name  string // what goes wrong, in a few words
-	plant func(*bugs)
-}
-
-// Plant switches the bug on in c.
-func (b PlantedBug) Plant(c *Config) { b.plant(&c.bugs) }
-
 // PlantedBugs returns every bug that can be planted, in a fixed order.
-func PlantedBugs() []PlantedBug {
-	return []PlantedBug{
-		{"clerk serves after its lease ran out", func(b *bugs) { b.serveExpired = true }},
-		{"clerk's lease has no margin for clock drift", func(b *bugs) { b.noDriftMargin = true }},
-		{"lock granted before the previous holder's flush is applied", func(b *bugs) { b.grantBeforeFlush = true }},
-		{"dirty values dropped on revoke", func(b *bugs) { b.dropDirty = true }},
+func PlantedBugs() []plant.Bug[Config] {
+	return []plant.Bug[Config]{
+		{Name: "clerk serves after its lease ran out", Plant: func(c *Config) { c.bugs.serveExpired = true }},
+		{Name: "clerk's lease has no margin for clock drift", Plant: func(c *Config) { c.bugs.noDriftMargin = true }},
+		{Name: "lock granted before the previous holder's flush is applied", Plant: func(c *Config) { c.bugs.grantBeforeFlush = true }},
+		{Name: "dirty values dropped on revoke", Plant: func(c *Config) { c.bugs.dropDirty = true }},
 	}
 }

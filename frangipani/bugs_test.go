@@ -13,10 +13,7 @@ import (
 // that the suite's checks catch it, with the test and seed that did.
 func TestPlantedBugsCaught(t *testing.T) {
 	t.Parallel()
-	var bugs []simtest.Bug[frangipani.Config]
-	for _, b := range frangipani.PlantedBugs() {
-		bugs = append(bugs, simtest.Bug[frangipani.Config]{Name: b.Name, Plant: b.Plant})
-	}
+	bugs := frangipani.PlantedBugs()
 	spec := func(name string, sp sweep.LockSpec) simtest.Case[frangipani.Config] {
 		return simtest.Case[frangipani.Config]{Name: name, Run: func(t simtest.T, seed int64, cfg frangipani.Config) {
 			sp.Config = cfg

@@ -3,6 +3,8 @@ package kvraft_test
 import (
 	"testing"
 
+	"github.com/replab/replab/sim/plant"
+
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/raft"
@@ -12,24 +14,15 @@ import (
 
 // plantedBugs are the known key/value service mistakes the suite must
 // catch.
-var plantedBugs = append(rsmBugs(), raftBug("pre-election outlives hearing the leader (breaks leases)"))
-
-// rsmBugs plants each of the service core's planted bugs.
-func rsmBugs() []simtest.Bug[kvraft.Options] {
-	var out []simtest.Bug[kvraft.Options]
-	for _, b := range rsm.PlantedBugs() {
-		out = append(out, simtest.Bug[kvraft.Options]{Name: b.Name, Plant: b.Plant})
-	}
-	return out
-}
+var plantedBugs = append(rsm.PlantedBugs(), raftBug("pre-election outlives hearing the leader (breaks leases)"))
 
 // raftBug plants Raft's planted bug called name in the service's Raft.
-func raftBug(name string) simtest.Bug[kvraft.Options] {
-	b, ok := raft.PlantedBugNamed(name)
+func raftBug(name string) plant.Bug[kvraft.Options] {
+	b, ok := plant.Named(raft.PlantedBugs(), name)
 	if !ok {
 		panic("raft has no planted bug " + name)
 	}
-	return simtest.Bug[kvraft.Options]{Name: "raft: " + name, Plant: func(o *kvraft.Options) { b.Plant(&o.Raft) }}
+	return plant.Bug[kvraft.Options]{Name: "raft: " + name, Plant: func(o *kvraft.Options) { b.Plant(&o.Raft) }}
 }
 
 // hunt makes a scenario a case of the bug hunt.

@@ -1,5 +1,7 @@
 package shardtxn
 
+import "github.com/replab/replab/sim/plant"
+
 // bugs are switches that plant the mistakes paper 000 and the field warn
 // of, so that test suites can show they catch each one. All are off in
 // real servers.
@@ -17,30 +19,19 @@ type bugs struct {
 	cleanupAborts          bool // background cleanup aborts an old prepared transaction, whatever the coordinator decided
 }
 
-// A PlantedBug is a known mistake that can be put back into a Config, so
-// that a test suite can show that it catches it.
-type PlantedBug struct {
-	Name  string // what goes wrong, in a few words
-	plant func(*Config)
-}
-
-// Plant switches the bug on in c (and, for a bug of paper 003's options,
-// the option it breaks).
-func (b PlantedBug) Plant(c *Config) { b.plant(c) }
-
 // PlantedBugs returns every bug that can be planted, in a fixed order.
-func PlantedBugs() []PlantedBug {
-	return []PlantedBug{
-		{"decision sent before it is replicated", func(c *Config) { c.bugs.decideBeforeReplicated = true }},
-		{"cohort drops its locks on a timeout without a decision", func(c *Config) { c.bugs.dropLocksOnTimeout = true }},
-		{"new coordinator leader skips recovery", func(c *Config) { c.bugs.skipRecovery = true }},
-		{"prepare not replicated at the shard", func(c *Config) { c.bugs.prepareNotReplicated = true }},
-		{"read lock released before the decision", func(c *Config) { c.bugs.earlyReadUnlock = true }},
+func PlantedBugs() []plant.Bug[Config] {
+	return []plant.Bug[Config]{
+		{Name: "decision sent before it is replicated", Plant: func(c *Config) { c.bugs.decideBeforeReplicated = true }},
+		{Name: "cohort drops its locks on a timeout without a decision", Plant: func(c *Config) { c.bugs.dropLocksOnTimeout = true }},
+		{Name: "new coordinator leader skips recovery", Plant: func(c *Config) { c.bugs.skipRecovery = true }},
+		{Name: "prepare not replicated at the shard", Plant: func(c *Config) { c.bugs.prepareNotReplicated = true }},
+		{Name: "read lock released before the decision", Plant: func(c *Config) { c.bugs.earlyReadUnlock = true }},
 		// Paper 003's options: planting one of these selects the option
 		// it breaks.
-		{"write intent resolved without asking the coordinator", func(c *Config) { c.Conflicts, c.bugs.resolveWithoutAsking = WriteIntents, true }},
-		{"presumed-commit entry deleted before every cohort has the decision", func(c *Config) { c.Presumption, c.bugs.forgetAborts = PresumedCommit, true }},
-		{"client answered before the decision is replicated", func(c *Config) { c.Presumption, c.bugs.answerBeforeReplicated = PresumedCommit, true }},
-		{"background cleanup aborts a transaction the coordinator committed", func(c *Config) { c.Presumption, c.bugs.cleanupAborts = PresumedCommit, true }},
+		{Name: "write intent resolved without asking the coordinator", Plant: func(c *Config) { c.Conflicts, c.bugs.resolveWithoutAsking = WriteIntents, true }},
+		{Name: "presumed-commit entry deleted before every cohort has the decision", Plant: func(c *Config) { c.Presumption, c.bugs.forgetAborts = PresumedCommit, true }},
+		{Name: "client answered before the decision is replicated", Plant: func(c *Config) { c.Presumption, c.bugs.answerBeforeReplicated = PresumedCommit, true }},
+		{Name: "background cleanup aborts a transaction the coordinator committed", Plant: func(c *Config) { c.Presumption, c.bugs.cleanupAborts = PresumedCommit, true }},
 	}
 }

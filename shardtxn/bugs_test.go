@@ -2,10 +2,11 @@ package shardtxn_test
 
 import (
 	"fmt"
-	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/sweep"
 	"testing"
 	"time"
+
+	"github.com/replab/replab/checks/txncheck"
+	"github.com/replab/replab/harness/sweep"
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/services"
@@ -19,10 +20,7 @@ import (
 // that the suite's checks catch it, with the test and seed that did.
 func TestPlantedBugsCaught(t *testing.T) {
 	t.Parallel()
-	var bugs []simtest.Bug[shardtxn.Config]
-	for _, b := range shardtxn.PlantedBugs() {
-		bugs = append(bugs, simtest.Bug[shardtxn.Config]{Name: b.Name, Plant: b.Plant})
-	}
+	bugs := shardtxn.PlantedBugs()
 	cases := []simtest.Case[shardtxn.Config]{
 		mid2PC(crashPoints[1], killLeader),
 		mid2PC(crashPoints[0], strandLeader),

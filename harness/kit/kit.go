@@ -88,13 +88,13 @@ func kvraftCatalogue() []Graded {
 
 var specs = map[string]spec{
 	"raft": {
-		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest"},
+		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest"},
 		tests:     []string{"raft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "raft"},
 		catalogue: raftCatalogue,
 	},
 	"kvraft": {
-		packages:  []string{"sim", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
+		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
 		tests:     []string{"raft/catalogue_test.go", "kvraft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "kvraft"},
 		requires:  []string{"github.com/anishathalye/porcupine"},

@@ -3,6 +3,8 @@ package sweep
 import (
 	"fmt"
 
+	"github.com/replab/replab/sim/plant"
+
 	"github.com/replab/replab/frangipani"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -90,48 +92,36 @@ func planter[S any](spec S, build func(S) Scenario, plant func(*S, Bug) bool) fu
 }
 
 // plantRaft switches b on in c if it is one of Raft's.
-func (b Bug) plantRaft(c *raft.Config) bool {
-	if b.Service != "raft" {
-		return false
-	}
-	pb, ok := raft.PlantedBugNamed(b.Name)
-	if ok {
-		pb.Plant(c)
-	}
-	return ok
-}
+func (b Bug) plantRaft(c *raft.Config) bool { return plantIn(b, "raft", raft.PlantedBugs(), c) }
 
 // plantRSM switches b on in c if it is one of rsm's or of its Raft's.
 func (b Bug) plantRSM(c *rsm.Config) bool {
-	if b.plantRaft(&c.Raft) {
-		return true
-	}
-	return b.Service == "rsm" && plantNamed(rsm.PlantedBugs(), b.Name, func(pb rsm.PlantedBug) (string, func()) { return pb.Name, func() { pb.Plant(c) } })
+	return b.plantRaft(&c.Raft) || plantIn(b, "rsm", rsm.PlantedBugs(), c)
 }
 
 // plantShardTxn switches b on in c if it is one of shardtxn's.
 func (b Bug) plantShardTxn(c *shardtxn.Config) bool {
-	return b.Service == "shardtxn" && plantNamed(shardtxn.PlantedBugs(), b.Name, func(pb shardtxn.PlantedBug) (string, func()) { return pb.Name, func() { pb.Plant(c) } })
+	return plantIn(b, "shardtxn", shardtxn.PlantedBugs(), c)
 }
 
 // plantLogOrder switches b on in c if it is one of logorder's.
 func (b Bug) plantLogOrder(c *logorder.Config) bool {
-	return b.Service == "logorder" && plantNamed(logorder.PlantedBugs(), b.Name, func(pb logorder.PlantedBug) (string, func()) { return pb.Name, func() { pb.Plant(c) } })
+	return plantIn(b, "logorder", logorder.PlantedBugs(), c)
 }
 
 // plantFrangipani switches b on in c if it is one of frangipani's.
 func (b Bug) plantFrangipani(c *frangipani.Config) bool {
-	return b.Service == "frangipani" && plantNamed(frangipani.PlantedBugs(), b.Name, func(pb frangipani.PlantedBug) (string, func()) { return pb.Name, func() { pb.Plant(c) } })
+	return plantIn(b, "frangipani", frangipani.PlantedBugs(), c)
 }
 
-// plantNamed plants the bug of bugs called name, if there is one; each
-// tells its name and how to plant it.
-func plantNamed[B any](bugs []B, name string, each func(B) (string, func())) bool {
-	for _, b := range bugs {
-		if n, plant := each(b); n == name {
-			plant()
-			return true
-		}
+// plantIn switches b on in c if it is one of service's bugs.
+func plantIn[C any](b Bug, service string, bugs []plant.Bug[C], c *C) bool {
+	if b.Service != service {
+		return false
 	}
-	return false
+	pb, ok := plant.Named(bugs, b.Name)
+	if ok {
+		pb.Plant(c)
+	}
+	return ok
 }

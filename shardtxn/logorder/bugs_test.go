@@ -11,10 +11,7 @@ import (
 // TestPlantedBugsCaught plants each of logorder's bugs in turn and shows
 // that the suite's checks catch it, with the test and seed that did.
 func TestPlantedBugsCaught(t *testing.T) {
-	var bugs []simtest.Bug[logorder.Config]
-	for _, b := range logorder.PlantedBugs() {
-		bugs = append(bugs, simtest.Bug[logorder.Config]{Name: b.Name, Plant: b.Plant})
-	}
+	bugs := logorder.PlantedBugs()
 	cases := []simtest.Case[logorder.Config]{
 		{Name: "logorder-lists", Run: sweepCase(false)},
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"text/tabwriter"
+
+	"github.com/replab/replab/sim/plant"
 )
 
 // T is what a world-driven test body needs from its test: a *testing.T, or
@@ -15,13 +17,6 @@ type T interface {
 	Fatalf(format string, args ...any)
 	FailNow()
 	Logf(format string, args ...any)
-}
-
-// A Bug is a planted bug: its name, and how to switch it on in a
-// configuration of type C.
-type Bug[C any] struct {
-	Name  string
-	Plant func(*C)
 }
 
 // A Case is a test body that runs with a configuration of type C, in
@@ -37,7 +32,7 @@ type Case[C any] struct {
 // fails t for every bug that no run catches, and logs a table of which
 // test and seed caught each bug after how many runs. With no bug planted, the first
 // seed of every case must pass, or the hunt proves nothing.
-func HuntBugs[C any](t *testing.T, base func() C, bugs []Bug[C], cases []Case[C], seeds int) {
+func HuntBugs[C any](t *testing.T, base func() C, bugs []plant.Bug[C], cases []Case[C], seeds int) {
 	t.Helper()
 	for _, c := range cases {
 		if msg, failed := huntOnce(c, 1, base()); failed {

@@ -3,6 +3,8 @@ package simtest
 import (
 	"testing"
 
+	"github.com/replab/replab/sim/plant"
+
 	"github.com/stretchr/testify/assert"
 )
 
@@ -32,7 +34,7 @@ func TestHuntOnceStopsAtTheFirstFailure(t *testing.T) {
 }
 
 func TestHuntBugsFindsAPlantedBug(t *testing.T) {
-	bugs := []Bug[toyConfig]{{Name: "broken", Plant: func(c *toyConfig) { c.broken = true }}}
+	bugs := []plant.Bug[toyConfig]{{Name: "broken", Plant: func(c *toyConfig) { c.broken = true }}}
 	cases := []Case[toyConfig]{{Name: "toy", Run: func(t T, seed int64, cfg toyConfig) {
 		if cfg.broken && seed == 3 {
 			t.Errorf("broken")
