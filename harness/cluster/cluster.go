@@ -332,7 +332,11 @@ func (c *Cluster) restartHost(h int) {
 	c.hosts[h].Restart()
 	for _, r := range c.byHost[h] {
 		if err := c.start(r.g, r.i); err != nil {
-			panic(err) // it started before from the same factory and storage: a bug
+			// It started before from the same factory: what changed is its
+			// persisted state, which the replica itself wrote. The restart
+			// hook has no caller to return this to; a sweep reports the
+			// seed as failing with this message.
+			panic(fmt.Sprintf("%v, restarting host %d from its persisted state", err, h))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -133,6 +134,20 @@ func TestBadInput(t *testing.T) {
 	assert.PanicsWithValue(t, `cluster: Connect: client c has no ends to group "a"`, func() { c.Connect(cl, 0, nil) })
 	c.Ends(cl, 0, nil)
 	assert.PanicsWithValue(t, `cluster: group "a" has no replica 9 (it has 0..2)`, func() { c.Connect(cl, 0, []int{9}) })
+
+	// A replica that refuses its own persisted state when restarted.
+	starts := 0
+	refuses := func(n Node) (Replica, []*labrpc.Service, error) {
+		if starts++; starts > 1 {
+			return nil, nil, errors.New("the log's checksum does not match")
+		}
+		return f(n)
+	}
+	c, err = New(w, Config{Groups: []Group{{Name: "r", Replicas: 1, Factory: refuses}}})
+	require.NoError(t, err)
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Kill, Host: 0}))
+	assert.PanicsWithValue(t, `cluster: starting r/0: the log's checksum does not match, restarting host 0 from its persisted state`,
+		func() { _ = c.Apply(fault.Fault{Kind: fault.Restart, Host: 0}) })
 }
 
 // TestRPCCount checks that a replica's count grows with the requests it
