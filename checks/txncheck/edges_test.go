@@ -131,3 +131,21 @@ func TestInstalledRegisterAfterAnAbort(t *testing.T) {
 	r := check(t, h, StrictSerializable)
 	assert.True(t, r.OK(), "%v", r)
 }
+
+// TestLaterLongerCycleDoesNotReplaceShorter checks that once a 3-cycle is
+// found (T0 → T1 → T2 → T0), the searches from later edges look only for
+// shorter ones: T2 → T3 → T0 closes a 4-cycle, which must not replace it.
+func TestLaterLongerCycleDoesNotReplaceShorter(t *testing.T) {
+	h := history(
+		committed(0, 0, 10, Append(1, 1), Append(3, 2), Append(5, 2)),
+		committed(1, 0, 10, Append(1, 2), Append(2, 1)),
+		committed(2, 0, 10, Append(2, 2), Append(3, 1), Append(4, 1)),
+		committed(3, 0, 10, Append(4, 2), Append(5, 1)),
+		committed(4, 20, 30, Read(1, 1, 2), Read(2, 1, 2), Read(3, 1, 2), Read(4, 1, 2), Read(5, 1, 2)),
+	)
+	r := check(t, h, Serializable)
+	require.Equal(t, []AnomalyType{G0}, types(r), "%v", r)
+	for _, a := range r.Anomalies {
+		assert.Len(t, a.Txns, 3, "%v", a)
+	}
+}
