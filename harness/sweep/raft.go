@@ -1,9 +1,10 @@
 package sweep
 
 import (
-	"fmt"
 	"io"
 	"time"
+
+	"github.com/replab/replab/sim/simtest"
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/raft"
@@ -54,7 +55,7 @@ func (sp raftSpec) run(seed int64, trace io.Writer) (o Outcome) {
 		if r == nil {
 			return
 		}
-		f, ok := r.(failure)
+		f, ok := r.(simtest.Stop)
 		if !ok {
 			panic(r) // a node's panic, say: the sweep reports it with its stack
 		}
@@ -63,7 +64,7 @@ func (sp raftSpec) run(seed int64, trace io.Writer) (o Outcome) {
 			o.FaultLog, o.Summary = h.Cluster().Log().String(), h.World().Summary()
 		}
 	}()
-	h = rafttest.New(stopper{}, seed, raftServers, false, false, raft.Maker(sp.cfg))
+	h = rafttest.New(simtest.Stopper{}, seed, raftServers, false, false, raft.Maker(sp.cfg))
 	w, c := h.World(), h.Cluster()
 	w.SetTraceWriter(trace)
 	stop, err := sp.nemesis(w, c)
@@ -101,25 +102,3 @@ func (sp raftSpec) run(seed int64, trace io.Writer) (o Outcome) {
 	o.Summary = w.Summary()
 	return o
 }
-
-// A failure is what a stopper panics with: the first failure of a run.
-type failure string
-
-// stopper is the simtest.T of a Raft scenario's harness: the first
-// failure stops the run where it stands (run recovers it as the outcome).
-type stopper struct{}
-
-// Helper does nothing.
-func (stopper) Helper() {}
-
-// Logf discards the log: a run reports only its outcome.
-func (stopper) Logf(string, ...any) {}
-
-// FailNow stops the run.
-func (stopper) FailNow() { panic(failure("the harness failed the run")) }
-
-// Errorf stops the run with the message.
-func (stopper) Errorf(f string, a ...any) { panic(failure(fmt.Sprintf(f, a...))) }
-
-// Fatalf stops the run with the message.
-func (stopper) Fatalf(f string, a ...any) { panic(failure(fmt.Sprintf(f, a...))) }

@@ -10,7 +10,7 @@ import (
 )
 
 // T is what a world-driven test body needs from its test: a *testing.T, or
-// the hunter of HuntBugs, which stops the body at its first failure.
+// the Stopper of HuntBugs, which stops the body at its first failure.
 type T interface {
 	Helper()
 	Errorf(format string, args ...any)
@@ -71,7 +71,7 @@ func HuntBugs[C any](t *testing.T, base func() C, bugs []plant.Bug[C], cases []C
 func huntOnce[C any](c Case[C], seed int64, cfg C) (msg string, failed bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if c, ok := r.(caught); ok {
+			if c, ok := r.(Stop); ok {
 				msg = string(c)
 			} else {
 				msg = fmt.Sprintf("panic: %v", r)
@@ -79,31 +79,33 @@ func huntOnce[C any](c Case[C], seed int64, cfg C) (msg string, failed bool) {
 			failed = true
 		}
 	}()
-	c.Run(hunter{}, seed, cfg)
+	c.Run(Stopper{}, seed, cfg)
 	return "", false
 }
 
-// caught is the panic a hunter raises at a test's first failure.
-type caught string
+// A Stop is what a Stopper panics with: the message of a body's first
+// failure.
+type Stop string
 
-// hunter is the T of a bug hunt: the first failure panics, which stops
-// the scenario where it stands.
-type hunter struct{}
+// Stopper is a T for running a test body outside a test (a bug hunt, one
+// seed of a sweep): the first failure panics with a Stop, which stops the
+// body where it stands; the caller recovers it as the outcome.
+type Stopper struct{}
 
-// Helper does nothing: a hunt reports no lines.
-func (hunter) Helper() {}
+// Helper does nothing: a stopped body reports no lines.
+func (Stopper) Helper() {}
 
 // Logf discards the log.
-func (hunter) Logf(string, ...any) {}
+func (Stopper) Logf(string, ...any) {}
 
-// FailNow stops the scenario.
-func (hunter) FailNow() { panic(caught("FailNow")) }
+// FailNow stops the body.
+func (Stopper) FailNow() { panic(Stop("FailNow")) }
 
-// Errorf stops the scenario with the message.
-func (hunter) Errorf(f string, a ...any) { panic(caught(fmt.Sprintf(f, a...))) }
+// Errorf stops the body with the message.
+func (Stopper) Errorf(f string, a ...any) { panic(Stop(fmt.Sprintf(f, a...))) }
 
-// Fatalf stops the scenario with the message.
-func (hunter) Fatalf(f string, a ...any) { panic(caught(fmt.Sprintf(f, a...))) }
+// Fatalf stops the body with the message.
+func (Stopper) Fatalf(f string, a ...any) { panic(Stop(fmt.Sprintf(f, a...))) }
 
 func firstLine(s string, n int) string {
 	s, _, _ = strings.Cut(s, "\n")
