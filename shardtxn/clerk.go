@@ -158,7 +158,7 @@ func (ck *Clerk) update(keys []string, next func([]int64) ([]int64, string), don
 // Update reads keys in a read-only transaction, asks next for their new
 // values given what it read (or for a reason to give up, which ends the
 // update uncommitted), and sets them in a second transaction conditionally
-// on the values read, retrying from the read when a condition fails or a
+// on the values read (on absence, for a key not found), retrying from the read when a condition fails or a
 // lock wait runs out. Add and Xfer are updates. A bad key is refused with
 // an error, and nothing is sent.
 func (ck *Clerk) Update(keys []string, next func(read []Result) (values []string, reason string), done func(Outcome)) error {
@@ -184,6 +184,9 @@ func (ck *Clerk) Update(keys []string, next func(read []Result) (values []string
 			sets := make([]Op, len(keys))
 			for i, k := range keys {
 				sets[i] = CSet(k, vals[i], out.Results[i].Value)
+				if !out.Results[i].Found {
+					sets[i] = CSetAbsent(k, vals[i])
+				}
 			}
 			ck.mustTxn(sets, func(out Outcome) {
 				if out.Committed {

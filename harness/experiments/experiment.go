@@ -57,6 +57,11 @@ func All() []Experiment {
 		txnLatencyExperiment(),
 		txnFailoverExperiment(),
 		txnScalingExperiment(),
+		namiLatencyExperiment(),
+		namiWorkersExperiment(),
+		namiCacheExperiment(),
+		namiFailoverExperiment(),
+		headToHeadExperiment(),
 	}
 	slices.SortFunc(all, func(a, b Experiment) int { return strings.Compare(a.Name, b.Name) })
 	return all

@@ -22,9 +22,9 @@ func movedAccounts(moves []bank.Transfer) []int {
 }
 
 // moved makes the moves on the balances of accounts (as movedAccounts
-// lists them) and returns the accounts' new rows of rowSize bytes, or the
-// first move whose account would go below zero.
-func moved(accounts []int, balances []int64, moves []bank.Transfer, rowSize int) ([]string, *bank.Transfer) {
+// lists them) and returns the accounts' new rows of rowSize bytes, or,
+// without overdraft, the first move whose account would go below zero.
+func moved(accounts []int, balances []int64, moves []bank.Transfer, rowSize int, overdraft bool) ([]string, *bank.Transfer) {
 	at := make(map[int]int, len(accounts))
 	next := make([]int64, len(balances))
 	for i, a := range accounts {
@@ -32,7 +32,7 @@ func moved(accounts []int, balances []int64, moves []bank.Transfer, rowSize int)
 		next[i] = balances[i]
 	}
 	for _, m := range moves {
-		if next[at[m.From]] < m.Amount {
+		if !overdraft && next[at[m.From]] < m.Amount {
 			return nil, &m
 		}
 		next[at[m.From]] -= m.Amount

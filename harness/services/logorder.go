@@ -89,6 +89,10 @@ func LogOrderKey(prefix string, n int) string {
 type LogOrderClient struct {
 	*logorder.Clerk
 	RowSize int
+	// Overdraft lets a transfer take an account below zero (paper 004's
+	// banking app, whose accounts open at zero); an account never
+	// written holds zero.
+	Overdraft bool
 	// Times, if set, collects how long the client's Begins, Gets and
 	// Commits take (paper 004's Table 1).
 	Times *OpTimes
@@ -156,7 +160,7 @@ func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outco
 					round()
 					return
 				}
-				rows, short := moved(accounts, b, moves, c.RowSize)
+				rows, short := moved(accounts, b, moves, c.RowSize, c.Overdraft)
 				if short != nil {
 					done(txncheck.Fail)
 					return
