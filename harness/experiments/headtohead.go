@@ -122,7 +122,7 @@ func runHeadToHead(p Params) (*Result, error) {
 		"against the number of accounts, on three hosts that each tolerate losing one: shardtxn (a coordinator group and two shard groups, every host a replica of each; a transaction reads its 10 accounts "+
 		"in a read-only 2PC transaction, then sets them conditionally in a second, again on an abort) in paper 000's variant and paper 003's options, "+
 		"and logorder (one log over the three nodes, every key on two; a transaction reads at a snapshot and commits through the log, begun again on a conflict). "+
-		"Latency counts every retry until the transaction commits. In the lower pair the host of the coordinators' (2PC) or the log's leader is killed at %v and not restarted.",
+		"Latency counts every retry until the transaction commits; a transaction still unfinished when the window ends is not counted, so a p99 cannot exceed the window. In the lower pair the host of the coordinators' (2PC) or the log's leader is killed at %v and not restarted.",
 		headToHeadWorkers, plan.window, plan.killAt)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-vs-logorder", Caption: caption, Charts: charts}}}, nil
 }
