@@ -73,13 +73,7 @@ func (d bankDesign) deploy(seed int64) (*bankEnv, error) {
 			return services.TxnClient{Clerk: services.ShardTxnClerk(e.c, name), RowSize: rowSize, Overdraft: true}
 		}}, nil
 	}
-	w := sim.NewWorld(seed)
-	dep := services.LogOrder{Config: *d.log}
-	cfg, err := dep.Cluster()
-	if err != nil {
-		return nil, err
-	}
-	c, err := newCluster(w, cfg, network())
+	w, c, err := buildCluster(seed, services.LogOrder{Config: *d.log}.Cluster)
 	if err != nil {
 		return nil, err
 	}

@@ -23,14 +23,9 @@ type txnEnv struct {
 // host a coordinator replica and a replica of every shard), or with every
 // replica on a host of its own.
 func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnEnv, error) {
-	w := sim.NewWorld(seed)
 	dep := services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}
 	dep.Config.RSM.MaxRaftState = snapshotAt
-	cfg, err := dep.Cluster()
-	if err != nil {
-		return nil, err
-	}
-	c, err := newCluster(w, cfg, network())
+	w, c, err := buildCluster(seed, dep.Cluster)
 	if err != nil {
 		return nil, err
 	}
