@@ -137,7 +137,7 @@ func (e *bankEnv) measure(workers, accounts int, span time.Duration) *bankLoad {
 func (e *bankEnv) killLeader() (int, error) {
 	leader, ok := e.c.Leader(0)
 	if !ok {
-		return 0, fmt.Errorf("no leader of %s at %v", "group 0", e.w.Now())
+		return 0, fmt.Errorf("no leader of the log or the coordinators at %v", e.w.Now())
 	}
 	h := e.c.HostOf(0, leader)
 	return h, e.c.Apply(fault.Fault{Kind: fault.Kill, Host: h})
