@@ -376,8 +376,8 @@ func runNamiFailover(p Params) (*Result, error) {
 		"the log's leader is killed at %v and restarted at %v, a follower killed at %v and restarted at %v (shaded; the paper's timeline is ten times as long; `-full` runs it, with 5 workers). "+
 		"The paper's curve dipped at each kill and went flat at each restart: its restarted node advertised itself before catching up, and reads sent to it waited. "+
 		"Ours answers a read as of a tid it has not processed after 50 ms with ErrBehind and the client asks the key's other owner, so it does not stall on a restart; "+
-		"planting the paper's bug (the second curve) brings the stall back. But ours slows to a crawl while a node is down, where the paper's slowed slightly: "+
-		"clients and nodes pick one of a key's owners at random for every read and fetch, and a pick of the dead node waits out a 300 ms RPC timeout, which the nodes, deciding the log in order, all wait behind.", namiFailoverWorkers(p.Full), plan.killLeader, plan.restartLeader, plan.killFollower, plan.restartFollower)
+		"planting the paper's bug (the second curve) brings the stall back. While a node is down ours goes on at about half its rate, where the paper's slowed slightly: "+
+		"a read or fetch sent to the dead node waits out a 300 ms RPC timeout (which the nodes, deciding the log in order, all wait behind) before its sender asks the key's other owner, and avoids the dead node for the next 600 ms.", namiFailoverWorkers(p.Full), plan.killLeader, plan.restartLeader, plan.killFollower, plan.restartFollower)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-failover", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
 

@@ -11,29 +11,70 @@ import (
 // before the next.
 const retryPause = 10 * time.Millisecond
 
-// ask sends method with args to the server pick chooses, and again to the
-// one it chooses next, until accept takes a reply (made by newReply). A
+// nodes are the nodes a caller (a clerk, or a server fetching values)
+// asks, by index, with what it has learned of them: a node that did not
+// answer a try within the timeout (dead, cut off, or its answer lost) is
+// avoided for twice the timeout, so that the caller does not wait out the
+// timeout on it again and again while another owner can answer.
+type nodes struct {
+	host    *sim.Host
+	ends    []*labrpc.ClientEnd
+	timeout time.Duration
+	avoid   []time.Duration // the virtual time until which each is avoided
+}
+
+func newNodes(host *sim.Host, ends []*labrpc.ClientEnd, timeout time.Duration) *nodes {
+	return &nodes{host: host, ends: ends, timeout: timeout, avoid: make([]time.Duration, len(ends))}
+}
+
+// pick returns one of among at random, of those not avoided if any is
+// left.
+func (n *nodes) pick(among []int) int {
+	now := n.host.Now()
+	var fresh []int
+	for _, i := range among {
+		if n.avoid[i] <= now {
+			fresh = append(fresh, i)
+		}
+	}
+	if len(fresh) == 0 {
+		fresh = among
+	}
+	return fresh[n.host.World().Rand().IntN(len(fresh))]
+}
+
+// ask sends method with args to a node of among (see pick), and again to
+// the one it picks next, until accept takes a reply (made by newReply). A
 // try that is lost, times out or is refused is followed by another after a
-// short pause. Everything runs on host: if it dies, the asking ends.
-func ask(host *sim.Host, timeout time.Duration, pick func() *labrpc.ClientEnd, method string, args any, newReply func() any, accept func(reply any) bool) {
+// short pause. Everything runs on the caller's host: if it dies, the
+// asking ends.
+func (n *nodes) ask(among []int, method string, args any, newReply func() any, accept func(reply any) bool) {
 	var current *bool // the try under way; an answer to another is ignored
+	var to int        // the node it asks
 	var try func()
-	timer := host.NewTimer(func() { try() })
+	timer := n.host.NewTimer(func() {
+		n.avoid[to] = n.host.Now() + 2*n.timeout
+		try()
+	})
 	try = func() {
 		this := new(bool)
 		current = this
+		to = n.pick(among)
 		reply := newReply()
-		pick().Call(method, args, reply, func(ok bool) {
+		n.ends[to].Call(method, args, reply, func(ok bool) {
 			if this != current {
 				return // timed out already
 			}
 			timer.Stop()
+			if !ok {
+				n.avoid[to] = n.host.Now() + 2*n.timeout
+			}
 			if ok && accept(reply) {
 				return
 			}
-			host.After(retryPause, try)
+			n.host.After(retryPause, try)
 		})
-		timer.Reset(timeout)
+		timer.Reset(n.timeout)
 	}
 	try()
 }

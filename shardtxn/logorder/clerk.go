@@ -16,16 +16,17 @@ var ErrSnapshotTooOld = errors.New("logorder: the snapshot is older than the ver
 
 // A Clerk is paper 004's fat client: it begins transactions at a snapshot
 // tid it asks a random server for, reads from a random owner of each key
-// as of that snapshot, buffers writes, and commits a transaction's reads
+// as of that snapshot (avoiding, for a while, a server that did not
+// answer in time), buffers writes, and commits a transaction's reads
 // (with the values read) and writes through the log's leader, under a
 // session, so a commit retried elsewhere is logged once. Everything runs
 // inside the world: each call returns at once and its callback runs later.
 type Clerk struct {
 	host          *sim.Host
-	servers       []*labrpc.ClientEnd
+	nodes         *nodes // for Begin and Get
+	all           []int  // every node's index
 	layout        Layout
 	ck            *rsm.Clerk
-	timeout       time.Duration
 	last          int
 	snapshotReads bool
 }
@@ -39,7 +40,11 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, layout Layout) (*Cle
 	if len(servers) != layout.Nodes {
 		return nil, fmt.Errorf("logorder: a clerk with %d servers for a layout of %d nodes", len(servers), layout.Nodes)
 	}
-	return &Clerk{host: host, servers: servers, layout: layout, ck: rsm.MakeClerk(host, servers), timeout: rsm.DefaultTimeout}, nil
+	all := make([]int, len(servers))
+	for i := range all {
+		all[i] = i
+	}
+	return &Clerk{host: host, nodes: newNodes(host, servers, rsm.DefaultTimeout), all: all, layout: layout, ck: rsm.MakeClerk(host, servers)}, nil
 }
 
 // SetTimeout sets how long the clerk waits for a server's answer before
@@ -47,7 +52,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, layout Layout) (*Cle
 // positive.
 func (ck *Clerk) SetTimeout(d time.Duration) {
 	ck.ck.SetTimeout(d)
-	ck.timeout = d
+	ck.nodes.timeout = d
 }
 
 // SetSnapshotReads makes a read-only transaction's Commit answer at once,
@@ -73,9 +78,7 @@ type Tx struct {
 // that has processed minTid (paper 004's begin(min_tid)), and calls done
 // with it, or with an error if minTid is negative or in the future.
 func (ck *Clerk) Begin(minTid int, done func(*Tx, error)) {
-	rng := ck.host.World().Rand()
-	pick := func() *labrpc.ClientEnd { return ck.servers[rng.IntN(len(ck.servers))] }
-	ask(ck.host, ck.timeout, pick, "Server.Recent", &RecentArgs{Min: minTid}, func() any { return &RecentReply{} }, func(r any) bool {
+	ck.nodes.ask(ck.all, "Server.Recent", &RecentArgs{Min: minTid}, func() any { return &RecentReply{} }, func(r any) bool {
 		reply := r.(*RecentReply)
 		switch reply.Err {
 		case OK:
@@ -113,11 +116,8 @@ func (tx *Tx) Get(key string, done func(value string, found bool, err error)) er
 			return nil
 		}
 	}
-	owners := tx.ck.layout.Owners(key)
-	rng := tx.ck.host.World().Rand()
-	pick := func() *labrpc.ClientEnd { return tx.ck.servers[owners[rng.IntN(len(owners))]] }
 	args := &GetArgs{Tid: tx.snapshot, Keys: []string{key}}
-	ask(tx.ck.host, tx.ck.timeout, pick, "Server.Get", args, func() any { return &GetReply{} }, func(r any) bool {
+	tx.ck.nodes.ask(tx.ck.layout.Owners(key), "Server.Get", args, func() any { return &GetReply{} }, func(r any) bool {
 		reply := r.(*GetReply)
 		switch reply.Err {
 		case OK:

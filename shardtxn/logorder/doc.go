@@ -18,7 +18,10 @@
 // The fat client (Clerk) begins a transaction at a snapshot tid, the most
 // recent tid of a random server that has processed the caller's min tid;
 // reads each key as of the snapshot from a random owner (which waits, for
-// a while, until it has processed the snapshot); buffers writes (reads see
+// a while, until it has processed the snapshot; an owner that did not
+// answer within the timeout is avoided for twice the timeout, by clients
+// and by nodes fetching values alike, so that a dead node does not cost
+// every other try a timeout); buffers writes (reads see
 // them); and commits the values it read and the writes through the log's
 // leader. Every node processes the log in order. A transaction that writes
 // none of a node's keys is skipped; any other is decided by comparing each

@@ -1,14 +1,11 @@
 package logorder
 
-import (
-	"slices"
-
-	"github.com/replab/replab/labrpc"
-)
+import "slices"
 
 // fetch asks other owners for keys' values as of tid, a batch per set of
-// owners, each batch to an owner chosen at random and, if it cannot
-// answer, to another; done gets the values in the order of keys.
+// owners, each batch to an owner chosen at random (of those that did not
+// fail to answer lately) and, if it cannot answer, to another; done gets
+// the values in the order of keys.
 func (s *Server) fetch(tid int, keys []string, done func([]Read)) {
 	type batch struct {
 		owners []int
@@ -32,8 +29,7 @@ func (s *Server) fetch(tid int, keys []string, done func([]Read)) {
 			args.Keys = append(args.Keys, keys[i])
 		}
 		s.stats.Fetches++
-		pick := func() *labrpc.ClientEnd { return s.peers[b.owners[s.host.World().Rand().IntN(len(b.owners))]] }
-		ask(s.host, s.cfg.RPCTimeout, pick, "Server.Get", args, func() any { return &GetReply{} }, func(r any) bool {
+		s.nodes.ask(b.owners, "Server.Get", args, func() any { return &GetReply{} }, func(r any) bool {
 			reply := r.(*GetReply)
 			if reply.Err != OK {
 				return false

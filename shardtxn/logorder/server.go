@@ -21,7 +21,7 @@ type Server struct {
 	host  *sim.Host
 	cfg   Config
 	me    int
-	peers []*labrpc.ClientEnd
+	nodes *nodes // the other owners, as fetches ask them
 	cache *commitCache
 
 	disk      *sim.Persister // the node's own snapshots
@@ -62,7 +62,7 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 	if len(peers) != cfg.Layout.Nodes {
 		return nil, fmt.Errorf("logorder: %d peers for a layout of %d nodes", len(peers), cfg.Layout.Nodes)
 	}
-	s := &Server{host: host, cfg: cfg, me: me, peers: peers, disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{},
+	s := &Server{host: host, cfg: cfg, me: me, nodes: newNodes(host, peers, cfg.RPCTimeout), disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{},
 		restarted: persister.RaftStateSize() > 0}
 	s.cache = newCommitCache(cfg.CacheSize, cfg.bugs.noInvalidate)
 	s.m = &machine{st: newStore(), queuedFn: s.schedule}
