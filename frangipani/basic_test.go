@@ -390,3 +390,22 @@ func TestSilentHolderKeepsItsLock(t *testing.T) {
 	assert.Equal(t, []any{"kept", int64(1), 1}, []any{v, ver, holders})
 	assert.Zero(t, a.Lost())
 }
+
+// TestIdleHolderKeepsItsLock has a client use a key, then leave it for
+// several renewal periods with nobody else asking for it: it keeps the
+// lock (its watch is not answered for a lock nobody waits for), and its
+// next operation is served from its cache, in CacheHit.
+func TestIdleHolderKeepsItsLock(t *testing.T) {
+	t.Parallel()
+	cfg := locksOnly()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	d.put(t, a, "k", "a")
+	d.w.Run(5 * cfg.RenewEvery)
+	start := d.w.Now()
+	v, _ := d.get(t, a, "k")
+	assert.Equal(t, "a", v)
+	assert.Equal(t, cfg.CacheHit, d.w.Now()-start, "served from the cache")
+	_, _, holders := d.value(t, "k")
+	assert.Equal(t, 1, holders)
+}
