@@ -36,11 +36,20 @@ type Clerk struct {
 }
 
 // MakeClerk returns a clerk on host talking to the coordinators and, if
-// shards is not nil, to shard group s through shards[s].
-func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*labrpc.ClientEnd) *Clerk {
+// shards is not nil, to shard group s through shards[s]. Given an end to
+// a directory (dir not nil: the deployment's Discovery is
+// ReplicaManager), it asks the directory for each group's leader.
+func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*labrpc.ClientEnd, dir *labrpc.ClientEnd) *Clerk {
 	ck := &Clerk{ck: rsm.MakeClerk(host, coordinators)}
-	for _, ends := range shards {
-		ck.shards = append(ck.shards, rsm.MakeRouter(host, ends))
+	if dir != nil {
+		ck.ck.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
+	}
+	for s, ends := range shards {
+		r := rsm.MakeRouter(host, ends)
+		if dir != nil {
+			r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
+		}
+		ck.shards = append(ck.shards, r)
 	}
 	return ck
 }

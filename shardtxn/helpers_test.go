@@ -1,6 +1,8 @@
 package shardtxn_test
 
 import (
+	"flag"
+	"fmt"
 	"testing"
 	"time"
 
@@ -30,9 +32,24 @@ func deploy(t simtest.T, seed int64, d services.ShardTxn) *deployment {
 	return &deployment{w: w, c: c, d: d}
 }
 
+// discovery, if set ("replica-manager"), runs every deployment the tests
+// build with standard under that leader discovery instead of the default:
+//
+//	go test ./shardtxn -discovery replica-manager
+var discovery = flag.String("discovery", "", "leader discovery of the tests' deployments: redirect or replica-manager (default: the Config's)")
+
 // standard is three shards and a coordinator group of three replicas each,
 // placed on three shared hosts as paper 000 deployed them.
 func standard(cfg shardtxn.Config) services.ShardTxn {
+	switch *discovery {
+	case "":
+	case shardtxn.Redirect.String():
+		cfg.Discovery = shardtxn.Redirect
+	case shardtxn.ReplicaManager.String():
+		cfg.Discovery = shardtxn.ReplicaManager
+	default:
+		panic(fmt.Sprintf("-discovery %q is not %v or %v", *discovery, shardtxn.Redirect, shardtxn.ReplicaManager))
+	}
 	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: cfg}
 }
 

@@ -34,28 +34,26 @@ func (d ShardTxn) Cluster() (cluster.Config, error) {
 		return cluster.Config{}, fmt.Errorf("services: shardtxn with %d shards of %d replicas", d.Shards, d.Replicas)
 	}
 	var hosts []int
-	cfg := cluster.Config{}
+	cfg := cluster.Config{Directory: d.Config.Discovery == shardtxn.ReplicaManager}
 	if d.Shared {
 		cfg.Hosts = d.Replicas
 		for i := range d.Replicas {
 			hosts = append(hosts, i)
 		}
 	}
-	cfg.Groups = append(cfg.Groups, cluster.Group{Name: "coord", Replicas: d.Replicas, Hosts: hosts, Factory: d.coordinator})
+	cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardtxn.CoordGroup, Replicas: d.Replicas, Hosts: hosts, Factory: d.coordinator})
 	for s := range d.Shards {
-		cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardGroup(s), Replicas: d.Replicas, Hosts: hosts, Factory: d.shard(s)})
+		cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardtxn.ShardGroup(s), Replicas: d.Replicas, Hosts: hosts, Factory: d.shard(s)})
 	}
 	return cfg, nil
 }
 
-func shardGroup(s int) string { return fmt.Sprintf("shard%d", s) }
-
 func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	shards := make([][]*labrpc.ClientEnd, d.Shards)
 	for s := range shards {
-		shards[s] = n.Dial(shardGroup(s))
+		shards[s] = n.Dial(shardtxn.ShardGroup(s))
 	}
-	c, err := shardtxn.StartCoordinator(n.Host, n.Peers, n.Me, n.Persister, shards, d.Config)
+	c, err := shardtxn.StartCoordinator(n.Host, n.Peers, n.Me, n.Persister, shards, n.Directory(), d.Config)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +62,7 @@ func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Servic
 
 func (d ShardTxn) shard(s int) cluster.Factory {
 	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, n.Dial("coord"), d.Config)
+		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, s, n.Dial(shardtxn.CoordGroup), n.Directory(), d.Config)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -95,7 +93,7 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 				}
 			case *shardtxn.ShardServer:
 				if k, p := r.Locks(); k+p > 0 {
-					held = append(held, fmt.Sprintf("%s/%d: %d locked keys, %d prepared", shardGroup(g-1), i, k, p))
+					held = append(held, fmt.Sprintf("%s/%d: %d locked keys, %d prepared", shardtxn.ShardGroup(g-1), i, k, p))
 				}
 			}
 		}
@@ -113,7 +111,7 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	for g := 1; g < c.Groups(); g++ {
 		shards = append(shards, c.Ends(h, g, nil))
 	}
-	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards, c.Directory(h))
 	ck.SetTimeout(300 * time.Millisecond)
 	return ck
 }
