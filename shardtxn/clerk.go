@@ -36,22 +36,23 @@ type Clerk struct {
 }
 
 // MakeClerk returns a clerk on host talking to the coordinators and, if
-// shards is not nil, to shard group s through shards[s]. Given an end to
-// a directory (dir not nil: the deployment's Discovery is
-// ReplicaManager), it asks the directory for each group's leader.
-func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*labrpc.ClientEnd, dir *labrpc.ClientEnd) *Clerk {
+// shards is not nil, to shard group s through shards[s].
+func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*labrpc.ClientEnd) *Clerk {
 	ck := &Clerk{ck: rsm.MakeClerk(host, coordinators)}
-	if dir != nil {
-		ck.ck.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
-	}
-	for s, ends := range shards {
-		r := rsm.MakeRouter(host, ends)
-		if dir != nil {
-			r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
-		}
-		ck.shards = append(ck.shards, r)
+	for _, ends := range shards {
+		ck.shards = append(ck.shards, rsm.MakeRouter(host, ends))
 	}
 	return ck
+}
+
+// Discover makes the clerk find each group's leader through the directory
+// at dir (paper 003's replica manager), as a deployment whose Discovery is
+// ReplicaManager asks. It panics if dir is nil.
+func (ck *Clerk) Discover(dir *labrpc.ClientEnd) {
+	ck.ck.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
+	for s, r := range ck.shards {
+		r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
+	}
 }
 
 // SetTimeout sets how long the clerk waits for a coordinator's answer

@@ -102,7 +102,8 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 }
 
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host
-// of its own named name. It waits 300 ms for a coordinator's answer before
+// of its own named name, asking c's directory for the groups' leaders if
+// c has one. It waits 300 ms for a coordinator's answer before
 // it asks the next: a transaction retried under its Txid applies once, and
 // a lost message should not cost the rsm default's second.
 func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
@@ -111,7 +112,10 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	for g := 1; g < c.Groups(); g++ {
 		shards = append(shards, c.Ends(h, g, nil))
 	}
-	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards, c.Directory(h))
+	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	if dir := c.Directory(h); dir != nil {
+		ck.Discover(dir)
+	}
 	ck.SetTimeout(300 * time.Millisecond)
 	return ck
 }
