@@ -57,6 +57,9 @@ func All() []Experiment {
 		txnLatencyExperiment(),
 		txnFailoverExperiment(),
 		txnScalingExperiment(),
+		acidTableExperiment(),
+		acidShardsExperiment(),
+		acidCrashExperiment(),
 	}
 	slices.SortFunc(all, func(a, b Experiment) int { return strings.Compare(a.Name, b.Name) })
 	return all
