@@ -103,7 +103,7 @@ func crossing(t simtest.T, seed int64, cfg shardtxn.Config) {
 // variant: paper 000's three times, the others once.
 func TestCrossingTransactions(t *testing.T) {
 	t.Parallel()
-	for i, v := range sweep.TxnVariants() {
+	for i, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
 				crossing(t, seed, config(v))
@@ -116,10 +116,10 @@ func TestCrossingTransactions(t *testing.T) {
 // paper 000's on the seeds the bug hunt tries, the others once.
 func TestWriteSkew(t *testing.T) {
 	t.Parallel()
-	for i, v := range sweep.TxnVariants() {
+	for i, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
-				writeSkew(t, seed, v.Config())
+				writeSkew(t, seed, v.With(sweep.TxnConfig()))
 			}
 		})
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -76,9 +75,9 @@ func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Ou
 func (d *deployment) drained() bool { return d.d.Drained(d.c) }
 
 // eachVariant runs body as a subtest under each variant of paper 000's
-// and paper 003's options (sweep.TxnVariants), paper 000's first.
+// and paper 003's options (services.TxnVariants), paper 000's first.
 func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
-	for _, v := range sweep.TxnVariants() {
+	for _, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			t.Parallel()
 			body(t, config(v))
@@ -87,7 +86,7 @@ func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
 }
 
 // config is shardtxn's default configuration with v's options.
-func config(v sweep.TxnVariant) shardtxn.Config {
+func config(v services.TxnVariant) shardtxn.Config {
 	cfg := shardtxn.DefaultConfig()
 	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
 	return cfg

@@ -82,10 +82,19 @@ type acidRate struct {
 	latency           plots.Stats
 }
 
-// acidThroughput runs acidClients clients of op on env for window, and
+// failedPct returns the share of the transactions that ended that failed,
+// in per cent.
+func (r acidRate) failedPct() float64 {
+	if r.committed+r.failed == 0 {
+		return 0
+	}
+	return 100 * float64(r.failed) / float64(r.committed+r.failed)
+}
+
+// acidThroughputOf runs clients clients of op on e for window, and
 // returns what they did.
-func acidThroughput(e *txnEnv, op txnOp, window time.Duration) acidRate {
-	l := e.start(acidClients, op)
+func acidThroughputOf(e *txnEnv, clients int, op txnOp, window time.Duration) acidRate {
+	l := e.start(clients, op)
 	e.w.Run(window)
 	l.stopped = true
 	r := acidRate{latency: plots.Summarize(millis(l.took))}
@@ -123,7 +132,7 @@ func runAcidTable(p Params) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		rates[i] = acidThroughput(e, randomTxn(e, sizes[i/2], acidKeys, i%2 == 1), window)
+		rates[i] = acidThroughputOf(e, acidClients, randomTxn(e, sizes[i/2], acidKeys, i%2 == 1), window)
 		return nil
 	})
 	if err != nil {
@@ -179,7 +188,7 @@ func runAcidShards(p Params) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		rates[i] = acidThroughput(e, randomTxn(e, ops, acidKeys, i%2 == 1), window)
+		rates[i] = acidThroughputOf(e, acidClients, randomTxn(e, ops, acidKeys, i%2 == 1), window)
 		return nil
 	})
 	if err != nil {

@@ -60,6 +60,7 @@ func All() []Experiment {
 		acidTableExperiment(),
 		acidShardsExperiment(),
 		acidCrashExperiment(),
+		acidCompareExperiment(),
 	}
 	slices.SortFunc(all, func(a, b Experiment) int { return strings.Compare(a.Name, b.Name) })
 	return all
