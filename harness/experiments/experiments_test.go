@@ -24,9 +24,9 @@ func TestCatalogue(t *testing.T) {
 		assert.NotEmpty(t, e.Description, e.Name)
 		assert.NotNil(t, e.Run, e.Name)
 	}
-	assert.Len(t, seen, 15)
+	assert.Len(t, seen, 19)
 	_, err := Lookup("fig99")
-	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: all-minority, concurrency,`)
+	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: acid-crash, acid-shards,`)
 }
 
 // TestSameSeedSameFiles runs a small experiment twice and compares every
