@@ -66,7 +66,7 @@ func testSweep(t *testing.T, bank bool) {
 	for i, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
 			for _, seed := range simtest.Seeds(t, 1) {
-				sp := sweep.TxnSpec{Name: t.Name(), Config: v.With(sweep.TxnConfig()), Bank: bank, ChaosFor: testChaosFor}
+				sp := sweep.TxnSpec{Name: t.Name(), Config: discovered(v.With(sweep.TxnConfig())), Bank: bank, ChaosFor: testChaosFor}
 				o, w := sp.Run(seed, t.TempDir(), nil)
 				require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 				assert.Greater(t, o.Ops, 30, "transactions run")

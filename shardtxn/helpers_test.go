@@ -32,7 +32,7 @@ func deploy(t simtest.T, seed int64, d services.ShardTxn) *deployment {
 }
 
 // discovery, if set ("replica-manager"), runs every deployment the tests
-// build with standard under that leader discovery instead of the default:
+// build under that leader discovery instead of the default:
 //
 //	go test ./shardtxn -discovery replica-manager
 var discovery = flag.String("discovery", "", "leader discovery of the tests' deployments: redirect or replica-manager (default: the Config's)")
@@ -40,6 +40,11 @@ var discovery = flag.String("discovery", "", "leader discovery of the tests' dep
 // standard is three shards and a coordinator group of three replicas each,
 // placed on three shared hosts as paper 000 deployed them.
 func standard(cfg shardtxn.Config) services.ShardTxn {
+	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: discovered(cfg)}
+}
+
+// discovered is cfg with the leader discovery -discovery asks for.
+func discovered(cfg shardtxn.Config) shardtxn.Config {
 	switch *discovery {
 	case "":
 	case shardtxn.Redirect.String():
@@ -49,7 +54,7 @@ func standard(cfg shardtxn.Config) services.ShardTxn {
 	default:
 		panic(fmt.Sprintf("-discovery %q is not %v or %v", *discovery, shardtxn.Redirect, shardtxn.ReplicaManager))
 	}
-	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: cfg}
+	return cfg
 }
 
 // run runs one transaction to its end, or fails t after limit.

@@ -81,6 +81,16 @@ func txnScenarios() []Scenario {
 			out = append(out, sp.Scenario())
 		}
 	}
+	// Paper 003's whole design finds leaders through its replica manager:
+	// the lists and the leader outages again, so.
+	last := services.TxnVariants()[len(services.TxnVariants())-1]
+	for _, sp := range []TxnSpec{base[0], base[2]} {
+		sp.Config = last.With(TxnConfig())
+		sp.Config.Discovery = shardtxn.ReplicaManager
+		sp.Name += "-" + last.Short + "-rm"
+		sp.Description += " " + last.Description + " Clients and servers find each group's leader through the replica manager, a directory the leaders announce themselves to (outside the faults)."
+		out = append(out, sp.Scenario())
+	}
 	return out
 }
 
