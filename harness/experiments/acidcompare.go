@@ -162,7 +162,8 @@ func killCaption(kill bool) string {
 			"Lock waits lose 20-40 ms per conflict and then abort anyway under heavy contention; intents abort at once, so their clients fail more often but start their next transaction sooner and commit more in all."
 	}
 	return "Every client whose transaction the dead leader held waits for its clerk's 300 ms timeout and a new leader (the latency's max, in the CSV); a client never sees such a transaction fail. " +
-		"The p95 is over the transactions that ended: under write intents many more end (fast aborts), so the few that the kill stalled fall below it; under lock waits with 10 keys they make the tail."
+		"The p95 is over the transactions that ended: under write intents many more end (fast aborts), so the few that the kill stalled fall below it; under lock waits with 10 keys they make the tail. " +
+		"Transactions still waiting when the window closes are not counted, so the throughput with a kill swings from seed to seed with how long the election and the new leader's recovery take."
 }
 
 // killNote is the notes' mark of a run with a kill.
