@@ -23,6 +23,10 @@ type Directory struct {
 // NewDirectory returns a directory that knows no leader yet.
 func NewDirectory() *Directory { return &Directory{groups: map[string]LookupReply{}} }
 
+// NewDirectoryService returns the RPC service of a new directory: what a
+// harness runs on the directory's host.
+func NewDirectoryService() *labrpc.Service { return NewDirectory().Service() }
+
 // Service returns the directory's RPC service ("Directory.Report",
 // "Directory.Lookup").
 func (d *Directory) Service() *labrpc.Service {

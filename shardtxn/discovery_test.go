@@ -5,6 +5,7 @@ import (
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
@@ -20,8 +21,12 @@ func TestDiscoveryNeedsItsDirectory(t *testing.T) {
 		cfg.Discovery = d
 		cc, err := services.ShardTxn{Shards: 1, Replicas: 1, Config: cfg}.Cluster()
 		require.NoError(t, err)
-		assert.Equal(t, d == shardtxn.ReplicaManager, cc.Directory, "the deployment runs a directory if its discovery asks for one")
-		cc.Directory = !cc.Directory
+		assert.Equal(t, d == shardtxn.ReplicaManager, cc.Directory != nil, "the deployment runs a directory if its discovery asks for one")
+		if cc.Directory == nil {
+			cc.Directory = rsm.NewDirectoryService
+		} else {
+			cc.Directory = nil
+		}
 		_, err = cluster.New(sim.NewWorld(1), cc)
 		want := "shardtxn: an end to a directory under Discovery redirect, which asks none"
 		if d == shardtxn.ReplicaManager {

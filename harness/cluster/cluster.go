@@ -14,7 +14,6 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/labrpc"
-	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
 
@@ -80,12 +79,13 @@ type Config struct {
 	// on; groups with no placement get hosts of their own after them.
 	Hosts  int
 	Groups []Group
-	// Directory runs an rsm.Directory (paper 003's replica manager), where
-	// the groups' leaders announce themselves and clients look them up, on
-	// a well-known host of its own named "directory". Like a client's host
-	// it is outside the monkey's hosts: faults leave it and its links
+	// Directory, if set, makes the service of a directory (an
+	// rsm.Directory: paper 003's replica manager, where the groups' leaders
+	// announce themselves and clients look them up), which the cluster runs
+	// on a well-known host of its own named "directory". Like a client's
+	// host it is outside the monkey's hosts: faults leave it and its links
 	// alone, as the paper's experiments left its replica manager.
-	Directory bool
+	Directory func() *labrpc.Service
 }
 
 // A Cluster is groups of replicas on one world and network.
@@ -146,9 +146,9 @@ func New(w *sim.World, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c.monkey = m
-	if cfg.Directory {
+	if cfg.Directory != nil {
 		srv := labrpc.MakeServer(w.NewHost(directoryName))
-		srv.AddService(rsm.NewDirectory().Service())
+		srv.AddService(cfg.Directory())
 		c.net.AddServer(directoryName, srv)
 		c.dir = true
 	}

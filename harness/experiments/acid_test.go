@@ -13,7 +13,7 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// TestCoordinatorCrashFailsNoTransaction runs acid-crash's coordinator
+// TestCoordinatorCrashFailsNoTransaction runs txn-acid-crash's coordinator
 // leader crash cut down to 20 transactions: the kill stalls the one in
 // flight (a clerk timeout and an election) but fails none, and the
 // directory, not a failure, brings the client to the new leader.
@@ -61,7 +61,7 @@ func TestRandomKeysAreDistinct(t *testing.T) {
 	assert.Equal(t, time.Duration(0), e.w.Now(), "drawing keys takes no time")
 }
 
-// TestAcidThroughputCountsFailures runs acid-table1's load cut down (4
+// TestAcidThroughputCountsFailures runs txn-acid-table1's load cut down (4
 // clients, 50 ms, 3 shards): reads of distinct keys all commit; writes of
 // 10 keys of 20 meet each other's pending intents, and under paper 003's
 // design such a prepare aborts at once, so some fail, and are counted.

@@ -12,7 +12,7 @@ import (
 
 func acidCompareExperiment() Experiment {
 	return Experiment{
-		Name:        "acid-vs-2pl",
+		Name:        "txn-acid-vs-2pl",
 		Reproduces:  "both transaction papers' designs side by side (Raft-based KV with transactions and ACID distributed KV papers)",
 		Description: "throughput, failed transactions and latency (mean, p95) of write transactions against contention (10 000 to 10 keys), lock waits vs write intents, presumed abort vs presumed commit, with and without a coordinator-leader kill",
 		Seed:        1,
@@ -20,15 +20,15 @@ func acidCompareExperiment() Experiment {
 	}
 }
 
-// compareKeys are the keyspaces of acid-vs-2pl, from no contention to
+// compareKeys are the keyspaces of txn-acid-vs-2pl, from no contention to
 // much.
 func compareKeys() []int { return []int{10_000, 1000, 100, 10} }
 
-// compareClients is how many clients acid-vs-2pl runs, each one write
+// compareClients is how many clients txn-acid-vs-2pl runs, each one write
 // transaction after another.
 const compareClients = 8
 
-// compareWindow is how long acid-vs-2pl counts each point: 1 s (32 runs:
+// compareWindow is how long txn-acid-vs-2pl counts each point: 1 s (32 runs:
 // about 4 CPU seconds), 10 s with -full; a kill falls a quarter of the way
 // in.
 func compareWindow(full bool) time.Duration {
@@ -128,9 +128,9 @@ func runAcidCompare(p Params) (*Result, error) {
 			notes = append(notes, fmt.Sprintf("%s%s: %.0f → %.0f committed/s, %.1f → %.1f %% failed, mean %.1f → %.1f ms, p95 %.1f → %.1f ms (10 000 → 10 keys)",
 				v, killNote(kill), lo.perSecond, hi.perSecond, lo.failedPct(), hi.failedPct(), lo.latency.Mean, hi.latency.Mean, lo.latency.P95, hi.latency.P95))
 		}
-		name, what := "acid-vs-2pl", "no faults"
+		name, what := "txn-acid-vs-2pl", "no faults"
 		if kill {
-			name, what = "acid-vs-2pl-kill", fmt.Sprintf("the coordinator leader's host killed %v in (shown: the whole window)", window/4)
+			name, what = "txn-acid-vs-2pl-kill", fmt.Sprintf("the coordinator leader's host killed %v in (shown: the whole window)", window/4)
 		}
 		caption := fmt.Sprintf("Paper 000's and paper 003's designs on one workload, %s: %d clients each running write transactions of 3 Sets of random keys, one after another for %v (`-full`: 10 s), "+
 			"against the number of keys they share, on 3 shards and 3 coordinators of 3 replicas, every replica on a host of its own. "+

@@ -12,7 +12,7 @@ import (
 
 func acidCrashExperiment() Experiment {
 	return Experiment{
-		Name:        "acid-crash",
+		Name:        "txn-acid-crash",
 		Reproduces:  "ACID distributed KV paper, Figs. 5, 6, 8 and 9",
 		Description: "write latency of one client's transactions, one after another, with a non-leader crash, a shard-leader crash, 1 vs 3 transaction managers and a transaction-manager leader crash, and the fraction of transactions that failed; paper 003's design",
 		Seed:        1,
@@ -20,7 +20,7 @@ func acidCrashExperiment() Experiment {
 	}
 }
 
-// An acidCrash is one scenario of acid-crash: how many coordinators, and
+// An acidCrash is one scenario of txn-acid-crash: how many coordinators, and
 // which hosts to kill halfway through (none if kill is nil).
 type acidCrash struct {
 	name         string
@@ -179,7 +179,7 @@ func runAcidCrash(p Params) (*Result, error) {
 		"A third TM adds a replication round to each decision: our mean rises from %.1f to %.1f ms, as the paper's rose from 18-22 to 30. "+
 		"A latency of about a millisecond here stands for the paper's tens over HTTP between EC2 instances.",
 		n, acidKeys, n/2, crashFailures(scenarios, runs), runs[0].latencies.Mean, runs[4].latencies.Mean) // acidCrashes: 1 TM first, 3 TMs fifth
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "acid-crash", Caption: caption, Charts: charts}}}, nil
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-acid-crash", Caption: caption, Charts: charts}}}, nil
 }
 
 // crashFailures says how many transactions failed in the crash scenarios

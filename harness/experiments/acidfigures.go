@@ -128,7 +128,7 @@ func readsAndWrites(n int, build func(i int) (*txnEnv, error), ops func(i int) i
 
 func acidTableExperiment() Experiment {
 	return Experiment{
-		Name:        "acid-table1",
+		Name:        "txn-acid-table1",
 		Reproduces:  "ACID distributed KV paper, Table 1",
 		Description: "committed read and write transactions per second against operations per transaction (3, 10, 20), paper 003's design on 3 replica servers, 3 transaction managers and 5 shards",
 		Seed:        1,
@@ -176,12 +176,12 @@ func runAcidTable(p Params) (*Result, error) {
 		"Our absolute rates are higher by the simulated network's speed (a message costs tens of microseconds here, a millisecond or so on the paper's HTTP between EC2 instances). "+
 		"Reads never fail (they share their locks); a write that meets another's pending write intent aborts at once, paper 003's rule, and with %d clients each holding up to 20 of %d keys, %.0f %% of the 20-operation writes did (the CSV's failed column).",
 		acidClients, window, acidKeys, ours[1].Values[0], ours[1].Values[2], ours[1].Values[0]/ours[1].Values[2], acidClients, acidKeys, rates[len(rates)-1].failedPct())
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "acid-table1", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-acid-table1", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
 
 func acidShardsExperiment() Experiment {
 	return Experiment{
-		Name:        "acid-shards",
+		Name:        "txn-acid-shards",
 		Reproduces:  "ACID distributed KV paper, Fig. 4",
 		Description: "committed read and write transactions of 10 operations per second against 3, 5 and 7 shards, paper 003's design on 3 replica servers and 3 transaction managers",
 		Seed:        1,
@@ -218,5 +218,5 @@ func runAcidShards(p Params) (*Result, error) {
 		"The paper's Fig. 4 (throughput with its logs enabled) saw throughput fall at 7 shards. Ours: writes %.0f, %.0f and %.0f a second with 3, 5 and 7 shards. "+
 		"More shards on the same three hosts spread a transaction over more groups (more prepares, more decisions to deliver) without adding machines to serve them.",
 		ops, acidKeys, acidClients, window, series[1].Values[0], series[1].Values[1], series[1].Values[2])
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "acid-shards", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-acid-shards", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }

@@ -26,7 +26,7 @@ func TestCatalogue(t *testing.T) {
 	}
 	assert.Len(t, seen, 19)
 	_, err := Lookup("fig99")
-	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: acid-crash, acid-shards,`)
+	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: all-minority, concurrency,`)
 }
 
 // TestSameSeedSameFiles runs a small experiment twice and compares every

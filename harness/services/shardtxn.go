@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn"
 )
 
@@ -34,7 +35,10 @@ func (d ShardTxn) Cluster() (cluster.Config, error) {
 		return cluster.Config{}, fmt.Errorf("services: shardtxn with %d shards of %d replicas", d.Shards, d.Replicas)
 	}
 	var hosts []int
-	cfg := cluster.Config{Directory: d.Config.Discovery == shardtxn.ReplicaManager}
+	cfg := cluster.Config{}
+	if d.Config.Discovery == shardtxn.ReplicaManager {
+		cfg.Directory = rsm.NewDirectoryService
+	}
 	if d.Shared {
 		cfg.Hosts = d.Replicas
 		for i := range d.Replicas {
