@@ -9,8 +9,17 @@ import (
 
 // validate checks a fault against the monkey's hosts and delay rules.
 func (m *Monkey) validate(f fault.Fault) error {
-	n := len(m.hosts)
-	host := func(h int) error {
+	n := m.servers
+	anyHost := func(h int) error {
+		if h < 0 || h >= len(m.hosts) {
+			return fmt.Errorf("chaos: %v: host %d is not in 0..%d", f.Kind, h, len(m.hosts)-1)
+		}
+		return nil
+	}
+	host := func(h int) error { // a server
+		if h >= n && h < len(m.hosts) {
+			return fmt.Errorf("chaos: %v: host %d is client %s: only servers (0..%d) are partitioned, killed and restarted", f.Kind, h, m.names[h], n-1)
+		}
 		if h < 0 || h >= n {
 			return fmt.Errorf("chaos: %v: host %d is not in 0..%d", f.Kind, h, n-1)
 		}
@@ -43,10 +52,10 @@ func (m *Monkey) validate(f fault.Fault) error {
 		}
 		return nil
 	case fault.Cut, fault.Uncut:
-		if err := host(f.Host); err != nil {
+		if err := anyHost(f.Host); err != nil {
 			return err
 		}
-		if err := host(f.To); err != nil {
+		if err := anyHost(f.To); err != nil {
 			return err
 		}
 		if f.Host == f.To {
@@ -57,8 +66,10 @@ func (m *Monkey) validate(f fault.Fault) error {
 		if err := sim.CheckClockRate(f.Rate); err != nil {
 			return err
 		}
-		return host(f.Host)
-	case fault.Isolate, fault.Rejoin, fault.Kill, fault.Restart:
+		return anyHost(f.Host)
+	case fault.Isolate, fault.Rejoin:
+		return anyHost(f.Host)
+	case fault.Kill, fault.Restart:
 		return host(f.Host)
 	case fault.Duplicate:
 		if !(f.Rate >= 0 && f.Rate <= 1) {

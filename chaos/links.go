@@ -9,13 +9,22 @@ import (
 // links are the link faults in force. A link is down while any of them
 // cuts it, so lifting one (Rejoin, Uncut) leaves the others in place.
 type links struct {
-	split    [][]bool // split[a][b]: the partition or bridge in force cuts a → b
-	isolated []bool
-	cut      [][]bool // one-way cuts
+	split    [][]bool // split[a][b]: the partition or bridge in force cuts server a → server b
+	isolated []bool   // by host, servers then clients
+	cut      [][]bool // one-way cuts, by host
 }
 
 func newLinks(n int) links {
 	return links{split: square(n), isolated: make([]bool, n), cut: square(n)}
+}
+
+// grow adds a client host to the links: no link fault cuts it.
+func (l *links) grow() {
+	l.isolated = append(l.isolated, false)
+	for i := range l.cut {
+		l.cut[i] = append(l.cut[i], false)
+	}
+	l.cut = append(l.cut, make([]bool, len(l.isolated)))
 }
 
 func square(n int) [][]bool {
@@ -28,7 +37,8 @@ func square(n int) [][]bool {
 
 // down reports whether some link fault in force cuts a → b.
 func (l *links) down(a, b int) bool {
-	return l.split[a][b] || l.isolated[a] || l.isolated[b] || l.cut[a][b]
+	split := a < len(l.split) && b < len(l.split) && l.split[a][b]
+	return split || l.isolated[a] || l.isolated[b] || l.cut[a][b]
 }
 
 // inForce reports whether any link fault is in force.
@@ -42,6 +52,8 @@ func hasTrue(row []bool) bool { return slices.Contains(row, true) }
 func (l *links) clear() {
 	for i := range l.split {
 		clear(l.split[i])
+	}
+	for i := range l.cut {
 		clear(l.cut[i])
 	}
 	clear(l.isolated)
@@ -62,14 +74,14 @@ func (m *Monkey) applyLinks(f fault.Fault) bool {
 		if f.Kind == fault.Bridge {
 			bridge = f.Host
 		}
-		split := splitOf(len(m.hosts), f.Groups, bridge)
+		split := splitOf(m.servers, f.Groups, bridge)
 		changed := slices.Contains(l.isolated, true) || slices.ContainsFunc(l.cut, hasTrue) ||
 			!slices.EqualFunc(split, l.split, slices.Equal)
 		l.clear()
 		l.split = split
 		m.net.HealLinks()
-		for i := range m.hosts {
-			for j := i + 1; j < len(m.hosts); j++ {
+		for i := range m.servers {
+			for j := i + 1; j < m.servers; j++ {
 				if split[i][j] {
 					m.setLinks(i, j, false)
 				}
@@ -79,10 +91,8 @@ func (m *Monkey) applyLinks(f fault.Fault) bool {
 	case fault.Isolate:
 		changed := !l.isolated[f.Host]
 		l.isolated[f.Host] = true
-		for j := range m.hosts {
-			if j != f.Host {
-				m.setLinks(f.Host, j, false)
-			}
+		for _, j := range m.peers(f.Host) {
+			m.setLinks(f.Host, j, false)
 		}
 		return changed
 	case fault.Rejoin:
@@ -90,11 +100,9 @@ func (m *Monkey) applyLinks(f fault.Fault) bool {
 			return false
 		}
 		l.isolated[f.Host] = false
-		for j := range m.hosts {
-			if j != f.Host {
-				m.sync(f.Host, j)
-				m.sync(j, f.Host)
-			}
+		for _, j := range m.peers(f.Host) {
+			m.sync(f.Host, j)
+			m.sync(j, f.Host)
 		}
 		return true
 	case fault.Cut:
@@ -133,6 +141,18 @@ func splitOf(n int, groups [][]int, bridge int) [][]bool {
 		}
 	}
 	return split
+}
+
+// peers returns the hosts that isolating h cuts it off from: every other
+// server (a server's clients keep reaching it, as they do in a partition).
+func (m *Monkey) peers(h int) []int {
+	var peers []int
+	for j := range m.servers {
+		if j != h {
+			peers = append(peers, j)
+		}
+	}
+	return peers
 }
 
 func (m *Monkey) setLinks(a, b int, up bool) {

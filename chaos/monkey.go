@@ -15,6 +15,7 @@ package chaos
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,18 +44,27 @@ type Hooks struct {
 	Restart func(host int)
 }
 
-// A Monkey applies faults to a set of hosts on a network.
+// A Monkey applies faults to a set of hosts on a network: the servers it
+// was made with, and the clients added to it (AddClient).
+//
+// Faults name hosts by index: the servers first, in the order New was
+// given them, then the clients in the order they were added. A client
+// takes part in no partition, kill or restart, and isolating a server
+// cuts it off from the other servers only, as a partition does: clients
+// reach every server unless a fault names the client itself (Isolate
+// cuts it off from every server, Cut one link) or a link the client uses.
 type Monkey struct {
-	w     *sim.World
-	net   *labrpc.Network
-	hosts []*sim.Host
-	names []string // host names, for the log
-	hooks Hooks
-	log   fault.Log
-	limit int // the most faults the log may hold
-	links links
-	rules map[string]labrpc.DelayRule // the delay rules faults may name
-	rule  string                      // the delay rule in force ("": none)
+	w       *sim.World
+	net     *labrpc.Network
+	hosts   []*sim.Host // the servers, then the clients
+	servers int
+	names   []string // host names, for the log
+	hooks   Hooks
+	log     fault.Log
+	limit   int // the most faults the log may hold
+	links   links
+	rules   map[string]labrpc.DelayRule // the delay rules faults may name
+	rule    string                      // the delay rule in force ("": none)
 }
 
 // New returns a monkey for hosts (at least one, each once, all of net's
@@ -79,8 +89,27 @@ func New(net *labrpc.Network, hosts []*sim.Host, hooks Hooks) (*Monkey, error) {
 			return nil, fmt.Errorf("chaos: New: host %d (%s) is of another world than the network", i, h.Name())
 		}
 	}
-	return &Monkey{w: net.World(), net: net, hosts: hosts, names: logNames(hosts), hooks: hooks,
+	return &Monkey{w: net.World(), net: net, hosts: slices.Clip(hosts), servers: len(hosts), names: logNames(hosts), hooks: hooks,
 		limit: DefaultLogLimit, links: newLinks(len(hosts)), rules: map[string]labrpc.DelayRule{}}, nil
+}
+
+// AddClient adds a client's host, of the monkey's world and not yet one of
+// its hosts, and returns the index faults name it by. The log calls it by
+// its name.
+func (m *Monkey) AddClient(h *sim.Host) (int, error) {
+	if h == nil {
+		return 0, fmt.Errorf("chaos: AddClient: a nil host")
+	}
+	if h.World() != m.w {
+		return 0, fmt.Errorf("chaos: AddClient: %s is of another world than the monkey", h.Name())
+	}
+	if i := slices.Index(m.hosts, h); i >= 0 {
+		return 0, fmt.Errorf("chaos: AddClient: %s is already host %d", h.Name(), i)
+	}
+	m.hosts = append(m.hosts, h)
+	m.names = append(m.names, h.Name())
+	m.links.grow()
+	return len(m.hosts) - 1, nil
 }
 
 // logNames returns what the fault log calls the hosts. Hosts named after
@@ -104,8 +133,13 @@ func logNames(hosts []*sim.Host) []string {
 	return names
 }
 
-// Hosts returns how many hosts the monkey works on.
-func (m *Monkey) Hosts() int { return len(m.hosts) }
+// Hosts returns how many servers the monkey works on (hosts 0 to
+// Hosts()-1); its clients follow.
+func (m *Monkey) Hosts() int { return m.servers }
+
+// Clients returns how many clients have been added (hosts Hosts() to
+// Hosts()+Clients()-1).
+func (m *Monkey) Clients() int { return len(m.hosts) - m.servers }
 
 // SetLogLimit sets how many faults the log may hold (DefaultLogLimit until
 // then); it must be at least one and at least what the log holds.
@@ -188,7 +222,11 @@ func (m *Monkey) apply(f fault.Fault) {
 
 // record logs f and folds it into the trace hash.
 func (m *Monkey) record(f fault.Fault) {
-	e := fault.Event{At: m.w.Now(), Fault: f, Text: f.Format(m.names)}
+	names := m.names
+	if f.Kind == fault.Partition || f.Kind == fault.Bridge {
+		names = names[:m.servers] // the clients are on no side
+	}
+	e := fault.Event{At: m.w.Now(), Fault: f, Text: f.Format(names)}
 	switch f.Kind {
 	case fault.Isolate, fault.Rejoin, fault.Cut, fault.Uncut, fault.Kill, fault.Restart, fault.Drift, fault.Bridge:
 		e.Host = m.hosts[f.Host].Name()
@@ -208,8 +246,9 @@ func (m *Monkey) record(f fault.Fault) {
 	m.w.Tracef("chaos: %s", e.Text)
 }
 
-// Connected reports whether messages from host a reach host b. It panics,
-// naming them, if a or b is not one of the monkey's hosts.
+// Connected reports whether messages from host a reach host b, servers or
+// clients. It panics, naming them, if a or b is not one of the monkey's
+// hosts.
 func (m *Monkey) Connected(a, b int) bool {
 	for _, h := range []int{a, b} {
 		if h < 0 || h >= len(m.hosts) {
@@ -219,11 +258,12 @@ func (m *Monkey) Connected(a, b int) bool {
 	return m.net.LinkUp(m.hosts[a], m.hosts[b])
 }
 
-// Matrix returns the connectivity matrix: Matrix()[a][b] is Connected(a, b).
+// Matrix returns the servers' connectivity matrix: Matrix()[a][b] is
+// Connected(a, b).
 func (m *Monkey) Matrix() [][]bool {
-	mx := make([][]bool, len(m.hosts))
+	mx := make([][]bool, m.servers)
 	for a := range mx {
-		mx[a] = make([]bool, len(m.hosts))
+		mx[a] = make([]bool, m.servers)
 		for b := range mx[a] {
 			mx[a][b] = a == b || m.Connected(a, b)
 		}
@@ -231,10 +271,10 @@ func (m *Monkey) Matrix() [][]bool {
 	return mx
 }
 
-// Alive reports which hosts are alive.
+// Alive reports which servers are alive.
 func (m *Monkey) Alive() []bool {
-	alive := make([]bool, len(m.hosts))
-	for i, h := range m.hosts {
+	alive := make([]bool, m.servers)
+	for i, h := range m.hosts[:m.servers] {
 		alive[i] = h.Alive()
 	}
 	return alive

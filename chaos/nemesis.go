@@ -63,7 +63,7 @@ type NemesisConfig struct {
 	MaxDead int
 }
 
-// A Nemesis applies random faults to a monkey's hosts at random times, all
+// A Nemesis applies random faults to a monkey's servers at random times, all
 // drawn from the world's random number generator. A fault that finds the
 // monkey's log full panics, saying why (see Monkey.SetLogLimit).
 type Nemesis struct {
@@ -100,11 +100,11 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 	if math.IsInf(total, 1) {
 		return nil, fmt.Errorf("chaos: nemesis weights add up to more than the largest float64")
 	}
-	if cfg.MaxDead < 0 || cfg.MaxDead > len(m.hosts) {
-		return nil, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, len(m.hosts))
+	if cfg.MaxDead < 0 || cfg.MaxDead > m.servers {
+		return nil, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, m.servers)
 	}
 	if cfg.MaxDead == 0 {
-		cfg.MaxDead = (len(m.hosts) - 1) / 2
+		cfg.MaxDead = (m.servers - 1) / 2
 	}
 	n := &Nemesis{m: m, cfg: cfg, total: total, last: last, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
 	n.timer = m.w.NewTimer(n.tick)
@@ -131,7 +131,7 @@ func (n *Nemesis) tick() {
 // act on (no dead host to restart, or the dead limit reached).
 func (n *Nemesis) pick() (fault.Fault, bool) {
 	rng := n.m.w.Rand()
-	hosts := len(n.m.hosts)
+	hosts := n.m.servers
 	r := rng.Float64() * n.total
 	weights := n.cfg.Weights.list()
 	k := 0
@@ -174,7 +174,7 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 		return fault.Fault{Kind: fault.Restart, Host: dead[rng.IntN(len(dead))]}, true
 	case fault.Rejoin:
 		var isolated []int
-		for h, is := range n.m.links.isolated {
+		for h, is := range n.m.links.isolated[:hosts] {
 			if is {
 				isolated = append(isolated, h)
 			}
@@ -185,8 +185,8 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 		return fault.Fault{Kind: fault.Rejoin, Host: isolated[rng.IntN(len(isolated))]}, true
 	case fault.Uncut:
 		var cut [][2]int
-		for a, row := range n.m.links.cut {
-			for b, is := range row {
+		for a, row := range n.m.links.cut[:hosts] {
+			for b, is := range row[:hosts] {
 				if is {
 					cut = append(cut, [2]int{a, b})
 				}
@@ -210,7 +210,7 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 
 // split returns the live and the dead hosts.
 func (n *Nemesis) split() (live, dead []int) {
-	for i, h := range n.m.hosts {
+	for i, h := range n.m.hosts[:n.m.servers] {
 		if h.Alive() {
 			live = append(live, i)
 		} else {

@@ -11,6 +11,7 @@ type bugs struct {
 	skipRecovery           bool // a new coordinator leader does not finish its predecessor's transactions
 	prepareNotReplicated   bool // a cohort's leader prepares in its own state, not through its shard's log
 	earlyReadUnlock        bool // read locks are released at prepare, not at the decision
+	fixedLockWait          bool // every prepare waits exactly LockWait for a lock (paper 000's first design)
 
 	// Paper 003's options.
 	resolveWithoutAsking   bool // a prepare meeting a write intent discards it without asking the coordinator
@@ -27,6 +28,7 @@ func PlantedBugs() []plant.Bug[Config] {
 		{Name: "new coordinator leader skips recovery", Plant: func(c *Config) { c.bugs.skipRecovery = true }},
 		{Name: "prepare not replicated at the shard", Plant: func(c *Config) { c.bugs.prepareNotReplicated = true }},
 		{Name: "read lock released before the decision", Plant: func(c *Config) { c.bugs.earlyReadUnlock = true }},
+		{Name: "fixed instead of randomized lock waits", Plant: func(c *Config) { c.bugs.fixedLockWait = true }},
 		// Paper 003's options: planting one of these selects the option
 		// it breaks.
 		{Name: "write intent resolved without asking the coordinator", Plant: func(c *Config) { c.Conflicts, c.bugs.resolveWithoutAsking = WriteIntents, true }},

@@ -1,15 +1,13 @@
 package shardtxn_test
 
 import (
-	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/sweep"
-
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
@@ -28,6 +26,7 @@ func TestPlantedBugsCaught(t *testing.T) {
 		mid2PC(crashPoints[0], strandWithShards),
 		{Name: "abort with a cohort down", Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { abortWithCohortDown(t, seed, cfg) }},
 		{Name: "write skew", Run: writeSkew},
+		{Name: "crossing", Run: noStarving},
 		{Name: "txn-lists", Run: sweepCase(false)},
 	}
 	simtest.HuntBugs(t, sweep.TxnConfig, bugs, cases, 3)
@@ -63,54 +62,54 @@ func mid2PC(p crashPoint, f disruption) simtest.Case[shardtxn.Config] {
 	return simtest.Case[shardtxn.Config]{Name: f.name + " " + p.name, Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { crashMid2PC(t, seed, cfg, p, f) }}
 }
 
-// crossing has two clients run transactions that lock two keys on two
-// shards in opposite orders, over and over: each can hold one key while it
-// waits for the other. With randomized lock waits one of a deadlocked pair
-// gives up first and the other commits: transactions keep committing.
-func crossing(t simtest.T, seed int64, cfg shardtxn.Config) {
-	d := deploy(t, seed, standard(cfg))
-	// Messages delayed at random, so prepares arrive in either order.
-	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Unreliable, On: true}))
-	a, b := d.keysOn()
-	const rounds = 40
-	commits, done := 0, 0
-	for i := range 2 {
-		ck := services.ShardTxnClerk(d.c, fmt.Sprintf("client%d", i))
-		first, second := a, b
-		if i == 1 {
-			first, second = b, a
-		}
-		var round func(n int)
-		round = func(n int) {
-			if n == rounds {
-				done++
-				return
-			}
-			require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(first, "x"), shardtxn.Set(second, "y")}, func(o shardtxn.Outcome) {
-				if o.Committed {
-					commits++
-				}
-				round(n + 1)
-			}))
-		}
-		round(0)
+// crossing runs the crossing scenario (sweep.CrossingSpec: two clients
+// whose transactions deadlock every round) and returns how many
+// transactions of each client committed.
+func crossing(t simtest.T, seed int64, cfg shardtxn.Config, pause time.Duration) [2]int {
+	o, commits, _ := sweep.CrossingSpec{Config: cfg, Pause: pause}.Run(seed, nil)
+	if o.Problem != "" && !strings.HasPrefix(o.Problem, "a client starved") {
+		require.Fail(t, o.Problem)
 	}
-	require.True(t, d.w.RunUntil(func() bool { return done == 2 }, time.Minute), "both clients finish")
-	assert.GreaterOrEqual(t, commits, rounds/2, "at least a quarter of %d crossing transactions commit", 2*rounds)
+	return commits
 }
 
-// TestCrossingTransactions runs crossing with no bug planted, under each
-// variant: paper 000's three times, the others once.
+// noStarving runs crossing and checks that each client commits at least
+// an eighth of its transactions. With randomized lock waits, either of a
+// deadlocked pair may give up first, and the other commits; with waits of
+// one fixed length the one whose wait began first gives up first, every
+// round, and starves.
+func noStarving(t simtest.T, seed int64, cfg shardtxn.Config) {
+	commits := crossing(t, seed, cfg, 0)
+	for i, n := range commits {
+		assert.GreaterOrEqual(t, n, sweep.CrossingRounds/8, "client %d committed %d of %d crossing transactions (the other %d)", i, n, sweep.CrossingRounds, commits[1-i])
+	}
+}
+
+// TestCrossingTransactions runs noStarving with no bug planted, under
+// paper 000's lock waits (three seeds under presumed abort, one under
+// presumed commit). Under paper 003's write intents a prepare that meets
+// a pending transaction's intent aborts itself: crossed in lock step,
+// both abort every round, and only a pause before the next attempt lets
+// one through.
 func TestCrossingTransactions(t *testing.T) {
 	t.Parallel()
 	for i, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
+			cfg := config(v)
+			if cfg.Conflicts == shardtxn.WriteIntents {
+				assert.LessOrEqual(t, sum(crossing(t, 1, cfg, 0)), 2, "crossed in lock step, write intents abort both, every round")
+				paused := crossing(t, 1, cfg, 2*cfg.LockWait)
+				assert.GreaterOrEqual(t, min(paused[0], paused[1]), sweep.CrossingRounds/8, "with a random pause before the next attempt: %v", paused)
+				return
+			}
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
-				crossing(t, seed, config(v))
+				noStarving(t, seed, cfg)
 			}
 		})
 	}
 }
+
+func sum(n [2]int) int { return n[0] + n[1] }
 
 // TestWriteSkew runs writeSkew with no bug planted under each variant:
 // paper 000's on the seeds the bug hunt tries, the others once.

@@ -144,10 +144,34 @@ func (ck *Clerk) Xfer(from, to string, amount int64, done func(Outcome)) error {
 	}, done)
 }
 
-// update reads keys' integers, computes their new values (or a reason to
-// give up) and sets them conditionally on the values read, retrying from
-// the read when a condition fails or a lock wait runs out.
+// update is Update on keys' integers: it fails if a key does not hold
+// one.
 func (ck *Clerk) update(keys []string, next func([]int64) ([]int64, string), done func(Outcome)) error {
+	return ck.Update(keys, func(read []Result) ([]string, string) {
+		old := make([]int64, len(keys))
+		for i, r := range read {
+			v, err := strconv.ParseInt(r.Value, 10, 64)
+			if !r.Found || err != nil {
+				return nil, fmt.Sprintf("%s holds %q, not an integer", keys[i], r.Value)
+			}
+			old[i] = v
+		}
+		vals, reason := next(old)
+		out := make([]string, len(vals))
+		for i, v := range vals {
+			out[i] = strconv.FormatInt(v, 10)
+		}
+		return out, reason
+	}, done)
+}
+
+// Update reads keys in a read-only transaction, asks next for their new
+// values given what it read (or for a reason to give up, which ends the
+// update uncommitted), and sets them in a second transaction conditionally
+// on the values read (on absence, for a key not found), retrying from the read when a condition fails or a
+// lock wait runs out. Add and Xfer are updates. A bad key is refused with
+// an error, and nothing is sent.
+func (ck *Clerk) Update(keys []string, next func(read []Result) (values []string, reason string), done func(Outcome)) error {
 	reads := make([]Op, len(keys))
 	for i, k := range keys {
 		reads[i] = Get(k)
@@ -162,23 +186,17 @@ func (ck *Clerk) update(keys []string, next func([]int64) ([]int64, string), don
 				round()
 				return
 			}
-			old := make([]int64, len(keys))
-			for i, r := range out.Results {
-				v, err := strconv.ParseInt(r.Value, 10, 64)
-				if !r.Found || err != nil {
-					done(Outcome{Reason: fmt.Sprintf("%s holds %q, not an integer", keys[i], r.Value)})
-					return
-				}
-				old[i] = v
-			}
-			vals, reason := next(old)
+			vals, reason := next(out.Results)
 			if reason != "" {
 				done(Outcome{Reason: reason})
 				return
 			}
 			sets := make([]Op, len(keys))
 			for i, k := range keys {
-				sets[i] = CSet(k, strconv.FormatInt(vals[i], 10), out.Results[i].Value)
+				sets[i] = CSet(k, vals[i], out.Results[i].Value)
+				if !out.Results[i].Found {
+					sets[i] = CSetAbsent(k, vals[i])
+				}
 			}
 			ck.mustTxn(sets, func(out Outcome) {
 				if out.Committed {

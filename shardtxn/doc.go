@@ -54,7 +54,10 @@
 // log). Pending, the prepare aborts itself (votes no: a transaction in
 // flight holds the key); committed or aborted, the shard resolves the
 // intent, installing or discarding it through its own log, and the prepare
-// goes on.
+// goes on. Two transactions that meet each other's intents both abort, so
+// callers that retry them in lock step can livelock: a caller should
+// pause a random time before it tries again (with lock waits, the
+// randomized wait does that).
 //
 // What the coordinator presumes of a transaction its table no longer
 // holds (Config.Presumption): under PresumedAbort, the default, every

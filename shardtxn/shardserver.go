@@ -141,6 +141,9 @@ func answer(reply *PrepareReply, res shardResult, ok bool) {
 // pending, a conflict votes no.
 func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool)) {
 	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
+	if s.cfg.bugs.fixedLockWait {
+		deadline = s.host.Now() + s.cfg.LockWait
+	}
 	if s.cfg.Conflicts == WriteIntents {
 		deadline = s.host.Now() + s.cfg.RPCTimeout
 	}

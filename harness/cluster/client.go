@@ -2,14 +2,42 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
 
-// NewClient adds a host for a client, outside the monkey's hosts: faults
-// between servers leave its links alone (use Connect to cut a client off).
-func (c *Cluster) NewClient(name string) *sim.Host { return c.w.NewHost(name) }
+// NewClient adds a host for a client. The monkey knows it as a client:
+// faults between servers leave its links alone, and a fault that names it
+// (by HostIndex) cuts it off from the servers, in the fault log. Connect
+// chooses which replicas its ends reach, outside the log.
+func (c *Cluster) NewClient(name string) *sim.Host {
+	h := c.w.NewHost(name)
+	i, err := c.monkey.AddClient(h)
+	if err != nil {
+		panic(fmt.Sprintf("cluster: NewClient(%q): %v", name, err)) // a fresh host of the monkey's world
+	}
+	c.clientIndex[h] = i
+	return h
+}
+
+// HostIndex returns the index by which faults name host h, a server's
+// host or a client's (NewClient). It panics if h is neither.
+func (c *Cluster) HostIndex(h *sim.Host) int {
+	if i := slices.Index(c.hosts, h); i >= 0 {
+		return i
+	}
+	i, ok := c.clientIndex[h]
+	if !ok {
+		name := "a nil host"
+		if h != nil {
+			name = h.Name()
+		}
+		panic(fmt.Sprintf("cluster: HostIndex: %s is neither a server's host nor a client's", name))
+	}
+	return i
+}
 
 // Ends returns new ends from a client host to every replica of group g,
 // connected to those in to (nil: all).

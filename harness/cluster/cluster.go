@@ -99,6 +99,8 @@ type Cluster struct {
 	ends   int                            // makes end names unique
 	client map[*sim.Host]map[int][]string // a client host's end names, per group
 	dir    bool                           // a directory runs on the host "directory"
+	// clientIndex is the index of each client's host (NewClient) in faults.
+	clientIndex map[*sim.Host]int
 }
 
 type group struct {
@@ -121,7 +123,7 @@ func New(w *sim.World, cfg Config) (*Cluster, error) {
 	if len(cfg.Groups) == 0 {
 		return nil, fmt.Errorf("cluster: no groups")
 	}
-	c := &Cluster{w: w, net: labrpc.MakeNetwork(w), client: map[*sim.Host]map[int][]string{}}
+	c := &Cluster{w: w, net: labrpc.MakeNetwork(w), client: map[*sim.Host]map[int][]string{}, clientIndex: map[*sim.Host]int{}}
 	for i := range cfg.Hosts {
 		c.addHost(fmt.Sprintf("h%d", i))
 	}

@@ -229,3 +229,25 @@ func TestRecover(t *testing.T) {
 	assert.Equal(t, []fault.Kind{fault.Heal, fault.Restart}, []fault.Kind{c.Log()[n-2].Fault.Kind, c.Log()[n-1].Fault.Kind})
 	assert.NotNil(t, c.Replica(0, 0), "the killed replica is back")
 }
+
+// TestClientFaults checks that a client's host is one the monkey knows:
+// a fault names it by HostIndex and cuts it off from every server, and
+// Recover lets it back.
+func TestClientFaults(t *testing.T) {
+	w := sim.NewWorld(1)
+	c, err := New(w, Config{Groups: []Group{{Name: "a", Replicas: 3, Factory: rafts(map[string]int{})}}})
+	require.NoError(t, err)
+	cl, other := c.NewClient("clerk"), c.NewClient("other")
+	assert.Equal(t, []int{1, 3, 4}, []int{c.HostIndex(c.Hosts()[1]), c.HostIndex(cl), c.HostIndex(other)})
+	require.NoError(t, c.Apply(fault.Fault{Kind: fault.Isolate, Host: c.HostIndex(cl)}))
+	for s := range 3 {
+		assert.False(t, c.Monkey().Connected(3, s))
+		assert.False(t, c.Monkey().Connected(s, 3))
+		assert.True(t, c.Monkey().Connected(4, s), "the other client still reaches server %d", s)
+	}
+	assert.Equal(t, "isolate clerk", c.Log()[0].Text)
+	require.NoError(t, c.Recover())
+	assert.True(t, c.Monkey().Connected(3, 0))
+	assert.PanicsWithValue(t, "cluster: HostIndex: stranger is neither a server's host nor a client's", func() { c.HostIndex(w.NewHost("stranger")) })
+	assert.PanicsWithValue(t, "cluster: HostIndex: a nil host is neither a server's host nor a client's", func() { c.HostIndex(nil) })
+}

@@ -89,6 +89,18 @@ func newCluster(w *sim.World, cfg cluster.Config, p labrpc.Params) (*cluster.Clu
 	return c, nil
 }
 
+// buildCluster builds a world from seed and the deployment's cluster on
+// it, on the experiments' network.
+func buildCluster(seed int64, deployment func() (cluster.Config, error)) (*sim.World, *cluster.Cluster, error) {
+	cfg, err := deployment()
+	if err != nil {
+		return nil, nil, err
+	}
+	w := sim.NewWorld(seed)
+	c, err := newCluster(w, cfg, network())
+	return w, c, err
+}
+
 // clerk returns a clerk on a host of its own, talking to every server.
 func (e *env) clerk() *kvraft.Clerk {
 	e.clerks++

@@ -61,6 +61,11 @@ func All() []Experiment {
 		acidShardsExperiment(),
 		acidCrashExperiment(),
 		acidCompareExperiment(),
+		namiLatencyExperiment(),
+		namiWorkersExperiment(),
+		namiCacheExperiment(),
+		namiFailoverExperiment(),
+		headToHeadExperiment(),
 	}
 	slices.SortFunc(all, func(a, b Experiment) int { return strings.Compare(a.Name, b.Name) })
 	return all

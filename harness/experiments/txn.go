@@ -30,16 +30,14 @@ func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnE
 // if not nil, changes the cluster's layout first (the coordinators' number
 // and hosts, say), and a transaction across two shards has committed.
 func buildTxnEnv(seed int64, dep services.ShardTxn, layout func(*cluster.Config)) (*txnEnv, error) {
-	w := sim.NewWorld(seed)
 	dep.Config.RSM.MaxRaftState = snapshotAt
-	cfg, err := dep.Cluster()
-	if err != nil {
-		return nil, err
-	}
-	if layout != nil {
-		layout(&cfg)
-	}
-	c, err := newCluster(w, cfg, network())
+	w, c, err := buildCluster(seed, func() (cluster.Config, error) {
+		cfg, err := dep.Cluster()
+		if err == nil && layout != nil {
+			layout(&cfg)
+		}
+		return cfg, err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -6,10 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/sim"
 )
 
 // LogOrder describes a logorder deployment: one group ("nami") of
@@ -81,9 +84,18 @@ func LogOrderKey(prefix string, n int) string {
 // logorder clerk. Each transaction begins at the clerk's last tid, so a
 // client sees its own writes; a list append reads the list and puts it
 // back longer; a conflict is an abort (Fail), except in a transfer, which
-// begins again until it commits.
+// begins again until it commits. Bank rows are workload.Row(balance,
+// RowSize).
 type LogOrderClient struct {
 	*logorder.Clerk
+	RowSize int
+	// Overdraft lets a transfer take an account below zero (paper 004's
+	// banking app, whose accounts open at zero); an account never
+	// written holds zero.
+	Overdraft bool
+	// Times, if set, collects how long the client's Begins, Gets and
+	// Commits take (paper 004's Table 1).
+	Times *OpTimes
 	// AnySnapshot begins each transaction at any server's recent tid
 	// (min_tid 0), not the clerk's last: with snapshot reads, a client
 	// may then miss its own writes.
@@ -135,32 +147,35 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 	})
 }
 
-// Transfer moves amount between accounts: it reads both balances and, if
-// from holds enough, puts both back changed, beginning again on a
-// conflict.
-func (c LogOrderClient) Transfer(from, to int, amount int64, done func(txncheck.Outcome)) {
+// Transfer makes the moves in one transaction: it reads the accounts'
+// balances and, if none would go below zero, puts back their new rows,
+// beginning again on a conflict.
+func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
+	accounts := movedAccounts(moves)
 	var round func()
 	round = func() {
-		c.Begin(c.min(), func(tx *logorder.Tx, err error) {
-			must(err)
-			c.balances(tx, []int{from, to}, func(b []int64, err error) {
-				switch {
-				case err != nil:
+		c.begin(func(tx *logorder.Tx) {
+			c.balances(tx, accounts, func(b []int64, err error) {
+				if err != nil {
 					round()
-				case b[0] < amount:
-					done(txncheck.Fail)
-				default:
-					must(tx.Put(LogOrderKey("acct", from), fmt.Sprint(b[0]-amount)))
-					must(tx.Put(LogOrderKey("acct", to), fmt.Sprint(b[1]+amount)))
-					tx.Commit(func(_ int, o logorder.Outcome, err error) {
-						must(err)
-						if o == logorder.Applied {
-							done(txncheck.OK)
-							return
-						}
-						round()
-					})
+					return
 				}
+				rows, short := moved(accounts, b, moves, c.RowSize, c.Overdraft)
+				if short != nil {
+					done(txncheck.Fail)
+					return
+				}
+				for i, a := range accounts {
+					must(tx.Put(LogOrderKey("acct", a), rows[i]))
+				}
+				c.commit(tx, func(o logorder.Outcome, err error) {
+					must(err)
+					if o == logorder.Applied {
+						done(txncheck.OK)
+						return
+					}
+					round()
+				})
 			})
 		})
 	}
@@ -174,14 +189,13 @@ func (c LogOrderClient) Balances(accounts int, done func(txncheck.Outcome, []int
 	for a := range all {
 		all[a] = a
 	}
-	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
-		must(err)
+	c.begin(func(tx *logorder.Tx) {
 		c.balances(tx, all, func(b []int64, err error) {
 			if err != nil {
 				done(txncheck.Fail, nil)
 				return
 			}
-			tx.Commit(func(_ int, o logorder.Outcome, err error) {
+			c.commit(tx, func(o logorder.Outcome, err error) {
 				if err != nil || o != logorder.Applied {
 					done(txncheck.Fail, nil)
 					return
@@ -201,14 +215,57 @@ func (c LogOrderClient) balances(tx *logorder.Tx, accounts []int, done func([]in
 			done(out, nil)
 			return
 		}
+		took := c.Times.start("getAsOf")
 		must(tx.Get(LogOrderKey("acct", accounts[i]), func(v string, _ bool, err error) {
+			took()
 			if err != nil {
 				done(nil, err)
 				return
 			}
-			out[i], _ = strconv.ParseInt(v, 10, 64)
+			out[i], _ = workload.RowBalance(v)
 			step(i + 1)
 		}))
 	}
 	step(0)
+}
+
+// begin begins a transaction at the client's min tid, timed.
+func (c LogOrderClient) begin(done func(*logorder.Tx)) {
+	took := c.Times.start("begin")
+	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
+		took()
+		must(err)
+		done(tx)
+	})
+}
+
+// commit commits tx, timed.
+func (c LogOrderClient) commit(tx *logorder.Tx, done func(logorder.Outcome, error)) {
+	took := c.Times.start("commit")
+	tx.Commit(func(_ int, o logorder.Outcome, err error) {
+		took()
+		done(o, err)
+	})
+}
+
+// OpTimes collects how long operations take, by name, in a world's
+// virtual time.
+type OpTimes struct {
+	W    *sim.World
+	Took map[string][]time.Duration
+}
+
+// start notes that an operation called name begins, and returns the
+// function to call when it ends. On a nil OpTimes it does nothing.
+func (t *OpTimes) start(name string) func() {
+	if t == nil {
+		return func() {}
+	}
+	begin := t.W.Now()
+	return func() {
+		if t.Took == nil {
+			t.Took = map[string][]time.Duration{}
+		}
+		t.Took[name] = append(t.Took[name], t.W.Now()-begin)
+	}
 }

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn"
@@ -126,8 +128,15 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 
 // TxnClient runs the transaction workloads (workload.TxnClient) on a
 // shardtxn clerk: list key k is "k<k>", bank account a is "acct<a>",
-// values are decimal.
-type TxnClient struct{ *shardtxn.Clerk }
+// values are decimal, bank rows workload.Row(balance, RowSize).
+type TxnClient struct {
+	*shardtxn.Clerk
+	RowSize int
+	// Overdraft lets a transfer take an account below zero (paper 004's
+	// banking app, whose accounts open at zero); an account never
+	// written holds zero.
+	Overdraft bool
+}
 
 // ListKey and Account name the keys the workloads use.
 func ListKey(k int) string { return "k" + strconv.Itoa(k) }
@@ -160,9 +169,33 @@ func (c TxnClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txnc
 	}))
 }
 
-// Transfer moves amount between accounts with Xfer.
-func (c TxnClient) Transfer(from, to int, amount int64, done func(txncheck.Outcome)) {
-	must(c.Xfer(Account(from), Account(to), amount, func(out shardtxn.Outcome) {
+// Transfer makes the moves in one update (shardtxn.Clerk.Update): a
+// read-only transaction of the accounts, then conditional sets of their
+// new rows. It fails if an account would go below zero.
+func (c TxnClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
+	accounts := movedAccounts(moves)
+	keys := make([]string, len(accounts))
+	for i, a := range accounts {
+		keys[i] = Account(a)
+	}
+	must(c.Update(keys, func(read []shardtxn.Result) ([]string, string) {
+		old := make([]int64, len(read))
+		for i, r := range read {
+			if !r.Found {
+				continue // an account never written holds nothing
+			}
+			b, err := workload.RowBalance(r.Value)
+			if err != nil {
+				return nil, fmt.Sprintf("%s holds %q, not a row", keys[i], r.Value)
+			}
+			old[i] = b
+		}
+		rows, short := moved(accounts, old, moves, c.RowSize, c.Overdraft)
+		if short != nil {
+			return nil, fmt.Sprintf("account %d holds less than %d", short.From, short.Amount)
+		}
+		return rows, ""
+	}, func(out shardtxn.Outcome) {
 		if out.Committed {
 			done(txncheck.OK)
 		} else {
@@ -184,7 +217,7 @@ func (c TxnClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) 
 		}
 		balances := make([]int64, accounts)
 		for a, r := range out.Results {
-			balances[a], _ = strconv.ParseInt(r.Value, 10, 64)
+			balances[a], _ = workload.RowBalance(r.Value)
 		}
 		done(txncheck.OK, balances)
 	}))

@@ -22,7 +22,7 @@ var bugTable = flag.Bool("bugtable", false, "TestPlantedBugTable: run every plan
 var tableScenarios = map[string][]string{
 	"raft":       {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "raft-figure8", "raft-votes"},
 	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift"},
-	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages"},
+	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing"},
 	"logorder":   {"logorder-lists", "logorder-bank"},
 	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers"},
 }
@@ -49,6 +49,7 @@ var catchers = map[string]string{
 	"shardtxn: new coordinator leader skips recovery":                              "txn-lists",
 	"shardtxn: prepare not replicated at the shard":                                "txn-lists",
 	"shardtxn: read lock released before the decision":                             "txn-lists",
+	"shardtxn: fixed instead of randomized lock waits":                             "txn-crossing",
 	"shardtxn: write intent resolved without asking the coordinator":               "txn-lists",
 	"shardtxn: presumed-commit entry deleted before every cohort has the decision": "txn-outages",
 	"shardtxn: client answered before the decision is replicated":                  "txn-leader-outages",

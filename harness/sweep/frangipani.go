@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -99,7 +98,6 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	w := sim.NewWorld(seed)
 	w.SetTraceWriter(trace)
 	o := Outcome{Seed: seed}
-	var clientLog []string
 	fail := func(format string, args ...any) (Outcome, *sim.World) {
 		o.Problem = fmt.Sprintf(format, args...)
 		o.Summary = w.Summary()
@@ -135,14 +133,14 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 			}
 		}
 		for _, hc := range hosts {
-			if err := hc.SetClockRate(1 - sp.Drift); err != nil {
+			if err := c.Apply(fault.Fault{Kind: fault.Drift, Host: c.HostIndex(hc), Rate: 1 - sp.Drift}); err != nil {
 				return fail("%v", err)
 			}
 		}
 	}
 	stopped := false
 	if sp.Isolate {
-		isolate(w, c, hosts, 2*sp.Config.Lease, &stopped, &clientLog)
+		isolate(w, c, hosts, 2*sp.Config.Lease, &stopped)
 	}
 	if sp.KillLeaders {
 		killLeaders(w, c, &stopped)
@@ -161,13 +159,10 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	if err := c.Recover(); err != nil {
 		return fail("%v", err)
 	}
-	for _, hc := range hosts {
-		c.Connect(hc, 0, c.All(0))
-	}
 	for _, r := range runs {
 		r.Stop()
 	}
-	o.FaultLog = c.Log().String() + strings.Join(clientLog, "")
+	o.FaultLog = c.Log().String()
 	o.Ops = h.Len()
 	if !w.RunUntil(func() bool { return finished(runs) }, lockSettle) {
 		return fail("the clients' last operations did not complete within %v of healing", lockSettle)
@@ -190,20 +185,18 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 }
 
 // isolate cuts a random clerk off from every lock server for a random time
-// up to most, then lets it back, again and again until stopped; each cut
-// goes into log (client links are outside the monkey's hosts).
-func isolate(w *sim.World, c *cluster.Cluster, hosts []*sim.Host, most time.Duration, stopped *bool, log *[]string) {
+// up to most, then lets it back, again and again until stopped.
+func isolate(w *sim.World, c *cluster.Cluster, hosts []*sim.Host, most time.Duration, stopped *bool) {
 	var next func()
 	next = func() {
 		if *stopped {
 			return
 		}
-		hc := hosts[w.Rand().IntN(len(hosts))]
+		h := c.HostIndex(hosts[w.Rand().IntN(len(hosts))])
 		away := w.RandDuration(0, most)
-		c.Connect(hc, 0, nil)
-		*log = append(*log, fmt.Sprintf("%v: %s cut off for %v\n", w.Now(), hc.Name(), away))
+		must(c.Apply(fault.Fault{Kind: fault.Isolate, Host: h}))
 		w.After(away, func() {
-			c.Connect(hc, 0, c.All(0))
+			must(c.Apply(fault.Fault{Kind: fault.Rejoin, Host: h}))
 			w.After(w.RandDuration(100*time.Millisecond, time.Second), next)
 		})
 	}

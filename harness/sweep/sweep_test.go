@@ -80,7 +80,7 @@ func TestLeaseElectionsPasses(t *testing.T) {
 // same trace.
 func TestTargetedScenariosPassAndReplay(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"raft-figure8", "raft-votes", "kv-lease-drift", "txn-leader-outages", "locks-readers"} {
+	for _, name := range []string{"raft-figure8", "raft-votes", "kv-lease-drift", "txn-leader-outages", "txn-crossing", "locks-readers"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sc, err := Lookup(name)

@@ -2,6 +2,9 @@ package workload
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/checks/bank"
@@ -17,9 +20,9 @@ type TxnClient interface {
 	// one transaction and calls done with its outcome: OK with the reads'
 	// results filled in, or Fail if it is known to have aborted.
 	ListTxn(ops []txncheck.Op, done func(outcome txncheck.Outcome, ops []txncheck.Op))
-	// Transfer moves amount from account from to account to in one
-	// transaction: OK, or Fail if it aborted (too little money included).
-	Transfer(from, to int, amount int64, done func(outcome txncheck.Outcome))
+	// Transfer makes every move in one transaction: OK, or Fail if it
+	// aborted (too little money in an account included).
+	Transfer(moves []bank.Transfer, done func(outcome txncheck.Outcome))
 	// Balances reads accounts 0..accounts-1 in one transaction.
 	Balances(accounts int, done func(outcome txncheck.Outcome, balances []int64))
 }
@@ -69,6 +72,13 @@ type BankSpec struct {
 	MaxAmount int64   // each transfer moves 1..MaxAmount
 	Reads     float64 // the chance that an operation is a read of every balance
 	Think     time.Duration
+	// Moves is how many moves a transfer makes in one transaction, between
+	// 2·Moves distinct accounts (paper 004's banking app: 5 over 10); 0
+	// is 1.
+	Moves int
+	// Done, if set, hears of each operation's end: a read of every
+	// balance or a transfer, its outcome, and when it began and ended.
+	Done func(process int, read bool, outcome txncheck.Outcome, start, end time.Duration)
 }
 
 // StartBank starts one process per client running spec's operations,
@@ -79,25 +89,83 @@ func StartBank(w *sim.World, clients []TxnClient, spec BankSpec, h *bank.History
 	if !(spec.Reads >= 0 && spec.Reads <= 1) {
 		panic(fmt.Sprintf("workload: BankSpec.Reads %v is not a probability in [0, 1]", spec.Reads))
 	}
+	moves := max(spec.Moves, 1)
+	if spec.Moves < 0 || spec.Accounts > 1 && 2*moves > spec.Accounts {
+		panic(fmt.Sprintf("workload: BankSpec.Moves %d needs %d distinct accounts; there are %d", spec.Moves, 2*moves, spec.Accounts))
+	}
 	return startProcesses(w, clients, spec.Think, func(i int, ck TxnClient, done func()) {
 		rng := w.Rand()
+		start := w.Now()
+		end := func(read bool, outcome txncheck.Outcome) {
+			if spec.Done != nil {
+				spec.Done(i, read, outcome, start, w.Now())
+			}
+			done()
+		}
 		if spec.Accounts == 1 || rng.Float64() < spec.Reads {
-			id := h.Read(i, w.Now())
+			id := h.Read(i, start)
 			ck.Balances(spec.Accounts, func(outcome txncheck.Outcome, balances []int64) {
 				h.Complete(id, outcome, balances, w.Now())
-				done()
+				end(true, outcome)
 			})
 			return
 		}
-		from := rng.IntN(spec.Accounts)
-		to := (from + 1 + rng.IntN(spec.Accounts-1)) % spec.Accounts
-		amount := 1 + rng.Int64N(spec.MaxAmount)
-		id := h.Transfer(i, from, to, amount, w.Now())
-		ck.Transfer(from, to, amount, func(outcome txncheck.Outcome) {
-			h.Complete(id, outcome, nil, w.Now())
-			done()
+		ms := pickMoves(rng, spec.Accounts, moves, spec.MaxAmount)
+		ids := make([]int, len(ms))
+		for j, m := range ms {
+			ids[j] = h.Transfer(i, m.From, m.To, m.Amount, start)
+		}
+		ck.Transfer(ms, func(outcome txncheck.Outcome) {
+			for _, id := range ids {
+				h.Complete(id, outcome, nil, w.Now())
+			}
+			end(false, outcome)
 		})
 	})
+}
+
+// pickMoves picks n moves of 1..maxAmount between 2n distinct accounts of
+// accounts (one move: any two).
+func pickMoves(rng *rand.Rand, accounts, n int, maxAmount int64) []bank.Transfer {
+	if n == 1 {
+		from := rng.IntN(accounts)
+		to := (from + 1 + rng.IntN(accounts-1)) % accounts
+		return []bank.Transfer{{From: from, To: to, Amount: 1 + rng.Int64N(maxAmount)}}
+	}
+	used := make(map[int]bool, 2*n)
+	pick := func() int {
+		for {
+			if a := rng.IntN(accounts); !used[a] {
+				used[a] = true
+				return a
+			}
+		}
+	}
+	out := make([]bank.Transfer, n)
+	for j := range out {
+		out[j].From = pick()
+		out[j].To = pick()
+		out[j].Amount = 1 + rng.Int64N(maxAmount)
+	}
+	return out
+}
+
+// Row is a bank account's row of size bytes (or fewer, if the balance
+// alone is longer): the balance in decimal, then a description that pads
+// it, as paper 004's banking app pads its rows to 1 KB. Size 0 is the
+// balance alone.
+func Row(balance int64, size int) string {
+	b := strconv.FormatInt(balance, 10)
+	if size <= len(b)+1 {
+		return b
+	}
+	return b + " " + strings.Repeat("d", size-len(b)-1)
+}
+
+// RowBalance returns the balance of a row Row made.
+func RowBalance(row string) (int64, error) {
+	b, _, _ := strings.Cut(row, " ")
+	return strconv.ParseInt(b, 10, 64)
 }
 
 // startProcesses runs one process per client: each does one operation
