@@ -32,6 +32,9 @@ type Chart struct {
 type Axes struct {
 	Title, X, Y string
 	LogX, LogY  bool
+	// ReverseX runs the x axis from its largest value on the left to its
+	// smallest on the right (a keyspace shrinking as contention grows, say).
+	ReverseX bool
 	// YMax, if above zero, is the least top of a time series' value axis:
 	// charts stacked for comparison give it the largest value of them all,
 	// so that they share their scale and ticks.
@@ -106,6 +109,9 @@ func newChart(a Axes) *Chart {
 	}
 	if a.LogY {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+	}
+	if a.ReverseX {
+		p.X.Scale = plot.InvertedScale{Normalizer: p.X.Scale}
 	}
 	p.Add(plotter.NewGrid())
 	return &Chart{Plot: p}

@@ -97,6 +97,17 @@ func TestValuesAreWrittenWithThreeDigits(t *testing.T) {
 	}
 }
 
+// TestReverseX puts the largest x on the left, on a linear or a
+// logarithmic axis.
+func TestReverseX(t *testing.T) {
+	for _, log := range []bool{false, true} {
+		ch := newChart(Axes{LogX: log, ReverseX: true})
+		assert.Equal(t, 0.0, ch.Plot.X.Scale.Normalize(1, 100, 100), "log %v: the largest on the left", log)
+		assert.Equal(t, 1.0, ch.Plot.X.Scale.Normalize(1, 100, 1), "log %v: the smallest on the right", log)
+	}
+	assert.Equal(t, 1.0, newChart(Axes{}).Plot.X.Scale.Normalize(1, 100, 100), "not reversed by default")
+}
+
 // TestLegendIsBelowTheData checks that a legend takes a strip of its own,
 // wrapped into rows that fit the width, and that a chart without one
 // takes none.

@@ -23,4 +23,7 @@
 // A Clerk is the client side: it remembers which server led last, moves on
 // to the next on a wrong-leader answer, a lost message or a timeout, and
 // retries with the same session, so that each operation takes effect once.
+// Told of a Directory (Router.Discover), it asks the directory for the
+// leader instead of trying the next server: paper 003's replica manager,
+// which each group's leader tells of itself (Server.Announce).
 package rsm

@@ -19,11 +19,19 @@ const roundPause = 10 * time.Millisecond
 // requests a service makes idempotent itself (a coordinator's prepares and
 // commits, keyed by transaction); a Clerk adds sessions on top, one call at
 // a time.
+//
+// That is paper 000's leader discovery. Told of a directory (Discover), a
+// Router instead asks it for the leader, first and whenever the server it
+// tried fails it: paper 003's replica manager.
 type Router struct {
 	host    *sim.Host
 	servers []*labrpc.ClientEnd
 	leader  int
 	timeout time.Duration
+
+	listing Listing // the directory to ask, if any
+	known   bool    // the directory's answer, leader, still holds
+	term    int     // the term the directory gave for leader
 }
 
 // MakeRouter returns a router on host to servers (at least one).
@@ -55,6 +63,19 @@ func (r *Router) Redirect(i int) {
 	}
 }
 
+// Discover makes the router find the leader through l's directory: it
+// asks the directory before its first call and after each try that
+// fails, and sends the call to the server named there. A directory that
+// names again the server that just failed, in the same term, may have
+// been told nothing new yet (or the failure was a lost message): the
+// router pauses before it tries that server again.
+func (r *Router) Discover(l Listing) {
+	if l.Dir == nil {
+		panic("rsm: Discover: a listing with no directory end")
+	}
+	r.listing, r.known = l, false
+}
+
 // A routed is one call of a Router.
 type routed struct {
 	r           *Router
@@ -74,6 +95,10 @@ type routed struct {
 func (r *Router) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) {
 	c := &routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader}
 	c.timer = r.host.NewTimer(c.retry)
+	if r.listing.Dir != nil && !r.known {
+		c.lookup(-1)
+		return
+	}
 	c.try()
 }
 
@@ -98,11 +123,19 @@ func (c *routed) try() {
 	c.timer.Reset(c.r.timeout)
 }
 
-// retry moves on to the next server, pausing after each full round of
-// servers that could not help.
+// retry asks the directory, if the router has one, or else moves on to
+// the next server, pausing after each full round of servers that could not
+// help.
 func (c *routed) retry() {
 	c.attempt++
 	c.timer.Stop()
+	if c.r.listing.Dir != nil {
+		if c.to == c.r.leader {
+			c.r.known = false
+		}
+		c.lookup(c.to)
+		return
+	}
 	if c.to == c.r.leader {
 		c.r.leader = (c.r.leader + 1) % len(c.r.servers)
 	}
@@ -112,10 +145,44 @@ func (c *routed) retry() {
 		c.try()
 		return
 	}
+	c.pause(c.try)
+}
+
+// lookup asks the directory who leads, after failed (-1: none) failed
+// the call, and tries the server it names; with no answer, it asks again
+// after a pause.
+func (c *routed) lookup(failed int) {
+	c.attempt++
+	attempt := c.attempt
+	reply := &LookupReply{}
+	c.r.listing.Dir.Call("Directory.Lookup", &LookupArgs{Group: c.r.listing.Group}, reply, func(ok bool) {
+		if attempt != c.attempt {
+			return // this lookup timed out; another is under way
+		}
+		c.attempt++
+		c.timer.Stop()
+		if !ok || !reply.Known || reply.Server < 0 || reply.Server >= len(c.r.servers) {
+			c.pause(func() { c.lookup(failed) })
+			return
+		}
+		stale := reply.Server == failed && reply.Term <= c.r.term
+		c.r.leader, c.r.term, c.r.known = reply.Server, reply.Term, true
+		c.to = reply.Server
+		if stale {
+			c.pause(c.try)
+			return
+		}
+		c.try()
+	})
+	c.timer.Reset(c.r.timeout)
+}
+
+// pause runs then after roundPause, unless the call moved on meanwhile.
+func (c *routed) pause(then func()) {
 	attempt := c.attempt
 	c.r.host.After(roundPause, func() {
 		if attempt == c.attempt {
-			c.try()
+			then()
 		}
 	})
 }

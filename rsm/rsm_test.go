@@ -109,17 +109,28 @@ func (c Counter) Add(args *AddArgs, reply *AddReply, d *labrpc.Deferred) {
 	})
 }
 
-func newWorld(t *testing.T, cfg rsm.Config) *world {
+func newWorld(t *testing.T, cfg rsm.Config) *world { return newWorldOf(t, cfg, false) }
+
+// newWorldOf is newWorld, with a directory where the servers announce
+// their leadership if directory is set.
+func newWorldOf(t *testing.T, cfg rsm.Config, directory bool) *world {
 	w := &world{w: sim.NewWorld(1), applied: make([]int, 3)}
-	c, err := cluster.New(w.w, cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
+	cc := cluster.Config{Groups: []cluster.Group{{Name: "n", Replicas: 3,
 		Factory: func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 			host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
 			s, err := rsm.MakeServer(host, peers, me, ps, &counter{applied: &w.applied[me]}, codec{}, cfg)
 			if err != nil {
 				return nil, nil, err
 			}
+			if directory {
+				s.Announce(rsm.Listing{Dir: n.Directory(), Group: n.Group})
+			}
 			return replica{s}, []*labrpc.Service{raftapi.ServiceOf(s.Raft()), labrpc.MakeService(Counter{s, &w.calls})}, nil
-		}}}})
+		}}}}
+	if directory {
+		cc.Directory = rsm.NewDirectoryService
+	}
+	c, err := cluster.New(w.w, cc)
 	require.NoError(t, err)
 	w.c = c
 	return w

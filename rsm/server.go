@@ -73,6 +73,8 @@ type Server struct {
 	reads   []pendingRead  // confirmed reads waiting for the log to be applied
 
 	onLeadership func(term int, leading bool) // the service's, or nil
+	me           int
+	listing      Listing // where the server announces its leadership (Announce), if anywhere
 }
 
 type session struct {
@@ -98,7 +100,7 @@ func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{host: host, ps: persister, sm: sm, codec: codec, cfg: cfg, sessions: map[int64]session{}, waiting: map[int]waiter{}}
+	s := &Server{host: host, ps: persister, sm: sm, codec: codec, cfg: cfg, me: me, sessions: map[int64]session{}, waiting: map[int]waiter{}}
 	if err := s.restore(persister.ReadSnapshot()); err != nil {
 		return nil, fmt.Errorf("rsm: server %d: bad snapshot: %w", me, err)
 	}
@@ -216,6 +218,9 @@ func (s *Server) leadership(term int, leading bool) {
 		// After this event (the node must not be called back from within
 		// it), put a barrier in the log.
 		s.host.After(0, func() { s.rf.Start(entry{Session: Session{Client: barrierClient}}) })
+	}
+	if s.listing.Dir != nil {
+		s.report(term, leading)
 	}
 	if s.onLeadership != nil {
 		s.onLeadership(term, leading)

@@ -59,14 +59,14 @@ func TestBank(t *testing.T) {
 // suite's most expensive test, under those two designs alone (its sweep
 // scenarios run the other two).
 func testSweep(t *testing.T, bank bool) {
-	variants := sweep.TxnVariants()
+	variants := services.TxnVariants()
 	if bank {
-		variants = []sweep.TxnVariant{variants[0], variants[len(variants)-1]}
+		variants = []services.TxnVariant{variants[0], variants[len(variants)-1]}
 	}
 	for i, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
 			for _, seed := range simtest.Seeds(t, 1) {
-				sp := sweep.TxnSpec{Name: t.Name(), Config: v.Config(), Bank: bank, ChaosFor: testChaosFor}
+				sp := sweep.TxnSpec{Name: t.Name(), Config: discovered(v.With(sweep.TxnConfig())), Bank: bank, ChaosFor: testChaosFor}
 				o, w := sp.Run(seed, t.TempDir(), nil)
 				require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
 				assert.Greater(t, o.Ops, 30, "transactions run")

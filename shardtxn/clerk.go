@@ -45,6 +45,16 @@ func MakeClerk(host *sim.Host, coordinators []*labrpc.ClientEnd, shards [][]*lab
 	return ck
 }
 
+// Discover makes the clerk find each group's leader through the directory
+// at dir (paper 003's replica manager), as a deployment whose Discovery is
+// ReplicaManager asks. It panics if dir is nil.
+func (ck *Clerk) Discover(dir *labrpc.ClientEnd) {
+	ck.ck.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
+	for s, r := range ck.shards {
+		r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
+	}
+}
+
 // SetTimeout sets how long the clerk waits for a coordinator's answer
 // before it asks the next one (rsm.DefaultTimeout unless set). It panics
 // if d is not positive.

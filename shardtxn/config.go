@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/rsm"
 )
 
@@ -45,7 +46,56 @@ type Config struct {
 	// how it ended and applies the answer. Cleanup runs only under paper
 	// 003's options (WriteIntents or PresumedCommit).
 	CleanupAge time.Duration
-	bugs       bugs
+	// Discovery is how clients and servers find a group's leader: paper
+	// 000's Redirect (the default) or paper 003's ReplicaManager.
+	Discovery Discovery
+	bugs      bugs
+}
+
+// Discovery says how clients, and servers calling other groups, find a
+// group's leader.
+type Discovery uint8
+
+const (
+	// Redirect is paper 000's: try the server that led last, and on a
+	// wrong-leader answer, a lost message or a timeout, the next in turn
+	// (rsm.Router).
+	Redirect Discovery = iota
+	// ReplicaManager is paper 003's: every group's leader announces
+	// itself to a directory, the replica manager (rsm.Directory), and a
+	// caller asks it for the leader first and whenever the server it
+	// tried fails it (rsm.Router.Discover). The servers and clerks of a
+	// deployment so configured need an end to the directory.
+	ReplicaManager
+)
+
+// String names the option.
+func (d Discovery) String() string {
+	switch d {
+	case Redirect:
+		return "redirect"
+	case ReplicaManager:
+		return "replica-manager"
+	}
+	return fmt.Sprintf("Discovery(%d)", int(d))
+}
+
+// CoordGroup names the coordinator group in a directory.
+const CoordGroup = "coord"
+
+// ShardGroup names shard group s in a directory.
+func ShardGroup(s int) string { return fmt.Sprintf("shard%d", s) }
+
+// directory checks that a server has an end to the directory if and only
+// if its configuration asks for one.
+func (c Config) directory(dir *labrpc.ClientEnd) error {
+	switch {
+	case c.Discovery == ReplicaManager && dir == nil:
+		return fmt.Errorf("shardtxn: Discovery %v needs an end to the directory, got nil", c.Discovery)
+	case c.Discovery != ReplicaManager && dir != nil:
+		return fmt.Errorf("shardtxn: an end to a directory under Discovery %v, which asks none", c.Discovery)
+	}
+	return nil
 }
 
 // Conflicts says what a prepare does on meeting a key that another
@@ -129,6 +179,9 @@ func (c Config) Validate() error {
 	}
 	if c.Conflicts > WriteIntents {
 		return fmt.Errorf("shardtxn: Conflicts %v is not LockWaits or WriteIntents", c.Conflicts)
+	}
+	if c.Discovery > ReplicaManager {
+		return fmt.Errorf("shardtxn: Discovery %v is not Redirect or ReplicaManager", c.Discovery)
 	}
 	if c.Presumption > PresumedCommit {
 		return fmt.Errorf("shardtxn: Presumption %v is not PresumedAbort or PresumedCommit", c.Presumption)

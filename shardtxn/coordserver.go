@@ -42,21 +42,32 @@ type drive struct {
 
 // StartCoordinator starts replica me of the coordinator group on host,
 // restoring what persister holds; shards[s] are its ends to shard group
-// s's replicas. Register its Services on the host's labrpc server.
-func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shards [][]*labrpc.ClientEnd, cfg Config) (*CoordServer, error) {
+// s's replicas, and dir its end to the directory under ReplicaManager
+// discovery (nil otherwise). Register its Services on the host's labrpc
+// server.
+func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shards [][]*labrpc.ClientEnd, dir *labrpc.ClientEnd, cfg Config) (*CoordServer, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.directory(dir); err != nil {
 		return nil, err
 	}
 	c := &CoordServer{sm: newCoordinator(len(shards), cfg.Presumption, cfg.bugs), host: host, cfg: cfg,
 		driving: map[Txid]*drive{}, sending: map[Txid]bool{}, waiters: map[Txid][]func(coordResult, bool){}}
-	for _, ends := range shards {
+	for s, ends := range shards {
 		r := rsm.MakeRouter(host, ends)
 		r.SetTimeout(cfg.RPCTimeout)
+		if dir != nil {
+			r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
+		}
 		c.shards = append(c.shards, r)
 	}
 	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.NewGobCodec[coordCmd, coordResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
+	}
+	if dir != nil {
+		rs.Announce(rsm.Listing{Dir: dir, Group: CoordGroup})
 	}
 	c.rs = rs
 	c.decide.submit = func(batch []decision, done func(bool)) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/services"
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
@@ -188,7 +187,7 @@ func TestCoordinatorCrashMid2PC(t *testing.T) {
 	for _, p := range crashPoints {
 		runs = append(runs, run{p, killLeader})
 	}
-	for i, v := range sweep.TxnVariants() {
+	for i, v := range services.TxnVariants() {
 		cfg := config(v)
 		seeds := []int64{1, 2}
 		if i > 0 {
@@ -258,7 +257,7 @@ func crashMid2PC(t simtest.T, seed int64, cfg shardtxn.Config, p crashPoint, f d
 // has it, or the cohort's question would be answered "committed".
 func TestAbortWithCohortDown(t *testing.T) {
 	t.Parallel()
-	for _, v := range sweep.TxnVariants() {
+	for _, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
 				return result(t, abortWithCohortDown(t, seed, config(v)))
@@ -308,7 +307,7 @@ func abortWithCohortDown(t simtest.T, seed int64, cfg shardtxn.Config) *deployme
 // waiting for the coordinators.
 func TestIntentGivesUpWithoutCoordinator(t *testing.T) {
 	t.Parallel()
-	cfg := config(sweep.TxnVariants()[1])
+	cfg := config(services.TxnVariants()[1])
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, 1, dep)

@@ -109,9 +109,23 @@
 //
 // # Leader discovery
 //
-// Clients and coordinators find a group's leader as paper 000's clients
-// do: they try the replica that led last, and on a wrong-leader answer, a
-// lost message or a timeout, the next one in turn (rsm.Router).
+// How clients, coordinators and shards find a group's leader
+// (Config.Discovery): by default, Redirect, as paper 000's clients do: try
+// the replica that led last, and on a wrong-leader answer, a lost message
+// or a timeout, the next one in turn (rsm.Router). Under paper 003's
+// ReplicaManager, every group's leader announces itself to a directory,
+// the replica manager (rsm.Directory, run by the harness on a host of its
+// own), and a caller asks it for the leader before its first call and
+// whenever the server it tried fails it.
+//
+// Redirect is the default because it needs nothing beyond the groups
+// themselves: the replica manager is one more process every client and
+// server depends on, which a fault could cut off (the paper's was a single
+// process too, and the harness keeps it out of the faults' way), and it
+// saves little. A caller only asks when the leader it knew fails it, and
+// then a wrong-leader answer costs a round trip and a lost one a timeout
+// under either scheme; what the directory saves is trying the replicas
+// that do not lead, at most two of three here.
 //
 // # Planted bugs
 //

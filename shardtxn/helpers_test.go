@@ -1,12 +1,13 @@
 package shardtxn_test
 
 import (
+	"flag"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -30,10 +31,30 @@ func deploy(t simtest.T, seed int64, d services.ShardTxn) *deployment {
 	return &deployment{w: w, c: c, d: d}
 }
 
+// discovery, if set ("replica-manager"), runs every deployment the tests
+// build under that leader discovery instead of the default:
+//
+//	go test ./shardtxn -discovery replica-manager
+var discovery = flag.String("discovery", "", "leader discovery of the tests' deployments: redirect or replica-manager (default: the Config's)")
+
 // standard is three shards and a coordinator group of three replicas each,
 // placed on three shared hosts as paper 000 deployed them.
 func standard(cfg shardtxn.Config) services.ShardTxn {
-	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: cfg}
+	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: discovered(cfg)}
+}
+
+// discovered is cfg with the leader discovery -discovery asks for.
+func discovered(cfg shardtxn.Config) shardtxn.Config {
+	switch *discovery {
+	case "":
+	case shardtxn.Redirect.String():
+		cfg.Discovery = shardtxn.Redirect
+	case shardtxn.ReplicaManager.String():
+		cfg.Discovery = shardtxn.ReplicaManager
+	default:
+		panic(fmt.Sprintf("-discovery %q is not %v or %v", *discovery, shardtxn.Redirect, shardtxn.ReplicaManager))
+	}
+	return cfg
 }
 
 // run runs one transaction to its end, or fails t after limit.
@@ -59,9 +80,9 @@ func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Ou
 func (d *deployment) drained() bool { return d.d.Drained(d.c) }
 
 // eachVariant runs body as a subtest under each variant of paper 000's
-// and paper 003's options (sweep.TxnVariants), paper 000's first.
+// and paper 003's options (services.TxnVariants), paper 000's first.
 func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
-	for _, v := range sweep.TxnVariants() {
+	for _, v := range services.TxnVariants() {
 		t.Run(v.String(), func(t *testing.T) {
 			t.Parallel()
 			body(t, config(v))
@@ -70,7 +91,7 @@ func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
 }
 
 // config is shardtxn's default configuration with v's options.
-func config(v sweep.TxnVariant) shardtxn.Config {
+func config(v services.TxnVariant) shardtxn.Config {
 	cfg := shardtxn.DefaultConfig()
 	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
 	return cfg

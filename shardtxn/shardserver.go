@@ -1,6 +1,7 @@
 package shardtxn
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/replab/replab/labrpc"
@@ -30,13 +31,20 @@ type ShardServer struct {
 	asking  map[Txid]bool          // the cleanup's questions in flight
 }
 
-// StartShard starts replica me of a shard group on host, restoring what
-// persister holds; coordinators are its ends to the coordinator group's
-// replicas, asked under paper 003's options. Register its Services on the
-// host's labrpc server.
-func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, coordinators []*labrpc.ClientEnd, cfg Config) (*ShardServer, error) {
+// StartShard starts replica me of shard group shard on host, restoring
+// what persister holds; coordinators are its ends to the coordinator
+// group's replicas, asked under paper 003's options, and dir its end to
+// the directory under ReplicaManager discovery (nil otherwise). Register
+// its Services on the host's labrpc server.
+func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shard int, coordinators []*labrpc.ClientEnd, dir *labrpc.ClientEnd, cfg Config) (*ShardServer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if err := cfg.directory(dir); err != nil {
+		return nil, err
+	}
+	if shard < 0 {
+		return nil, fmt.Errorf("shardtxn: StartShard: shard %d is negative", shard)
 	}
 	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){},
 		seen: map[Txid]time.Duration{}, asking: map[Txid]bool{}}
@@ -48,6 +56,10 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	s.rs = rs
 	s.coord = rsm.MakeRouter(host, coordinators)
 	s.coord.SetTimeout(cfg.RPCTimeout)
+	if dir != nil {
+		rs.Announce(rsm.Listing{Dir: dir, Group: ShardGroup(shard)})
+		s.coord.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
+	}
 	s.cleaner = host.NewTimer(s.cleanup)
 	if cfg.cleans() {
 		s.cleaner.Reset(cfg.Tick)

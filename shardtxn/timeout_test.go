@@ -62,6 +62,7 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *shardtxn.Config) { c.CleanupAge = 0 }, "shardtxn: CleanupAge 0s must be positive"},
 		{func(c *shardtxn.Config) { c.Conflicts = 2 }, "shardtxn: Conflicts Conflicts(2) is not LockWaits or WriteIntents"},
 		{func(c *shardtxn.Config) { c.Presumption = 7 }, "shardtxn: Presumption Presumption(7) is not PresumedAbort or PresumedCommit"},
+		{func(c *shardtxn.Config) { c.Discovery = 5 }, "shardtxn: Discovery Discovery(5) is not Redirect or ReplicaManager"},
 		{func(c *shardtxn.Config) { c.RSM.MaxRaftState = 0 }, "rsm: MaxRaftState 0 must be positive, or -1 for no snapshots"},
 	} {
 		cfg := shardtxn.DefaultConfig()

@@ -76,3 +76,17 @@ func (c *Cluster) Connect(client *sim.Host, g int, to []int) {
 		c.net.Enable(name, on[j])
 	}
 }
+
+// directoryName names the directory's host and server.
+const directoryName = "directory"
+
+// Directory returns a new end from host (a client's or a server's) to the
+// cluster's directory, connected and enabled, or nil if the cluster has
+// none (see Config.Directory).
+func (c *Cluster) Directory(host *sim.Host) *labrpc.ClientEnd {
+	if !c.dir {
+		return nil
+	}
+	end, _ := c.endTo(host, directoryName)
+	return end
+}

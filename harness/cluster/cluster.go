@@ -29,16 +29,22 @@ type Replica interface {
 // the services to register for it (its handlers, its Raft node).
 type Factory func(n Node) (Replica, []*labrpc.Service, error)
 
-// A Node is what a Factory gets to make one replica: replica Me of its
-// group on Host, restored from Persister, talking to its peers through
-// Peers (Peers[Me] is unused), and to other groups through Dial.
+// A Node is what a Factory gets to make one replica: replica Me of the
+// group named Group on Host, restored from Persister, talking to its peers
+// through Peers (Peers[Me] is unused), to other groups through Dial, and to
+// the cluster's directory, if it has one, through Directory.
 type Node struct {
 	Host      *sim.Host
+	Group     string
 	Peers     []*labrpc.ClientEnd
 	Me        int
 	Persister *sim.Persister
 	c         *Cluster
 }
+
+// Directory returns a new end from the node's host to the cluster's
+// directory (see Config.Directory), or nil if it has none.
+func (n Node) Directory() *labrpc.ClientEnd { return n.c.Directory(n.Host) }
 
 // Dial returns new ends from the node's host to every replica of the group
 // named group (a coordinator's ends to a shard group, say). They are made
@@ -73,6 +79,13 @@ type Config struct {
 	// on; groups with no placement get hosts of their own after them.
 	Hosts  int
 	Groups []Group
+	// Directory, if set, makes the service of a directory (an
+	// rsm.Directory: paper 003's replica manager, where the groups' leaders
+	// announce themselves and clients look them up), which the cluster runs
+	// on a well-known host of its own named "directory". Like a client's
+	// host it is outside the monkey's hosts: faults leave it and its links
+	// alone, as the paper's experiments left its replica manager.
+	Directory func() *labrpc.Service
 }
 
 // A Cluster is groups of replicas on one world and network.
@@ -85,6 +98,7 @@ type Cluster struct {
 	monkey *chaos.Monkey
 	ends   int                            // makes end names unique
 	client map[*sim.Host]map[int][]string // a client host's end names, per group
+	dir    bool                           // a directory runs on the host "directory"
 	// clientIndex is the index of each client's host (NewClient) in faults.
 	clientIndex map[*sim.Host]int
 }
@@ -134,6 +148,12 @@ func New(w *sim.World, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c.monkey = m
+	if cfg.Directory != nil {
+		srv := labrpc.MakeServer(w.NewHost(directoryName))
+		srv.AddService(cfg.Directory())
+		c.net.AddServer(directoryName, srv)
+		c.dir = true
+	}
 	for gi, g := range c.groups {
 		for i := range g.replicas {
 			if err := c.start(gi, i); err != nil {
@@ -284,7 +304,7 @@ func (c *Cluster) start(g, i int) error {
 		peers[j], _ = c.makeEnd(host, g, j)
 	}
 	name := c.serverName(g, i)
-	r, services, err := gr.Factory(Node{Host: host, Peers: peers, Me: i, Persister: host.PersisterNamed(name), c: c})
+	r, services, err := gr.Factory(Node{Host: host, Group: gr.Name, Peers: peers, Me: i, Persister: host.PersisterNamed(name), c: c})
 	if err != nil {
 		return fmt.Errorf("cluster: starting %s: %w", name, err)
 	}
@@ -306,10 +326,16 @@ func (c *Cluster) start(g, i int) error {
 // makeEnd returns a new end from host to replica j of group g, connected
 // and enabled, and its name.
 func (c *Cluster) makeEnd(host *sim.Host, g, j int) (*labrpc.ClientEnd, string) {
+	return c.endTo(host, c.serverName(g, j))
+}
+
+// endTo returns a new end from host to the server named server, connected
+// and enabled, and its name.
+func (c *Cluster) endTo(host *sim.Host, server string) (*labrpc.ClientEnd, string) {
 	c.ends++
-	name := fmt.Sprintf("%s->%s#%d", host.Name(), c.serverName(g, j), c.ends)
+	name := fmt.Sprintf("%s->%s#%d", host.Name(), server, c.ends)
 	end := c.net.MakeEnd(name, host)
-	c.net.Connect(name, c.serverName(g, j))
+	c.net.Connect(name, server)
 	c.net.Enable(name, true)
 	return end, name
 }

@@ -23,9 +23,21 @@ type txnEnv struct {
 // host a coordinator replica and a replica of every shard), or with every
 // replica on a host of its own.
 func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnEnv, error) {
-	dep := services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}
+	return buildTxnEnv(seed, services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}, nil)
+}
+
+// buildTxnEnv builds dep, its servers snapshotting at snapshotAt; layout,
+// if not nil, changes the cluster's layout first (the coordinators' number
+// and hosts, say), and a transaction across two shards has committed.
+func buildTxnEnv(seed int64, dep services.ShardTxn, layout func(*cluster.Config)) (*txnEnv, error) {
 	dep.Config.RSM.MaxRaftState = snapshotAt
-	w, c, err := buildCluster(seed, dep.Cluster)
+	w, c, err := buildCluster(seed, func() (cluster.Config, error) {
+		cfg, err := dep.Cluster()
+		if err == nil && layout != nil {
+			layout(&cfg)
+		}
+		return cfg, err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -61,15 +73,17 @@ func (e *txnEnv) keys(i int) (string, string) {
 }
 
 // A txnOp is one operation of a client of an experiment: it calls done
-// when the operation ends.
-type txnOp func(ck *shardtxn.Clerk, client, n int, done func())
+// when the operation ends, saying whether it committed.
+type txnOp func(ck *shardtxn.Clerk, client, n int, done func(committed bool))
 
 // A txnLoad is clients running an operation over and over, each as soon as
-// its last ended, recording when each ended and how long it took.
+// its last ended, recording when each ended, how long it took and whether
+// it committed.
 type txnLoad struct {
-	stopped bool
-	at      []time.Duration
-	took    []time.Duration
+	stopped   bool
+	at        []time.Duration
+	took      []time.Duration
+	committed []bool
 }
 
 // start starts clients running op.
@@ -85,10 +99,11 @@ func (e *txnEnv) start(clients int, op txnOp) *txnLoad {
 			}
 			n++
 			begin := e.w.Now()
-			op(ck, i, n, func() {
+			op(ck, i, n, func(committed bool) {
 				if !l.stopped {
 					l.at = append(l.at, e.w.Now())
 					l.took = append(l.took, e.w.Now()-begin)
+					l.committed = append(l.committed, committed)
 				}
 				step()
 			})
@@ -100,8 +115,8 @@ func (e *txnEnv) start(clients int, op txnOp) *txnLoad {
 
 // txn returns the op that runs the transaction ops(client, n).
 func txn(ops func(client, n int) []shardtxn.Op) txnOp {
-	return func(ck *shardtxn.Clerk, client, n int, done func()) {
-		if err := ck.Txn(ops(client, n), func(shardtxn.Outcome) { done() }); err != nil {
+	return func(ck *shardtxn.Clerk, client, n int, done func(bool)) {
+		if err := ck.Txn(ops(client, n), func(o shardtxn.Outcome) { done(o.Committed) }); err != nil {
 			panic(err)
 		}
 	}

@@ -47,18 +47,18 @@ func txnKinds() []txnKind {
 			return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n)), shardtxn.Set(b, strconv.Itoa(n))}
 		}), false},
 		{"(d) Add and Xfer", "Add (one shard)", func(e *txnEnv) txnOp {
-			return func(ck *shardtxn.Clerk, client, _ int, done func()) {
+			return func(ck *shardtxn.Clerk, client, _ int, done func(bool)) {
 				a, _ := e.keys(client)
-				must(ck.Add(a, 1, func(shardtxn.Outcome) { done() }))
+				must(ck.Add(a, 1, func(o shardtxn.Outcome) { done(o.Committed) }))
 			}
 		}, false},
 		{"(d) Add and Xfer", "Xfer (two shards)", func(e *txnEnv) txnOp {
-			return func(ck *shardtxn.Clerk, client, n int, done func()) {
+			return func(ck *shardtxn.Clerk, client, n int, done func(bool)) {
 				a, b := e.keys(client)
 				if n%2 == 0 {
 					a, b = b, a
 				}
-				must(ck.Xfer(a, b, 1, func(shardtxn.Outcome) { done() }))
+				must(ck.Xfer(a, b, 1, func(o shardtxn.Outcome) { done(o.Committed) }))
 			}
 		}, false},
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn"
 )
 
@@ -37,27 +38,28 @@ func (d ShardTxn) Cluster() (cluster.Config, error) {
 	}
 	var hosts []int
 	cfg := cluster.Config{}
+	if d.Config.Discovery == shardtxn.ReplicaManager {
+		cfg.Directory = rsm.NewDirectoryService
+	}
 	if d.Shared {
 		cfg.Hosts = d.Replicas
 		for i := range d.Replicas {
 			hosts = append(hosts, i)
 		}
 	}
-	cfg.Groups = append(cfg.Groups, cluster.Group{Name: "coord", Replicas: d.Replicas, Hosts: hosts, Factory: d.coordinator})
+	cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardtxn.CoordGroup, Replicas: d.Replicas, Hosts: hosts, Factory: d.coordinator})
 	for s := range d.Shards {
-		cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardGroup(s), Replicas: d.Replicas, Hosts: hosts, Factory: d.shard(s)})
+		cfg.Groups = append(cfg.Groups, cluster.Group{Name: shardtxn.ShardGroup(s), Replicas: d.Replicas, Hosts: hosts, Factory: d.shard(s)})
 	}
 	return cfg, nil
 }
 
-func shardGroup(s int) string { return fmt.Sprintf("shard%d", s) }
-
 func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	shards := make([][]*labrpc.ClientEnd, d.Shards)
 	for s := range shards {
-		shards[s] = n.Dial(shardGroup(s))
+		shards[s] = n.Dial(shardtxn.ShardGroup(s))
 	}
-	c, err := shardtxn.StartCoordinator(n.Host, n.Peers, n.Me, n.Persister, shards, d.Config)
+	c, err := shardtxn.StartCoordinator(n.Host, n.Peers, n.Me, n.Persister, shards, n.Directory(), d.Config)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,7 +68,7 @@ func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Servic
 
 func (d ShardTxn) shard(s int) cluster.Factory {
 	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, n.Dial("coord"), d.Config)
+		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, s, n.Dial(shardtxn.CoordGroup), n.Directory(), d.Config)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -97,7 +99,7 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 				}
 			case *shardtxn.ShardServer:
 				if k, p := r.Locks(); k+p > 0 {
-					held = append(held, fmt.Sprintf("%s/%d: %d locked keys, %d prepared", shardGroup(g-1), i, k, p))
+					held = append(held, fmt.Sprintf("%s/%d: %d locked keys, %d prepared", shardtxn.ShardGroup(g-1), i, k, p))
 				}
 			}
 		}
@@ -106,7 +108,8 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 }
 
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host
-// of its own named name. It waits 300 ms for a coordinator's answer before
+// of its own named name, asking c's directory for the groups' leaders if
+// c has one. It waits 300 ms for a coordinator's answer before
 // it asks the next: a transaction retried under its Txid applies once, and
 // a lost message should not cost the rsm default's second.
 func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
@@ -116,6 +119,9 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 		shards = append(shards, c.Ends(h, g, nil))
 	}
 	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	if dir := c.Directory(h); dir != nil {
+		ck.Discover(dir)
+	}
 	ck.SetTimeout(300 * time.Millisecond)
 	return ck
 }

@@ -71,9 +71,9 @@ func txnScenarios() []Scenario {
 		{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Bank: true},
 	}
 	var out []Scenario
-	for i, v := range TxnVariants() {
+	for i, v := range services.TxnVariants() {
 		for _, sp := range base {
-			sp.Config = v.Config()
+			sp.Config = v.With(TxnConfig())
 			if i > 0 {
 				sp.Name += "-" + v.Short
 				sp.Description += " " + v.Description
@@ -81,39 +81,17 @@ func txnScenarios() []Scenario {
 			out = append(out, sp.Scenario())
 		}
 	}
-	return out
-}
-
-// A TxnVariant is one combination of paper 000's and paper 003's answers
-// to the same two questions: what a prepare does on a held key (lock
-// waits or write intents), and what the coordinator presumes of a
-// transaction its table no longer holds (abort or commit).
-type TxnVariant struct {
-	Short       string // the scenario names' suffix
-	Description string // a sentence on the variant, for its scenarios
-	Conflicts   shardtxn.Conflicts
-	Presumption shardtxn.Presumption
-}
-
-// TxnVariants returns every combination, paper 000's (shardtxn's
-// default) first and paper 003's last.
-func TxnVariants() []TxnVariant {
-	return []TxnVariant{
-		{"2pl", "Paper 000's design: lock waits and presumed abort.", shardtxn.LockWaits, shardtxn.PresumedAbort},
-		{"intents", "The shards resolve conflicts by paper 003's write intents (a prepare that meets a pending transaction's intent aborts itself), and the coordinator presumes abort.", shardtxn.WriteIntents, shardtxn.PresumedAbort},
-		{"prc", "The shards wait for locks, and the coordinator presumes commit (paper 003: a commit leaves the coordinator's table with its decision, and the shards' background cleanup asks about transactions prepared for long).", shardtxn.LockWaits, shardtxn.PresumedCommit},
-		{"acid", "Paper 003's design: write intents, presumed commit and the shards' background cleanup.", shardtxn.WriteIntents, shardtxn.PresumedCommit},
+	// Paper 003's whole design finds leaders through its replica manager:
+	// the lists and the leader outages again, so.
+	last := services.TxnVariants()[len(services.TxnVariants())-1]
+	for _, sp := range []TxnSpec{base[0], base[2]} {
+		sp.Config = last.With(TxnConfig())
+		sp.Config.Discovery = shardtxn.ReplicaManager
+		sp.Name += "-" + last.Short + "-rm"
+		sp.Description += " " + last.Description + " Clients and servers find each group's leader through the replica manager, a directory the leaders announce themselves to (outside the faults)."
+		out = append(out, sp.Scenario())
 	}
-}
-
-// String names the variant's options.
-func (v TxnVariant) String() string { return v.Conflicts.String() + "/" + v.Presumption.String() }
-
-// Config returns TxnConfig with the variant's options.
-func (v TxnVariant) Config() shardtxn.Config {
-	cfg := TxnConfig()
-	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
-	return cfg
+	return out
 }
 
 // TxnConfig is the configuration of the transaction scenarios: shardtxn's
