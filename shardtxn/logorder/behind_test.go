@@ -26,14 +26,8 @@ func TestBehindAndRetriedCommits(t *testing.T) {
 	cut := (l + 1) % 3
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
 	tid := d.put(t, ck, "a", "2")
-	h := d.c.NewClient("raw")
-	ends := d.c.Ends(h, 0, nil)
-	call := func(to int, method string, args, reply any) time.Duration {
-		start, ended := d.w.Now(), false
-		ends[to].Call(method, args, reply, func(bool) { ended = true })
-		d.runUntil(t, method, &ended)
-		return d.w.Now() - start
-	}
+	r := d.raw()
+	call := func(to int, method string, args, reply any) time.Duration { return r.call(t, to, method, args, reply) }
 	var get logorder.GetReply
 	took := call(cut, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
 	assert.Equal(t, logorder.ErrBehind, get.Err)

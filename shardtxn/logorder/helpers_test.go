@@ -6,6 +6,7 @@ import (
 
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -135,4 +136,27 @@ func keyOn(node int, layout logorder.Layout, name string) string {
 			return k
 		}
 	}
+}
+
+// A raw client calls the nodes' handlers itself, as a clerk would, to ask
+// what a clerk never asks.
+type raw struct {
+	d    *deployment
+	ends []*labrpc.ClientEnd
+}
+
+func (d *deployment) raw() *raw {
+	d.clients++
+	h := d.c.NewClient(fmt.Sprintf("raw%d", d.clients))
+	return &raw{d: d, ends: d.c.Ends(h, 0, nil)}
+}
+
+// call sends method to node to, runs the world until the call ends, and
+// returns how long it took.
+func (r *raw) call(t simtest.T, to int, method string, args, reply any) time.Duration {
+	t.Helper()
+	start, ended := r.d.w.Now(), false
+	r.ends[to].Call(method, args, reply, func(bool) { ended = true })
+	r.d.runUntil(t, method, &ended)
+	return r.d.w.Now() - start
 }
