@@ -23,6 +23,7 @@ func TestVersionsKeptBetweenOneAndTwoWindows(t *testing.T) {
 	horizon := 0
 	reach := func() int {
 		for ; ; horizon++ {
+			require.LessOrEqual(t, horizon, d.server(0).Processed(), "reads as of the newest tid are served")
 			var get logorder.GetReply
 			r.call(t, 0, "Server.Get", &logorder.GetArgs{Tid: horizon, Keys: []string{"a"}}, &get)
 			if get.Err == logorder.OK {
@@ -56,8 +57,10 @@ func TestSnapshotCadence(t *testing.T) {
 		cfg.SnapshotEvery = every
 		d := deploy(t, 1, cfg)
 		ck := d.clerk()
-		for d.server(0).Processed() < 11 {
-			d.put(t, ck, "a", "v")
+		for range 11 {
+			if d.server(0).Processed() < 11 {
+				d.put(t, ck, "a", "v")
+			}
 		}
 		require.Equal(t, 11, d.server(0).Processed(), "each put takes one tid")
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, 0)}))
