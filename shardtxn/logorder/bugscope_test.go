@@ -56,23 +56,13 @@ func TestPlantedLocalRuleIsNodeZeros(t *testing.T) {
 func TestPlantedEarlyReadsAfterRestartOnly(t *testing.T) {
 	cfg := planted(t, config(3, 3), "before it has caught up")
 	d := deploy(t, 1, cfg)
-	ck := d.clerk()
-	d.put(t, ck, "a", "1")
-	l, ok := d.c.Leader(0)
-	require.True(t, ok)
-	cut := (l + 1) % 3
-	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
-	tid := d.put(t, ck, "a", "2")
+	_, cut, tid := d.cutOff(t, d.clerk())
 	r := d.raw()
-	var get logorder.GetReply
-	took := r.call(t, cut, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
-	assert.Equal(t, logorder.ErrBehind, get.Err, "cut off, never restarted: no early read")
-	assert.GreaterOrEqual(t, took, cfg.ReadWait)
-	assert.Less(t, took, cfg.ReadWait+10*time.Millisecond)
+	r.assertBehind(t, cut, tid, "cut off, never restarted: no early read")
 
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, cut)}))
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: d.c.HostOf(0, cut)}))
-	get = logorder.GetReply{}
+	var get logorder.GetReply
 	r.call(t, cut, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
 	assert.Equal(t, logorder.OK, get.Err, "restarted: the planted bug serves at once")
 	assert.NotEqual(t, "2", get.Values[0].Value, "without the newest write")
