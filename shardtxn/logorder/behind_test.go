@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/stretchr/testify/assert"
@@ -17,29 +16,13 @@ import (
 // retried after its tid was processed is answered by deciding it again,
 // alike.
 func TestBehindAndRetriedCommits(t *testing.T) {
-	cfg := config(3, 3)
-	d := deploy(t, 1, cfg)
+	d := deploy(t, 1, config(3, 3))
 	ck := d.clerk()
-	d.put(t, ck, "a", "1")
-	l, ok := d.c.Leader(0)
-	require.True(t, ok)
-	cut := (l + 1) % 3
-	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
-	tid := d.put(t, ck, "a", "2")
-	h := d.c.NewClient("raw")
-	ends := d.c.Ends(h, 0, nil)
-	call := func(to int, method string, args, reply any) time.Duration {
-		start, ended := d.w.Now(), false
-		ends[to].Call(method, args, reply, func(bool) { ended = true })
-		d.runUntil(t, method, &ended)
-		return d.w.Now() - start
-	}
+	l, cut, tid := d.cutOff(t, ck)
+	r := d.raw()
+	call := func(to int, method string, args, reply any) time.Duration { return r.call(t, to, method, args, reply) }
+	r.assertBehind(t, cut, tid, "cut off")
 	var get logorder.GetReply
-	took := call(cut, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
-	assert.Equal(t, logorder.ErrBehind, get.Err)
-	assert.GreaterOrEqual(t, took, cfg.ReadWait)
-	assert.Less(t, took, cfg.ReadWait+10*time.Millisecond)
-	get = logorder.GetReply{}
 	call(cut, "Server.Get", &logorder.GetArgs{Tid: 0, Keys: []string{"a"}}, &get)
 	assert.Equal(t, logorder.OK, get.Err)
 	assert.False(t, get.Values[0].Found, "nothing as of tid 0")

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,4 +138,53 @@ func keyOn(node int, layout logorder.Layout, name string) string {
 			return k
 		}
 	}
+}
+
+// A raw client calls the nodes' handlers itself, as a clerk would, to ask
+// what a clerk never asks.
+type raw struct {
+	d    *deployment
+	ends []*labrpc.ClientEnd
+}
+
+func (d *deployment) raw() *raw {
+	d.clients++
+	h := d.c.NewClient(fmt.Sprintf("raw%d", d.clients))
+	return &raw{d: d, ends: d.c.Ends(h, 0, nil)}
+}
+
+// call sends method to node to, runs the world until the call ends, and
+// returns how long it took.
+func (r *raw) call(t simtest.T, to int, method string, args, reply any) time.Duration {
+	t.Helper()
+	start, ended := r.d.w.Now(), false
+	r.ends[to].Call(method, args, reply, func(bool) { ended = true })
+	r.d.runUntil(t, method, &ended)
+	return r.d.w.Now() - start
+}
+
+// cutOff writes a=1 through ck, cuts a follower off from the log, and
+// writes a=2, which the follower misses: it returns the leader, the
+// follower, and the second write's tid.
+func (d *deployment) cutOff(t simtest.T, ck *logorder.Clerk) (leader, cut, tid int) {
+	t.Helper()
+	d.put(t, ck, "a", "1")
+	leader, ok := d.c.Leader(0)
+	require.True(t, ok)
+	cut = (leader + 1) % d.d.Config.Layout.Nodes
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Isolate, Host: d.c.HostOf(0, cut)}))
+	return leader, cut, d.put(t, ck, "a", "2")
+}
+
+// assertBehind asks node for a's value as of tid, which it has not
+// processed, and checks that it answers ErrBehind once ReadWait has
+// passed.
+func (r *raw) assertBehind(t simtest.T, node, tid int, msg string) {
+	t.Helper()
+	var get logorder.GetReply
+	took := r.call(t, node, "Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get)
+	assert.Equal(t, logorder.ErrBehind, get.Err, msg)
+	wait := r.d.d.Config.ReadWait
+	assert.GreaterOrEqual(t, took, wait, msg)
+	assert.Less(t, took, wait+10*time.Millisecond, msg)
 }

@@ -18,7 +18,8 @@ func (s *Server) process() {
 		s.busy = true
 		sync, got := true, false
 		var out Outcome
-		s.decide(q.tid, q.txn, s.cfg.CacheSize > 0, func(o Outcome, _ Err) {
+		// Processing, the cache holds the newest values (none without it).
+		s.decide(q.tid, q.txn, true, func(o Outcome, _ Err) {
 			if sync {
 				out, got = o, true
 				return
