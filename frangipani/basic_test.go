@@ -409,3 +409,32 @@ func TestIdleHolderKeepsItsLock(t *testing.T) {
 	_, _, holders := d.value(t, "k")
 	assert.Equal(t, 1, holders)
 }
+
+// TestHandOverBetweenModes shows which holders the leader tells of a new
+// acquire: a reader's acquire reaches a writer holding the key, and a
+// writer's acquire the readers holding it, each handed over in about a
+// round through the log; a second reader's acquire is granted beside the
+// first reader, who keeps its lock and serves from its cache.
+func TestHandOverBetweenModes(t *testing.T) {
+	t.Parallel()
+	cfg := locksOnly()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	c, _ := d.clerk(t, "c")
+	d.put(t, a, "k", "a")
+	d.get(t, c, "other") // c finds the leader
+	timed := func(op func()) time.Duration {
+		start := d.w.Now()
+		op()
+		return d.w.Now() - start
+	}
+	d.w.Run(cfg.RenewEvery / 2)
+	assert.Less(t, timed(func() { d.get(t, b, "k") }), 8*d.hop(), "a writer is told of a reader")
+	assert.Less(t, timed(func() { d.get(t, c, "k") }), 4*d.hop(), "a second reader joins the first")
+	assert.Equal(t, cfg.CacheHit, timed(func() { d.get(t, b, "k") }), "the first reader was not told to yield")
+	d.w.Run(cfg.RenewEvery / 2)
+	assert.Less(t, timed(func() { d.put(t, a, "k", "A") }), 8*d.hop(), "readers are told of a writer")
+	v, _ := d.get(t, b, "k")
+	assert.Equal(t, "A", v)
+}
