@@ -273,6 +273,18 @@ func TestHandOver(t *testing.T) {
 	assert.Equal(t, "0123456789", v)
 }
 
+// threeClerks deploys the lock service with locksOnly and three clerks,
+// a, b and c, of which a has put "a" to key k and holds its lock.
+func threeClerks(t *testing.T) (frangipani.Config, *deployment, *frangipani.Clerk, *frangipani.Clerk, *frangipani.Clerk) {
+	cfg := locksOnly()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	c, _ := d.clerk(t, "c")
+	d.put(t, a, "k", "a")
+	return cfg, d, a, b, c
+}
+
 // TestContendedGrant queues two clients for a lock: the first to get it
 // learns from the grant that the other waits, serves its operation and
 // releases Linger later, without waiting for its watch to tell it: the
@@ -280,12 +292,7 @@ func TestHandOver(t *testing.T) {
 // release, a round to the followers) and Linger.
 func TestContendedGrant(t *testing.T) {
 	t.Parallel()
-	cfg := locksOnly()
-	d := deploy(t, 1, cfg)
-	a, _ := d.clerk(t, "a")
-	b, _ := d.clerk(t, "b")
-	c, _ := d.clerk(t, "c")
-	d.put(t, a, "k", "a")
+	cfg, d, a, b, c := threeClerks(t)
 	var bDone, cDone time.Duration
 	require.NoError(t, b.Append("k", "b", func() { bDone = d.w.Now() }))
 	require.NoError(t, c.Append("k", "c", func() { cDone = d.w.Now() }))
@@ -417,12 +424,7 @@ func TestIdleHolderKeepsItsLock(t *testing.T) {
 // first reader, who keeps its lock and serves from its cache.
 func TestHandOverBetweenModes(t *testing.T) {
 	t.Parallel()
-	cfg := locksOnly()
-	d := deploy(t, 1, cfg)
-	a, _ := d.clerk(t, "a")
-	b, _ := d.clerk(t, "b")
-	c, _ := d.clerk(t, "c")
-	d.put(t, a, "k", "a")
+	cfg, d, a, b, c := threeClerks(t)
 	d.get(t, c, "other") // c finds the leader
 	timed := func(op func()) time.Duration {
 		start := d.w.Now()
