@@ -63,16 +63,18 @@ func TestRunKeepsTheFaultLogsOfFailingSeeds(t *testing.T) {
 		[]string{out[0].FaultLog, out[1].FaultLog, out[2].FaultLog, out[3].FaultLog})
 }
 
+// TestLeaseElectionsPasses runs kv-lease-elections' first seed with no bug
+// planted: it must pass, its nemesis having let the leader back in
+// through a bridge. Sweeps try the many seeds: 10 000 passed, any time
+// (README.md's table of sweeps).
 func TestLeaseElectionsPasses(t *testing.T) {
 	t.Parallel()
 	sc, err := Lookup("kv-lease-elections")
 	require.NoError(t, err)
-	for _, seed := range []int64{1, 2} {
-		o := sc.Run(seed, t.TempDir(), nil)
-		assert.True(t, o.OK(), "seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
-		assert.Greater(t, o.Ops, 100)
-		assert.Contains(t, o.FaultLog, "bridge")
-	}
+	o := sc.Run(1, t.TempDir(), nil)
+	assert.True(t, o.OK(), "seed 1: %s\nfault log:\n%s", o.Problem, o.FaultLog)
+	assert.Greater(t, o.Ops, 100)
+	assert.Contains(t, o.FaultLog, "bridge")
 }
 
 // TestTargetedScenariosPassAndReplay runs the first seed of each targeted
