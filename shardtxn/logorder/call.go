@@ -43,6 +43,9 @@ func (n *nodes) pick(among []int) int {
 	return fresh[n.host.World().Rand().IntN(len(fresh))]
 }
 
+// shun avoids node i for twice the timeout, from now.
+func (n *nodes) shun(i int) { n.avoid[i] = n.host.Now() + 2*n.timeout }
+
 // ask sends method with args to a node of among (see pick), and again to
 // the one it picks next, until accept takes a reply (made by newReply). A
 // try that is lost, times out or is refused is followed by another after a
@@ -53,7 +56,7 @@ func (n *nodes) ask(among []int, method string, args any, newReply func() any, a
 	var to int        // the node it asks
 	var try func()
 	timer := n.host.NewTimer(func() {
-		n.avoid[to] = n.host.Now() + 2*n.timeout
+		n.shun(to)
 		try()
 	})
 	try = func() {
@@ -67,7 +70,7 @@ func (n *nodes) ask(among []int, method string, args any, newReply func() any, a
 			}
 			timer.Stop()
 			if !ok {
-				n.avoid[to] = n.host.Now() + 2*n.timeout
+				n.shun(to)
 			}
 			if ok && accept(reply) {
 				return
