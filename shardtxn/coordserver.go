@@ -329,7 +329,7 @@ func (c *CoordServer) recover() {
 	}
 }
 
-// tick aborts the transactions undecided for longer than TxnTimeout.
+// tick aborts the transactions undecided for TxnTimeout or longer.
 func (c *CoordServer) tick() {
 	if !c.leading {
 		return
