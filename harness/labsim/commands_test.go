@@ -189,3 +189,29 @@ func TestGrade(t *testing.T) {
 	labsim(e, "grade", "-json", unwritten)
 	assert.NoFileExists(t, unwritten, "no sheet, no file")
 }
+
+// TestSweepPlanted runs a sweep with a planted bug: it fails, and the
+// replay line plants the bug again; -plant list lists a scenario's bugs,
+// and a bug it cannot plant is refused.
+func TestSweepPlanted(t *testing.T) {
+	dir := t.TempDir()
+	r := labsim(realEnv(), "sweep", "txn-crossing", "-plant", "fixed instead of randomized lock waits", "-seeds", "1", "-out", dir)
+	assert.Equal(t, exitFailed, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "seed 1: FAIL: a client starved")
+	assert.Contains(t, r.stdout, `sweep txn-crossing -plant "fixed instead of randomized lock waits" -seed 1`)
+
+	r = labsim(realEnv(), "sweep", "txn-crossing", "-plant", "shardtxn: fixed instead of randomized lock waits", "-seed", "1", "-out", dir)
+	assert.Equal(t, exitFailed, r.code, r.stderr)
+
+	r = labsim(realEnv(), "sweep", "txn-crossing", "-plant", "list")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  \"fixed instead of randomized lock waits\"\n")
+	assert.NotContains(t, r.stdout, "votedFor")
+
+	r = labsim(realEnv(), "sweep", "locks-isolate", "-plant", "fixed instead of randomized lock waits")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "scenario locks-isolate cannot plant \"fixed instead of randomized lock waits\": it plants no bug of package shardtxn")
+	r = labsim(realEnv(), "sweep", "locks-isolate", "-plant", "no such bug")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, `unknown planted bug "no such bug"; 'labsim sweep locks-isolate -plant list' lists the bugs it can plant`)
+}

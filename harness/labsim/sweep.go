@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/harness/sweep"
@@ -13,7 +15,7 @@ import (
 
 var sweepCmd = &command{
 	name:  "sweep",
-	args:  "SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]\nSCENARIO -seed N [-trace FILE] [-out DIR]",
+	args:  "SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]\nSCENARIO -seed N [-trace FILE] [-out DIR]\nSCENARIO -plant BUG [either's flags] | -plant list",
 	short: "run a chaos scenario over many seeds, or replay one seed",
 	arg:   "scenario",
 	long: `
@@ -28,7 +30,12 @@ collector at GOGC=400 (its worlds are small and it runs almost twice as
 fast) unless GOGC is set.
 
 With -seed N, sweep replays that one seed and prints its fault log and
-verdict (exit status 1 if it fails); -trace writes its event trace.`,
+verdict (exit status 1 if it fails); -trace writes its event trace.
+
+-plant BUG runs the scenario with one of the services' planted bugs
+switched on (docs/planted-bugs.md: a sweep finds each within 20 seeds),
+to watch a sweep catch it; -plant list lists the bugs the scenario can
+plant.`,
 	flags: func(fs *flag.FlagSet) action {
 		seeds := intFlag(fs, "seeds", 100, 1, maxSeeds, fmt.Sprintf("run `N` seeds, 1 to %d", maxSeeds))
 		first := intFlag(fs, "first", 1, math.MinInt64, math.MaxInt64, "start from seed `S`")
@@ -38,10 +45,19 @@ verdict (exit status 1 if it fails); -trace writes its event trace.`,
 		one := seedFlag(fs, 0, "replay seed `N` alone, verbosely")
 		trace := fs.String("trace", "", "with -seed: write the event trace to `FILE`")
 		dir := fs.String("out", "sweep-out", "write porcupine's visualizations of failures into `DIR`")
+		plant := fs.String("plant", "", "switch on the planted bug named `BUG` (list: the scenario's bugs)")
 		return func(e *env, name string) error {
 			sc, err := findScenario(e, name)
 			if err != nil {
 				return err
+			}
+			if *plant == "list" {
+				return listBugs(e, sc)
+			}
+			if *plant != "" {
+				if sc, err = plantBug(sc, *plant); err != nil {
+					return err
+				}
 			}
 			if isSet(fs, "seed") {
 				for _, f := range []string{"seeds", "first", "shard", "parallel"} {
@@ -73,6 +89,37 @@ verdict (exit status 1 if it fails); -trace writes its event trace.`,
 			return runSweep(e, sc, list, int(*par), *dir, fmt.Sprintf("shard %v of %d from %d", sh, *seeds, *first))
 		}
 	},
+}
+
+// listBugs prints the planted bugs sc can run with.
+func listBugs(e *env, sc sweep.Scenario) error {
+	fmt.Fprintf(e.stdout, "planted bugs %s can run with (-plant NAME):\n", sc.Name)
+	for _, b := range sweep.Bugs() {
+		if _, err := sweep.Planted(sc, b); err == nil {
+			fmt.Fprintf(e.stdout, "  %q\n", b.Name)
+		}
+	}
+	return nil
+}
+
+// plantBug returns sc with the bug called name (with or without its
+// package, "raft: votedFor not persisted") planted, or a usage error.
+func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, error) {
+	b, err := find(sweep.Bugs(), func(b sweep.Bug) string {
+		if strings.Contains(name, ": ") {
+			return b.String()
+		}
+		return b.Name
+	}, "planted bug", name)
+	if err != nil {
+		return sweep.Scenario{}, usagef("%v; 'labsim sweep %s -plant list' lists the bugs it can plant", strings.TrimSuffix(err.Error(), " ('labsim list' shows them)"), sc.Name)
+	}
+	p, err := sweep.Planted(sc, b)
+	if err != nil {
+		return sweep.Scenario{}, usagef("%v ('labsim sweep %s -plant list' lists the bugs it can plant)", err, sc.Name)
+	}
+	p.Name = sc.Name + " -plant " + strconv.Quote(b.Name)
+	return p, nil
 }
 
 // runSweep runs sc for every seed in list, par at a time, and prints the
