@@ -73,11 +73,11 @@ var figuresCmd = &command{
 Figures runs every experiment from its pinned seed, P at a time, writes
 each one's CSV, PNG and SVG files into DIR, and an index.md that shows
 every figure with its caption and the command that regenerates it. The
-same seeds give byte-identical files. It takes 20 to 40 s on two cores,
-with progress on stderr; -full runs the papers' whole scale where the
-default cuts it down (see 'labsim help run'), and takes about twice as
-long. If an experiment fails, figures runs the others, writes no index and
-exits with status 1.`,
+same seeds give byte-identical files. It takes about a minute on two
+cores, with progress on stderr; -full runs the papers' whole scale where
+the default cuts it down (see 'labsim help run'), and takes longer. If an
+experiment fails, figures runs the others, writes no index and exits with
+status 1.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "figures", "write the files and index.md into `DIR`")
 		par := parallelFlag(fs, "experiments")
