@@ -16,7 +16,10 @@ import (
 	"github.com/replab/replab/harness/experiments"
 	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/plots"
+	"github.com/replab/replab/sim/simtest"
 )
+
+func TestMain(m *testing.M) { simtest.Main(m) }
 
 // A result is what a labsim command line did.
 type result struct {

@@ -4,13 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/sim/simtest"
 )
 
 var sweepCmd = &command{
@@ -125,9 +124,7 @@ func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, error) {
 // runSweep runs sc for every seed in list, par at a time, and prints the
 // failing ones and a summary of the seeds, which where describes.
 func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where string) error {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		defer debug.SetGCPercent(debug.SetGCPercent(sweep.GCPercent))
-	}
+	defer simtest.SetGC()()
 	p := newProgress(e, sc.Name, "seeds", len(list), true)
 	start := time.Now()
 	outcomes := sweep.Run(sc, list, par, dir, p.set)

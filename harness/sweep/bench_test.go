@@ -3,6 +3,8 @@ package sweep
 import (
 	"runtime/debug"
 	"testing"
+
+	"github.com/replab/replab/sim/simtest"
 )
 
 // BenchmarkKVLinearizabilitySeed runs whole seeds of kv-linearizability
@@ -13,9 +15,9 @@ import (
 func BenchmarkKVLinearizabilitySeed(b *testing.B) { benchSeeds(b) }
 
 // BenchmarkKVLinearizabilitySeedSweepGC is BenchmarkKVLinearizabilitySeed
-// with the collector at GCPercent, as labsim sweep runs it.
+// with the collector at simtest.GCPercent, as labsim sweep runs it.
 func BenchmarkKVLinearizabilitySeedSweepGC(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(simtest.GCPercent))
 	benchSeeds(b)
 }
 

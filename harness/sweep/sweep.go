@@ -26,16 +26,6 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// GCPercent is the garbage collector's target (GOGC) that labsim sweep
-// runs at unless the GOGC variable sets one. A sweep's worlds keep about a
-// megabyte live each and allocate fast, so at Go's default (100) the
-// collector runs every few megabytes and takes about half the time; at
-// 400, 1000 seeds of kv-linearizability ran at 73–74 seeds/s instead of 40
-// on 2 cores, with a peak resident size of 80 MB instead of 25. (Figures
-// keep the default: their worlds are large, and 400 made them no faster
-// and twice as big.)
-const GCPercent = 400
-
 // A Scenario is a seeded chaos run that ends with a verdict.
 type Scenario struct {
 	Name        string
