@@ -39,14 +39,14 @@ func SetGC() (restore func()) {
 // numbers in the README were measured.
 func Main(m *testing.M) {
 	flag.Parse()
-	if !benchmarking() {
-		SetGC()
-	}
+	setTestGC()
 	m.Run()
 }
 
-// benchmarking reports whether -test.bench asks for benchmarks.
-func benchmarking() bool {
-	f := flag.Lookup("test.bench")
-	return f != nil && f.Value.String() != ""
+// setTestGC sets the collector's target for tests: GCPercent (see SetGC),
+// unless -test.bench asks for benchmarks.
+func setTestGC() {
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		SetGC()
+	}
 }

@@ -10,12 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestSetGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
+// withoutGOGC runs the rest of the test with GOGC unset and the collector
+// at 100, and puts both back after.
+func withoutGOGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(old) })
 	if gogc, set := os.LookupEnv("GOGC"); set {
-		defer os.Setenv("GOGC", gogc)
+		t.Cleanup(func() { os.Setenv("GOGC", gogc) })
 	}
 	os.Unsetenv("GOGC")
+}
+
+func TestSetGC(t *testing.T) {
+	withoutGOGC(t)
 	restore := SetGC()
 	assert.Equal(t, GCPercent, debug.SetGCPercent(GCPercent), "GOGC unset: the world's target")
 	restore()
@@ -26,11 +33,16 @@ func TestSetGC(t *testing.T) {
 	assert.Equal(t, 100, debug.SetGCPercent(100), "GOGC set: left alone")
 }
 
-func TestBenchmarking(t *testing.T) {
+func TestSetTestGC(t *testing.T) {
+	withoutGOGC(t)
 	old := flag.Lookup("test.bench").Value.String()
-	defer flag.Set("test.bench", old)
-	require.NoError(t, flag.Set("test.bench", ""))
-	assert.False(t, benchmarking(), "go test without -bench")
+	t.Cleanup(func() { flag.Set("test.bench", old) })
+
 	require.NoError(t, flag.Set("test.bench", "."))
-	assert.True(t, benchmarking(), "go test -bench .")
+	setTestGC()
+	assert.Equal(t, 100, debug.SetGCPercent(100), "go test -bench: the process's setting")
+
+	require.NoError(t, flag.Set("test.bench", ""))
+	setTestGC()
+	assert.Equal(t, GCPercent, debug.SetGCPercent(100), "go test: the world's target")
 }
