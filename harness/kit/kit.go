@@ -212,10 +212,14 @@ func (sp spec) files(module string) (map[string][]byte, error) {
 const guidePath = "docs/writing-raft.md"
 
 // rewrite points the imports of our packages at the kit's module, and
-// mentions of the guide at the kit's copy.
+// mentions of the guide at the kit's copy. Paths to our command stay ours:
+// the kit does not carry it, and a student installs labsim from replab.
 func rewrite(b []byte, module string) []byte {
-	b = bytes.ReplaceAll(b, []byte(ourModule+"/"), []byte(module+"/"))
-	return bytes.ReplaceAll(b, []byte(guidePath), []byte("GUIDE.md"))
+	return []byte(strings.NewReplacer(
+		ourModule+"/cmd/", ourModule+"/cmd/", // first, so that it wins over the next
+		ourModule+"/", module+"/",
+		guidePath, "GUIDE.md",
+	).Replace(string(b)))
 }
 
 // rewriteGo rewrites a Go file's imports and formats it, since the new

@@ -201,6 +201,7 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 
 	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	require.NoError(t, err)
+	assert.Contains(t, string(readme), "\ngo install "+ourModule+"/cmd/labsim@latest ", "labsim comes from replab, not the kit")
 	rows := map[string]string{}
 	for _, line := range strings.Split(string(readme), "\n") {
 		if f := strings.Split(line, "|"); len(f) == 6 && len(f[1]) == 4 && f[1][1] >= '0' && f[1][1] <= '9' {
