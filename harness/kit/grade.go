@@ -28,8 +28,12 @@ type Sheet struct {
 	// build.
 	BuildError string   `json:"build_error,omitempty"`
 	Tests      []Result `json:"tests"` // the catalogue's, in its order
-	// Ignored are the tests the run reported that are not the catalogue's:
-	// they earn nothing, whatever they print.
+	// Checks are the kit's tests that are not the catalogue's (that the
+	// package keeps to the rule of seeds, that the catalogue file is
+	// whole), with how they ended: they earn nothing.
+	Checks []Check `json:"checks,omitempty"`
+	// Ignored are the other tests the run reported: they earn nothing,
+	// whatever they print.
 	Ignored []string `json:"ignored,omitempty"`
 	Parts   []Part   `json:"parts"`
 	Points  int      `json:"points"` // earned
@@ -53,6 +57,13 @@ type Result struct {
 	// and the command that replays it.
 	Seed   *int64 `json:"seed,omitempty"`
 	Replay string `json:"replay,omitempty"`
+}
+
+// A Check is one of the kit's tests that carry no points, and how it
+// ended: "pass", "fail", "skip", or "unfinished".
+type Check struct {
+	Test   string `json:"test"`
+	Status string `json:"status"`
 }
 
 // A Part is the points earned in one part of the lab.
@@ -230,6 +241,12 @@ func (g *grader) add(e event) {
 	}
 	top, _, sub := strings.Cut(e.Test, "/")
 	r := g.byName[top]
+	if r == nil && slices.Contains(specs[s.Lab].checks, top) {
+		if !sub {
+			g.check(top, e.Action)
+		}
+		return
+	}
 	if r == nil {
 		if !slices.Contains(s.Ignored, top) {
 			s.Ignored = append(s.Ignored, top)
@@ -262,6 +279,21 @@ func (g *grader) add(e event) {
 				g.replayNext[e.Test] = true
 			}
 		}
+	}
+}
+
+// check records what the run said of the kit's check test: a run starts
+// it unfinished, and its pass, fail or skip ends it; a failing run of it
+// (with -count) stays failed.
+func (g *grader) check(test, action string) {
+	s := g.sheet
+	i := slices.IndexFunc(s.Checks, func(c Check) bool { return c.Test == test })
+	if i < 0 {
+		s.Checks = append(s.Checks, Check{Test: test, Status: unfinished})
+		i = len(s.Checks) - 1
+	}
+	if c := &s.Checks[i]; (action == "pass" || action == "skip" || action == "fail") && c.Status != "fail" {
+		c.Status = action
 	}
 }
 
@@ -360,6 +392,13 @@ func (s *Sheet) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "total     %d/%d\n", s.Points, s.Max)
 	if n := len(s.NotRun()); n > 0 && s.Status != doesNotBuild {
 		fmt.Fprintf(&b, "\nnot a full grade: %d of the catalogue's %d tests did not run to the end (a -run subset, a crash or a timeout, or tests missing from the package); they score 0\n", n, len(s.Tests))
+	}
+	if len(s.Checks) > 0 {
+		var checks []string
+		for _, c := range s.Checks {
+			checks = append(checks, c.Test+" "+c.Status)
+		}
+		fmt.Fprintf(&b, "the kit's checks, for no points: %s\n", strings.Join(checks, ", "))
 	}
 	if len(s.Ignored) > 0 {
 		fmt.Fprintf(&b, "not graded, as not the catalogue's: %s\n", strings.Join(s.Ignored, " "))

@@ -133,6 +133,28 @@ func TestGradeTampering(t *testing.T) {
 		require.NoError(t, sheet.WriteTable(&table))
 		assert.Contains(t, table.String(), "\ntotal     97/100\nnot graded, as not the catalogue's: TestMine\n")
 	})
+	t.Run("the kit's checks are listed, for no points", func(t *testing.T) {
+		var s stream
+		s.catalogue(t)
+		s.test(labPkg, "TestSeedDriven", "fail", "part 3A, 15 points")
+		s.test(labPkg, "TestSeedDriven", "pass") // -count=2: the failure stays
+		s.test(labPkg, "TestCatalogueComplete", "pass")
+		s.event(labPkg, "TestCatalogueComplete/sub", "fail", "")
+		s.event(labPkg, "TestMine", "run", "")
+		s.event(labPkg, "TestSeedDriven2", "run", "")
+		sheet := s.grade(t, "")
+		assert.Equal(t, [2]int{100, 100}, [2]int{sheet.Points, sheet.Max}, "the checks earn nothing, whatever they print")
+		assert.Equal(t, []Check{{"TestSeedDriven", "fail"}, {"TestCatalogueComplete", "pass"}}, sheet.Checks, "a subtest's end is not the check's")
+		assert.Equal(t, []string{"TestMine", "TestSeedDriven2"}, sheet.Ignored)
+		var table bytes.Buffer
+		require.NoError(t, sheet.WriteTable(&table))
+		assert.Contains(t, table.String(), "\nthe kit's checks, for no points: TestSeedDriven fail, TestCatalogueComplete pass\nnot graded, as not the catalogue's: TestMine TestSeedDriven2\n")
+
+		var started stream
+		started.catalogue(t)
+		started.event(labPkg, "TestSeedDriven", "run", "")
+		assert.Equal(t, []Check{{"TestSeedDriven", "unfinished"}}, started.grade(t, "").Checks)
+	})
 	t.Run("a catalogue test deleted", func(t *testing.T) {
 		var s stream
 		s.catalogue(t, "TestFigure8", "TestCount")

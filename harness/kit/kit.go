@@ -51,6 +51,9 @@ type spec struct {
 	requires []string
 	// catalogue lists the lab's graded tests.
 	catalogue func() []Graded
+	// checks are the other tests the kit hands out in the lab's package:
+	// they earn no points, and a grade sheet lists how they ended.
+	checks []string
 }
 
 // A Graded is a test of a lab's catalogue: the name of its test function,
@@ -92,6 +95,7 @@ var specs = map[string]spec{
 		tests:     []string{"raft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "raft"},
 		catalogue: raftCatalogue,
+		checks:    []string{"TestCatalogueComplete", "TestSeedDriven"},
 	},
 	"kvraft": {
 		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
@@ -99,6 +103,7 @@ var specs = map[string]spec{
 		templates: []string{"raft-skeleton", "kvraft"},
 		requires:  []string{"github.com/anishathalye/porcupine"},
 		catalogue: kvraftCatalogue,
+		checks:    []string{"TestCatalogueComplete", "TestSeedDriven"},
 	},
 }
 

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,6 +185,7 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 		}
 	}
 	checkReferences(t, dir)
+	checkTestFuncs(t, dir, kind, tests)
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	require.NoError(t, err)
 	assert.Regexp(t, `^module example.edu/course/lab\n\ngo 1\.\d+`, string(gomod))
@@ -284,6 +286,28 @@ func checkReferences(t *testing.T, dir string) {
 			}
 		}
 	}
+}
+
+// checkTestFuncs checks that the test files of the kit's lab package
+// declare the catalogue's tests and the kit's checks, and no other test.
+func checkTestFuncs(t *testing.T, dir, kind string, tests []graded) {
+	files, err := filepath.Glob(filepath.Join(dir, kind, "*_test.go"))
+	require.NoError(t, err)
+	var got []string
+	for _, p := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		for name := range declared(f) {
+			if strings.HasPrefix(name, "Test") && name != "TestMain" {
+				got = append(got, name)
+			}
+		}
+	}
+	want := slices.Clone(specs[kind].checks)
+	for _, test := range tests {
+		want = append(want, test.name)
+	}
+	assert.ElementsMatch(t, want, got, "the tests of the kit's package %s: the catalogue's and the kit's checks", kind)
 }
 
 // declared returns the names a file declares at its top level, and its

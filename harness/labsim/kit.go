@@ -75,7 +75,9 @@ catalogue's. Points come from the catalogue, not from what the run prints:
 a catalogue test that did not run scores 0 and is listed, a run of a
 subset (-run) is not a full grade, a package that does not build scores 0
 and the sheet shows the compiler's first error, and tests outside the
-catalogue earn nothing. LAB (` + strings.Join(kit.Kinds(), " or ") + `) is read from the run's
+catalogue earn nothing: the kit's own checks (TestSeedDriven,
+TestCatalogueComplete) are listed with how they ended, any other test by
+name. LAB (` + strings.Join(kit.Kinds(), " or ") + `) is read from the run's
 package names unless given. -json also writes the sheet as JSON. It exits
 with status 1 unless every test of the catalogue ran and passed.
 
