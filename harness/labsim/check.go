@@ -93,6 +93,9 @@ func readHistory(e *env, file string) ([]porcupine.Operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("%s: no operations: nothing to check (a history has an event a line, such as {:process 0, :type :invoke, :f :get, :key \"1\"})", file)
+	}
 	return ops, nil
 }
 

@@ -53,6 +53,11 @@ func TestCheckStdin(t *testing.T) {
 	r = labsim(e, "check", "-")
 	assert.Equal(t, exitFailed, r.code)
 	assert.Equal(t, "labsim check: -: line 2: process 0 completes get(\"x\") but invoked put(\"x\")\n", r.stderr)
+
+	e.stdin = strings.NewReader("\n")
+	r = labsim(e, "check", "-")
+	assert.Equal(t, exitFailed, r.code, "an empty history is not a pass")
+	assert.Contains(t, r.stderr, "labsim check: -: no operations: nothing to check")
 }
 
 func TestCheckRefuses(t *testing.T) {

@@ -1,6 +1,7 @@
 package labsim
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/harness/sweep"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,7 +116,7 @@ func TestSweepAndReplay(t *testing.T) {
 	dir := t.TempDir()
 	r := labsim(realEnv(), "sweep", "kv-linearizability", "-seeds", "4", "-shard", "1/2", "-out", dir)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "kv-linearizability: 2 seeds (shard 1/2 of 4 from 1), 0 failing")
+	assert.Contains(t, r.stdout, "kv-linearizability: 2 seeds (shard 1/2 of 1 to 4), 0 failing")
 
 	trace := filepath.Join(dir, "trace.txt")
 	r = labsim(realEnv(), "sweep", "kv-linearizability", "-seed", "2", "-trace", trace, "-out", dir)
@@ -214,4 +216,31 @@ func TestSweepPlanted(t *testing.T) {
 	r = labsim(realEnv(), "sweep", "locks-isolate", "-plant", "no such bug")
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, `unknown planted bug "no such bug"; 'labsim sweep locks-isolate -plant list' lists the bugs it can plant`)
+	r = labsim(realEnv(), "sweep", "txn-crossing", "-plant", "fixed instead of randomised lock waits")
+	assert.Contains(t, r.stderr, `; did you mean "fixed instead of randomized lock waits"?`, "quoted, to paste")
+}
+
+func TestReplayRunsTheProgramAsItWasRun(t *testing.T) {
+	assert.Equal(t, "labsim", invokedAs("labsim"))
+	assert.Equal(t, "./bin/labsim", invokedAs("./bin/labsim"))
+	assert.Empty(t, invokedAs("/tmp/go-build2921/b001/exe/labsim"), "go run's binary is gone when it ends")
+
+	e := fakeEnv()
+	assert.Equal(t, "go run ./cmd/labsim", e.replayCmd())
+	e.invoked = "./labsim"
+	assert.Equal(t, "./labsim", e.replayCmd())
+	r := labsim(e, "sweep", "flaky", "-seeds", "2")
+	assert.Contains(t, r.stdout, "replay: ./labsim sweep flaky -seed 1\n")
+	assert.Contains(t, r.stdout, "flaky: 2 seeds (1 to 2), 1 failing")
+	e.command = "go run ./examples/labext"
+	assert.Equal(t, "go run ./examples/labext", e.replayCmd(), "a catalogue's own command wins")
+}
+
+func TestSweepPrintsTheVisualizationOnce(t *testing.T) {
+	e := fakeEnv()
+	e.scenarios = []sweep.Scenario{{Name: "drawn", Description: "a fake that fails with a drawing", Run: func(seed int64, _ string, _ io.Writer) sweep.Outcome {
+		return sweep.Outcome{Seed: seed, Problem: "not linearizable; visualization: /d/drawn.html", HTML: "/d/drawn.html"}
+	}}}
+	r := labsim(e, "sweep", "drawn", "-seeds", "1")
+	assert.Contains(t, r.stdout, "seed 1: FAIL: not linearizable\n  replay: go run ./cmd/labsim sweep drawn -seed 1\n  porcupine: /d/drawn.html\n")
 }

@@ -2,6 +2,7 @@ package labsim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/replab/replab/harness/experiments"
@@ -120,6 +121,9 @@ func suggest(typed string, names []string) string {
 	}
 	if best == "" {
 		return ""
+	}
+	if strings.ContainsAny(best, " \t\"'") {
+		best = strconv.Quote(best) // as a shell takes it
 	}
 	return fmt.Sprintf("; did you mean %s?", best)
 }

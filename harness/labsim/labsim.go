@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -41,8 +43,11 @@ type Catalogue struct {
 	Experiments []experiments.Experiment
 	Scenarios   []sweep.Scenario
 	// Command runs the program, as the replay commands and the figures'
-	// index print it; "go run ./cmd/labsim" if empty.
+	// index print it; if empty, the index says "go run ./cmd/labsim" and
+	// the replay commands run the program as it was run (see Main).
 	Command string
+
+	invoked string // the program as it was run, if Main ran it
 }
 
 // Lab returns the lab's own catalogue.
@@ -64,6 +69,7 @@ type env struct {
 	experiments []experiments.Experiment
 	scenarios   []sweep.Scenario
 	command     string // runs the program, for the commands it prints
+	invoked     string // the program as it was run, for replay commands; cmd() if empty
 }
 
 // Main runs the command line in os.Args over c, with the standard streams,
@@ -73,8 +79,22 @@ type env struct {
 // without a name or a function to run, is a programming error, and Main
 // panics naming it.
 func Main(c Catalogue) {
+	c.invoked = invokedAs(os.Args[0])
 	os.Exit(Run(os.Args[1:], c, os.Stdin, os.Stdout, os.Stderr))
 }
+
+// invokedAs returns the command that reruns a program run as arg0: arg0
+// as it was typed ("labsim" from the PATH, "./labsim", ...), or "" if go
+// run built it into a temporary directory that is gone when it ends.
+func invokedAs(arg0 string) string {
+	if goRunBinary.MatchString(filepath.ToSlash(arg0)) {
+		return ""
+	}
+	return arg0
+}
+
+// goRunBinary matches where go run puts the binary it builds.
+var goRunBinary = regexp.MustCompile(`/go-build[0-9]+/b[0-9]+/exe/[^/]+$`)
 
 // Run runs the command line args over c with the given streams and
 // returns the exit status, as Main does. Progress is plain lines unless
@@ -95,6 +115,7 @@ func Run(args []string, c Catalogue, stdin io.Reader, stdout, stderr io.Writer) 
 		experiments: c.Experiments,
 		scenarios:   c.Scenarios,
 		command:     c.Command,
+		invoked:     c.invoked,
 	}
 	return run(args, e)
 }
@@ -105,6 +126,15 @@ func (e *env) cmd() string {
 		return "go run ./cmd/labsim"
 	}
 	return e.command
+}
+
+// replayCmd returns the command that replays a run of this program: the
+// catalogue's Command if it has one, else the program as it was run.
+func (e *env) replayCmd() string {
+	if e.command == "" && e.invoked != "" {
+		return e.invoked
+	}
+	return e.cmd()
 }
 
 // check returns an error naming the first experiment or scenario that is

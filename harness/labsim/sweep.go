@@ -18,11 +18,13 @@ var sweepCmd = &command{
 	short: "run a chaos scenario over many seeds, or replay one seed",
 	arg:   "scenario",
 	long: `
-Sweep runs a chaos scenario (a key/value cluster under random partitions,
-kills and restarts, checked for linearizability at the end) from each of
-the seeds S, S+1, ..., S+N-1, P at a time, with progress on stderr. It
-prints every failing seed with the command that replays it and the path of
-porcupine's visualization, and exits with status 1 if any seed failed.
+Sweep runs a chaos scenario (one of the services under random partitions,
+kills and restarts, its history checked at the end: by porcupine for
+linearizability, by the transaction checker, by the bank's total, as
+'labsim help SCENARIO' says) from each of the seeds S, S+1, ..., S+N-1, P
+at a time, with progress on stderr. It prints every failing seed with the
+command that replays it (and the path of porcupine's visualization of a
+violation), and exits with status 1 if any seed failed.
 -shard i/n runs only every n-th of those seeds from the i-th, so that n
 machines of a CI matrix can share a sweep. A sweep runs Go's garbage
 collector at GOGC=400 (its worlds are small and it runs almost twice as
@@ -85,7 +87,11 @@ plant.`,
 			if err != nil {
 				return err
 			}
-			return runSweep(e, sc, list, int(*par), *dir, fmt.Sprintf("shard %v of %d from %d", sh, *seeds, *first))
+			where := fmt.Sprintf("%d to %d", *first, *first+*seeds-1)
+			if sh.n > 1 {
+				where = fmt.Sprintf("shard %v of %s", sh, where)
+			}
+			return runSweep(e, sc, list, int(*par), *dir, where)
 		}
 	},
 }
@@ -136,7 +142,11 @@ func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where strin
 			continue
 		}
 		failed++
-		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s sweep %s -seed %d\n", o.Seed, o.Problem, e.cmd(), sc.Name, o.Seed)
+		problem := o.Problem
+		if o.HTML != "" {
+			problem = strings.TrimSuffix(problem, "; visualization: "+o.HTML) // on a line of its own
+		}
+		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s sweep %s -seed %d\n", o.Seed, problem, e.replayCmd(), sc.Name, o.Seed)
 		if o.HTML != "" {
 			fmt.Fprintf(e.stdout, "  porcupine: %s\n", o.HTML)
 		}
