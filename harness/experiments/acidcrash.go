@@ -16,6 +16,7 @@ func acidCrashExperiment() Experiment {
 		Reproduces:  "ACID distributed KV paper, Figs. 5, 6, 8 and 9",
 		Description: "write latency of one client's transactions, one after another, with a non-leader crash, a shard-leader crash, 1 vs 3 transaction managers and a transaction-manager leader crash, and the fraction of transactions that failed; paper 003's design",
 		Seed:        1,
+		Full:        "runs 2000 transactions in each scenario instead of 500",
 		Run:         runAcidCrash,
 	}
 }

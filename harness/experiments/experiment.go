@@ -20,7 +20,11 @@ type Experiment struct {
 	Reproduces  string // the paper figure or table it regenerates
 	Description string // one line
 	Seed        int64  // the pinned seed `labsim figures` uses
-	Run         func(p Params) (*Result, error)
+	// Full says what Params.Full changes, where the default run is cut
+	// down to keep `labsim figures` short: "counts over 5 s instead of
+	// 0.5 s", say; "" if the default is the paper's whole scale.
+	Full string
+	Run  func(p Params) (*Result, error)
 }
 
 // Params are what one run of an experiment is given.

@@ -70,6 +70,7 @@ func TestWrap(t *testing.T) {
 	assert.Equal(t, []string{"aa bb", "cc", "dddddddd", "e"}, wrap("aa bb cc dddddddd e", 5))
 	assert.Equal(t, []string{""}, wrap("", 5))
 	assert.Equal(t, []string{"übér", "ñ"}, wrap("übér ñ", 5), "counts characters, not bytes")
+	assert.Equal(t, []string{"over", "0.5 s,", "20 %."}, wrap("over 0.5 s, 20 %.", 5), "a unit stays with its number")
 }
 
 func TestRunWritesAnExperiment(t *testing.T) {
@@ -89,6 +90,17 @@ func TestRunWritesAnExperiment(t *testing.T) {
 	assert.Contains(t, seeded.stdout, "  ran seed 9, full false\n")
 	assert.Contains(t, labsim(nil, "run", "tiny", "-out", dir).stdout, "  ran seed 3, full false\n", "the pinned seed")
 	assert.Contains(t, labsim(nil, "run", "tiny", "-full", "-out", dir).stdout, "  ran seed 3, full true\n")
+	r = labsim(realEnv(), "run", "election-cdf", "-full", "-out", dir)
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "-full: election-cdf is not cut down; it runs the paper's whole scale as it is")
+}
+
+func TestHelpSaysWhatFullChanges(t *testing.T) {
+	r := labsim(realEnv(), "help", "concurrency")
+	assert.Contains(t, r.stdout, "-full counts Puts over the paper's 5 s instead of\n    0.5 s")
+	assert.Contains(t, r.stdout, "run: labsim run concurrency [-seed N] [-full] [-out DIR]")
+	r = labsim(realEnv(), "help", "election-cdf")
+	assert.NotContains(t, r.stdout, "-full")
 }
 
 func TestFigures(t *testing.T) {

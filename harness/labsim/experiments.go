@@ -23,9 +23,11 @@ Run runs one experiment from its pinned seed, or from -seed N, and writes
 its data as DIR/EXPERIMENT.csv and each of its figures as PNG and SVG. The
 same seed gives byte-identical files. 'labsim list' shows the experiments;
 the biggest take several seconds, with progress on stderr. -full runs
-the paper's whole scale where the default run is cut down (concurrency:
-5 s per point instead of half a second, ten times the work). It exits
-with status 1 if the experiment fails.`,
+the paper's whole scale where the default run is cut down to keep
+'labsim figures' short; 'labsim help EXPERIMENT' says how (concurrency,
+say, counts Puts over 5 s instead of 0.5 s: ten times the work), and
+'labsim list -v' shows which take it. It exits with status 1 if the
+experiment fails.`,
 	flags: func(fs *flag.FlagSet) action {
 		seed := seedFlag(fs, 0, "start from seed `N` (default: the experiment's pinned seed)")
 		full := fullFlag(fs)
@@ -37,6 +39,9 @@ with status 1 if the experiment fails.`,
 			x, err := findExperiment(e, name)
 			if err != nil {
 				return err
+			}
+			if *full && x.Full == "" {
+				return usagef("-full: %s is not cut down; it runs the paper's whole scale as it is", x.Name)
 			}
 			if err := checkOut(*dir); err != nil {
 				return err
@@ -93,7 +98,7 @@ status 1.`,
 
 // fullFlag defines -full.
 func fullFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("full", false, "run the papers' whole scale where the default cuts it down (twice as long)")
+	return fs.Bool("full", false, "run the paper's whole scale where the default cuts it down ('labsim list -v' shows where)")
 }
 
 // figures runs every experiment, par at a time, into dir, at the papers'

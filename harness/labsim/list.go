@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -69,10 +70,14 @@ func listVerbose(e *env) {
 
 // describeExperiment prints x's name and, indented, its details.
 func describeExperiment(w io.Writer, x experiments.Experiment) {
-	describe(w, x.Name, x.Description,
-		"reproduces: "+x.Reproduces,
-		fmt.Sprintf("pinned seed: %d", x.Seed),
-		fmt.Sprintf("run: labsim run %s [-seed N] [-out DIR]", x.Name))
+	lines := []string{x.Description, "reproduces: " + x.Reproduces, fmt.Sprintf("pinned seed: %d", x.Seed)}
+	full := ""
+	if x.Full != "" {
+		lines = append(lines, "cut down to keep 'labsim figures' short; -full "+x.Full)
+		full = " [-full]"
+	}
+	lines = append(lines, fmt.Sprintf("run: labsim run %s [-seed N]%s [-out DIR]", x.Name, full))
+	describe(w, x.Name, lines...)
 }
 
 // describeScenario prints s's name and, indented, its details.
@@ -118,7 +123,7 @@ func table(w io.Writer, rows [][2]string) {
 func wrap(text string, n int) []string {
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(text) {
+	for _, word := range glueUnits(strings.Fields(text)) {
 		switch {
 		case line == "":
 			line = word
@@ -130,4 +135,19 @@ func wrap(text string, n int) []string {
 		}
 	}
 	return append(lines, line)
+}
+
+// glueUnits joins each unit ("s", "ms", "%", ...) to the number before
+// it, so that "0.5 s" never breaks across lines.
+func glueUnits(words []string) []string {
+	var out []string
+	for _, w := range words {
+		unit := strings.TrimRight(w, ",.;:)")
+		if len(out) > 0 && slices.Contains([]string{"s", "ms", "µs", "ns", "%", "KB", "MB", "GB"}, unit) {
+			out[len(out)-1] += " " + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }

@@ -51,7 +51,7 @@ func fakeEnv() *env {
 	table.Add(1, 2)
 	return &env{
 		experiments: []experiments.Experiment{
-			{Name: "tiny", Reproduces: "nothing", Description: "a fake that writes a table", Seed: 3,
+			{Name: "tiny", Reproduces: "nothing", Description: "a fake that writes a table", Seed: 3, Full: "writes the same table",
 				Run: func(p experiments.Params) (*experiments.Result, error) {
 					return &experiments.Result{Table: table, Notes: []string{fmt.Sprintf("ran seed %d, full %t", p.Seed, p.Full)}}, nil
 				}},
