@@ -201,9 +201,9 @@ func CheckDeclared(t T, path string, names []string) {
 }
 
 // panicStack returns the stack of the goroutine that is panicking, from
-// the function that panicked, at most maxFrames frames of it.
+// the function that panicked down to the package under test's last frame
+// (see trimStack).
 func panicStack() string {
-	const maxFrames = 12
 	lines := strings.Split(string(debug.Stack()), "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "panic(") {
@@ -211,10 +211,30 @@ func panicStack() string {
 			break
 		}
 	}
-	if len(lines) > 2*maxFrames {
-		lines = append(lines[:2*maxFrames], "...")
+	dir, _ := os.Getwd() // a test runs in its package's directory
+	return strings.Join(trimStack(lines, dir), "\n")
+}
+
+// trimStack cuts a stack (a function's line, then its file's, for each
+// frame) after the last frame in a file of dir, the package under test:
+// what lies below is the test harness calling it. Without such a frame
+// it keeps at most a dozen frames.
+func trimStack(lines []string, dir string) []string {
+	const maxFrames = 12
+	last := -1
+	for i := 1; i < len(lines); i += 2 {
+		file := strings.TrimSpace(lines[i])
+		if dir != "" && filepath.Dir(file) == dir {
+			last = i
+		}
 	}
-	return strings.Join(lines, "\n")
+	switch {
+	case last >= 0 && last+1 < len(lines):
+		return append(lines[:last+1:last+1], "... (the test harness, which called it)")
+	case last < 0 && len(lines) > 2*maxFrames:
+		return append(lines[:2*maxFrames:2*maxFrames], "...")
+	}
+	return lines
 }
 
 // failedSeeds lists the seeds of the named test that failed, out of n,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -130,4 +131,24 @@ func TestManySeedsGoOnPastFailures(t *testing.T) {
 \s+seed 6: go test ./sim/simtest -run '\^TestManySeedsGoOnPastFailures\$' -seed 6 -v
 `, string(out))
 	assert.NotContains(t, string(out), "replay=1", "no replay check after a failure")
+}
+
+func TestTrimStack(t *testing.T) {
+	stack := []string{
+		"lab/labrpc.check(...)", "\t/k/labrpc/call.go:10",
+		"lab/raft.Make(...)", "\t/k/raft/raft.go:33 +0x1",
+		"lab/raft_test.init.func1()", "\t/k/raft/lab_test.go:12 +0xcd",
+		"lab/harness/cluster.New()", "\t/k/harness/cluster/cluster.go:159 +0x15",
+		"testing.tRunner()", "\t/go/src/testing/testing.go:2036 +0xea",
+	}
+	assert.Equal(t, append(slices.Clone(stack[:6]), "... (the test harness, which called it)"), trimStack(stack, "/k/raft"),
+		"from the panic, through the package's last frame")
+	assert.Equal(t, stack, trimStack(stack, "/elsewhere"), "no frame of the package, and short: all of it")
+	assert.Equal(t, stack[:4], trimStack(stack[:4], "/k/raft"), "nothing below the package's last frame")
+
+	var long []string
+	for i := range 30 {
+		long = append(long, fmt.Sprintf("f%d()", i), fmt.Sprintf("\t/x/f.go:%d", i))
+	}
+	assert.Equal(t, append(slices.Clone(long[:24]), "..."), trimStack(long, "/k/raft"), "a dozen frames")
 }
