@@ -117,6 +117,8 @@ func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
 	}
 	ch.Plot.NominalX(groups...)
 	ch.Plot.X.Min, ch.Plot.X.Max = -0.5, float64(len(groups))-0.5
+	ch.groups = groups
+	ch.grid.Vertical.Color = nil // groups are not a scale to read off
 	if a.LogY && len(series) > 0 {
 		// Start a power of ten below half the lowest bar, so that it
 		// stands clear of the axis.
@@ -145,7 +147,8 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		x, y := trX(float64(i))+b.offset, trY(v)
 		c.SetColor(b.color)
 		c.Fill(vg.Rectangle{Min: vg.Point{X: x - b.width/2, Y: c.Min.Y}, Max: vg.Point{X: x + b.width/2, Y: y}}.Path())
-		c.FillText(sty, vg.Point{X: x, Y: y + vg.Points(2)}, formatValue(v))
+		label := formatValue(v)
+		c.FillText(fitText(sty, label, b.width), vg.Point{X: x, Y: y + vg.Points(2)}, label)
 	}
 }
 
@@ -271,4 +274,13 @@ func shade(k int) color.Color {
 		color.NRGBA{R: 133, G: 153, B: 0, A: 255},
 		color.NRGBA{R: 108, G: 113, B: 196, A: 255},
 	}[k%4]
+}
+
+// fitText returns sty with its font made smaller, down to 6 points, until
+// text fits in width: a bar's label must not run into the next bar's.
+func fitText(sty draw.TextStyle, text string, width vg.Length) draw.TextStyle {
+	for sty.Font.Size > vg.Points(6) && sty.Width(text) > width*0.95 {
+		sty.Font.Size -= vg.Points(0.5)
+	}
+	return sty
 }

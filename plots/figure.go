@@ -25,6 +25,10 @@ type Figure struct {
 type Chart struct {
 	Plot   *plot.Plot
 	legend []legendEntry
+	grid   *plotter.Grid
+	// groups are a bar chart's groups, whose labels name the x axis's
+	// ticks; none in other charts.
+	groups []string
 }
 
 // Axes are a chart's title and axis labels, and which axes are
@@ -113,8 +117,9 @@ func newChart(a Axes) *Chart {
 	if a.ReverseX {
 		p.X.Scale = plot.InvertedScale{Normalizer: p.X.Scale}
 	}
-	p.Add(plotter.NewGrid())
-	return &Chart{Plot: p}
+	grid := plotter.NewGrid()
+	p.Add(grid)
+	return &Chart{Plot: p, grid: grid}
 }
 
 // draw draws the chart into c: the plot above, its legend below, and the
@@ -134,6 +139,7 @@ func (ch *Chart) draw(c draw.Canvas) {
 	}
 	lh := ch.legendHeight(c.Size().X)
 	pc := draw.Crop(c, left, -margin, max(lh, margin), -margin)
+	ch.padBars(pc)
 	p.Draw(pc)
 	if label != "" {
 		dc := p.DataCanvas(pc)
@@ -143,6 +149,23 @@ func (ch *Chart) draw(c draw.Canvas) {
 	strip := c
 	strip.Max.Y = c.Min.Y + lh
 	ch.drawLegend(strip)
+}
+
+// padBars leaves room between a bar chart's value axis and its bars for
+// the part of the first group's label that overhangs the group's left
+// edge, if any. (gonum's NominalX leaves half the label's width, a wide
+// gap where a group is wider than its label.)
+func (ch *Chart) padBars(c draw.Canvas) {
+	if len(ch.groups) == 0 {
+		return
+	}
+	p := ch.Plot
+	half := p.X.Tick.Label.Width(ch.groups[0]) / 2
+	p.Y.Padding = 0
+	for range 2 { // the padding narrows the groups a little: settle it
+		group := p.DataCanvas(c).Size().X / vg.Length(len(ch.groups))
+		p.Y.Padding = max(0, half-group/2) + vg.Points(5)
+	}
 }
 
 // fromZero starts the value axis at zero, unless it is logarithmic, where

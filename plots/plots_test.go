@@ -14,6 +14,9 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 func TestTableCSV(t *testing.T) {
@@ -175,4 +178,38 @@ func TestTimeSeriesShareAScale(t *testing.T) {
 	ch, err := TimeSeries(Axes{}, nil, Series{Name: "a", X: []float64{0, 1}, Y: []float64{4000, 1}})
 	require.NoError(t, err)
 	assert.Equal(t, 4000*1.05, ch.Plot.Y.Max, "without YMax, its own largest value")
+}
+
+// TestBarsLeaveNoGap checks a bar chart's layout: no vertical grid lines
+// (groups are not a scale), and no more room between the value axis and
+// the first bar than its group's label needs.
+func TestBarsLeaveNoGap(t *testing.T) {
+	groups := []string{"kvraft, replicating on heartbeats", "kvraft, replicating on Start"}
+	ch, err := Bars(Axes{Y: "ops/s"}, groups, Samples{Name: "ops", Values: []float64{9.93, 597}})
+	require.NoError(t, err)
+	assert.Nil(t, ch.grid.Vertical.Color)
+	c := draw.New(vgimg.New(600, 400))
+	ch.padBars(c)
+	half := ch.Plot.X.Tick.Label.Width(groups[0]) / 2
+	assert.Less(t, ch.Plot.Y.Padding, half/2, "a group is wider than its label: little padding")
+
+	many := make([]string, 12)
+	for i := range many {
+		many[i] = groups[0]
+	}
+	ch, err = Bars(Axes{Y: "ops/s"}, many, Samples{Name: "ops", Values: make([]float64, 12)})
+	require.NoError(t, err)
+	ch.padBars(c)
+	group := ch.Plot.DataCanvas(c).Size().X / 12
+	assert.GreaterOrEqual(t, ch.Plot.Y.Padding+group/2, half, "a label wider than its group fits beside the axis")
+}
+
+func TestFitText(t *testing.T) {
+	sty := plot.NewLegend().TextStyle
+	sty.Font.Size = vg.Points(9)
+	assert.Equal(t, vg.Points(9), fitText(sty, "0.5", vg.Points(100)).Font.Size, "it fits")
+	small := fitText(sty, "0.592", vg.Points(18))
+	assert.Less(t, small.Font.Size, vg.Points(9))
+	assert.LessOrEqual(t, small.Width("0.592"), vg.Points(18)*0.95, "made to fit")
+	assert.Equal(t, vg.Points(6), fitText(sty, "1234567890", vg.Points(5)).Font.Size, "never below 6 points")
 }
