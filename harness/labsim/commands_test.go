@@ -256,3 +256,14 @@ func TestSweepPrintsTheVisualizationOnce(t *testing.T) {
 	r := labsim(e, "sweep", "drawn", "-seeds", "1")
 	assert.Contains(t, r.stdout, "seed 1: FAIL: not linearizable\n  replay: go run ./cmd/labsim sweep drawn -seed 1\n  porcupine: /d/drawn.html\n")
 }
+
+func TestNullIsNotATerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer null.Close()
+	assert.False(t, isTerminal(null), os.DevNull)
+	f, err := os.Create(filepath.Join(t.TempDir(), "file"))
+	require.NoError(t, err)
+	defer f.Close()
+	assert.False(t, isTerminal(f), "a file")
+}

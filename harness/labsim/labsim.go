@@ -166,10 +166,15 @@ func (c Catalogue) check() error {
 	return nil
 }
 
-// isTerminal reports whether f is a terminal (a character device).
+// isTerminal reports whether f is a terminal: a character device other
+// than the null device.
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull) // a character device too, but nobody types there
+	return err != nil || !os.SameFile(fi, null)
 }
 
 // run runs the command line args and returns the exit status.
