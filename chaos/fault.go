@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/replab/replab/chaos/fault"
@@ -81,6 +82,8 @@ func (m *Monkey) validate(f fault.Fault) error {
 			return fmt.Errorf("chaos: delay rule: no rule is named %q (Monkey.DefineDelayRule names one)", f.Name)
 		}
 		return nil
+	case fault.Note:
+		return errors.New("chaos: a note is not a fault to apply: a test writes it into its own log, beside the monkey's")
 	default:
 		return fmt.Errorf("chaos: unknown fault kind %d", int(f.Kind))
 	}

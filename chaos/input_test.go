@@ -87,7 +87,8 @@ func TestFaultsRefusedAtTheCall(t *testing.T) {
 		{fault.Fault{Kind: fault.Duplicate, Rate: -0.1}, "chaos: duplicate: probability -0.1 is not in [0,1]"},
 		{fault.Fault{Kind: fault.Duplicate, Rate: math.NaN()}, "chaos: duplicate: probability NaN is not in [0,1]"},
 		{fault.Fault{Kind: fault.DelayRule, Name: "slow"}, `chaos: delay rule: no rule is named "slow" (Monkey.DefineDelayRule names one)`},
-		{fault.Fault{Kind: fault.Kind(15)}, "chaos: unknown fault kind 15"},
+		{fault.Fault{Kind: fault.Note}, "chaos: a note is not a fault to apply: a test writes it into its own log, beside the monkey's"},
+		{fault.Fault{Kind: fault.Kind(16)}, "chaos: unknown fault kind 16"},
 		{fault.Fault{Kind: fault.Kind(-1)}, "chaos: unknown fault kind -1"},
 	} {
 		assert.EqualError(t, m.Apply(c.f), c.want)

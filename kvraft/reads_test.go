@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"github.com/stretchr/testify/assert"
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
@@ -154,6 +155,13 @@ func snapshotKeepsDuplicateTable(t simtest.T, seed int64, opts kvraft.Options) *
 	}
 	ck2.Check("k", "x")
 	cfg.CheckLinearizable()
+	var notes []string
+	for _, e := range cfg.FaultLog() {
+		if e.Fault.Kind == fault.Note {
+			notes = append(notes, e.Describe())
+		}
+	}
+	assert.Equal(t, []string{fmt.Sprintf("replies to clerk %d lost", clerk(ck1).ID()), fmt.Sprintf("replies to clerk %d flow again", clerk(ck1).ID())}, notes, "the test's notes, in the log as notes")
 	return cfg
 }
 

@@ -34,10 +34,11 @@ const (
 	LongDelays             // switch long waits for calls that get no reply on or off (labrpc's LongDelays)
 	Duplicate              // deliver requests twice with probability Rate (0: never)
 	DelayRule              // put the delay rule called Name in force ("": none)
+	Note                   // not a fault: a line a test writes into its fault log, in Event.Text
 )
 
 var kindNames = [...]string{"heal", "partition", "isolate", "cut", "kill", "restart", "drift", "bridge",
-	"rejoin", "uncut", "unreliable", "reordering", "long delays", "duplicate", "delay rule"}
+	"rejoin", "uncut", "unreliable", "reordering", "long delays", "duplicate", "delay rule", "note"}
 
 // String returns the kind's name as the fault log shows it.
 func (k Kind) String() string {
@@ -91,8 +92,8 @@ func (f Fault) Format(names []string) string {
 		return name
 	}
 	switch f.Kind {
-	case Heal:
-		return "heal"
+	case Heal, Note:
+		return f.Kind.String()
 	case Partition, Bridge:
 		sides := f.sides(len(names))
 		parts := make([]string, len(sides))

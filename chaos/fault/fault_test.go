@@ -11,6 +11,7 @@ func TestIntervals(t *testing.T) {
 	log := Log{
 		{At: time.Second, Fault: Fault{Kind: Isolate, Host: 2}, Host: "s2"},
 		{At: 2 * time.Second, Fault: Fault{Kind: Kill, Host: 1}, Host: "s1"},
+		{At: 2 * time.Second, Fault: Fault{Kind: Note}, Text: "a test's note, which ends nothing"},
 		{At: 3 * time.Second, Fault: Fault{Kind: Heal}},
 		{At: 4 * time.Second, Fault: Fault{Kind: Restart, Host: 1}, Host: "s1"},
 		{At: 5 * time.Second, Fault: Fault{Kind: Kill, Host: 0}},
@@ -122,9 +123,11 @@ func TestFormat(t *testing.T) {
 	}
 	assert.Equal(t, "partition {0 1} | {2}", Fault{Kind: Partition, Groups: [][]int{{0, 1}, {2}}}.String(), "without names, the groups given")
 	assert.Equal(t, "kill server 3", Fault{Kind: Kill, Host: 3}.String())
-	assert.Equal(t, "Kind(16)", Kind(16).String())
-	assert.Equal(t, "Kind(15)", Kind(15).String(), "one past the last kind")
-	assert.Equal(t, "delay rule", DelayRule.String(), "the last kind")
+	assert.Equal(t, "Kind(17)", Kind(17).String())
+	assert.Equal(t, "Kind(16)", Kind(16).String(), "one past the last kind")
+	assert.Equal(t, "note", Note.String(), "the last kind")
+	assert.Equal(t, "note", Fault{Kind: Note}.String())
+	assert.Equal(t, "lease renewed", Event{Fault: Fault{Kind: Note}, Text: "lease renewed"}.Describe(), "a note prints its text")
 	assert.Equal(t, "Kind(-1)", Kind(-1).String())
 	assert.Equal(t, "heal", Heal.String(), "the first kind")
 }

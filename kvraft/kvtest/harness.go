@@ -78,7 +78,7 @@ func New(t simtest.T, seed int64, n int, unreliable bool, maxraftstate int, svc 
 
 // Note notes, in the fault log, something the test did outside the monkey.
 func (h *Harness) Note(format string, args ...any) {
-	h.notes = append(h.notes, fault.Event{At: h.w.Now(), Text: fmt.Sprintf(format, args...)})
+	h.notes = append(h.notes, fault.Event{At: h.w.Now(), Fault: fault.Fault{Kind: fault.Note}, Text: fmt.Sprintf(format, args...)})
 }
 
 // FaultLog returns the monkey's log and the test's notes, in time order.
