@@ -7,15 +7,20 @@
 //     that die and restart with their persisted state, a trace hash);
 //     labrpc: a simulated RPC network in the shape of the 6.5840 labrpc;
 //     fault: the fault vocabulary; chaos: the ChaosMonkey; wire: the
-//     binary encoding of log entries and snapshots;
+//     binary encoding of log entries and snapshots; plant: planted-bug
+//     switches;
 //   - raftapi: the lab's Raft API; raft: Raft as a sans-IO node;
 //   - rsm: the service core on Raft (commands awaited by index and term,
 //     sessions, snapshots, confirmed reads, the clerk core);
-//   - kvraft: the linearizable key/value service, a state machine on rsm;
-//   - cluster, workload: the harness (Raft groups, clients and faults on
-//     one world) and client processes; linearize, txncheck, bank: the
-//     checks; simtest, rafttest, kvtest: seeds and replay for tests, and
-//     the lab's catalogues over raftapi and a KV service;
+//   - kvraft, shardtxn, shardtxn/logorder, frangipani: the services (a
+//     linearizable key/value store; sharded transactions by two-phase
+//     commit and locking, and by a shared log; a lease and lock cache),
+//     each its state machines on rsm, its RPC types and its clerk;
+//   - cluster, workload, services: the harness (Raft groups, clients and
+//     faults on one world), client processes, and the services deployed
+//     on it; linearize, txncheck, bank: the checks; simtest, rafttest,
+//     kvtest: seeds and replay for tests, and the lab's catalogues over
+//     raftapi and a KV service;
 //   - plots, experiments, sweep, kit, labsim, cmd/labsim: figures, seeded
 //     experiments, chaos sweeps, course kits, and the command line (as a
 //     library, so that a module of one's own can run its experiments and

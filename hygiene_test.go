@@ -27,9 +27,11 @@ import (
 const simPath = "github.com/replab/replab/sim"
 
 // drivers are the packages and files that run worlds from outside, many
-// at once (one per goroutine) or timed on the wall clock, and touch no
-// world's events themselves. Each must exist.
-var drivers = []string{"cmd/labsim", "harness/labsim", "sim/simtest", "harness/sweep/sweep.go", "harness/experiments/parallel.go"}
+// at once (one per goroutine) or timed on the wall clock, or show
+// progress while they run, and hold no code that runs inside a world.
+// Each must exist.
+var drivers = []string{"sim/simtest", "harness/sweep/sweep.go", "harness/experiments/parallel.go",
+	"harness/labsim/demo.go", "harness/labsim/experiments.go", "harness/labsim/progress.go", "harness/labsim/sweep.go"}
 
 // worldFiles returns the non-test Go files of every package under root
 // that imports sim, and sim's own, except the drivers.

@@ -4,25 +4,30 @@
 // Usage:
 //
 //	labsim list [-v]
-//	labsim run EXPERIMENT [-seed N] [-out DIR]
-//	labsim figures [-out DIR] [-parallel P]
+//	labsim run EXPERIMENT [-seed N] [-full] [-out DIR]
+//	labsim figures [-out DIR] [-parallel P] [-full]
 //	labsim sweep SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]
 //	labsim sweep SCENARIO -seed N [-trace FILE] [-out DIR]
+//	labsim sweep SCENARIO -plant BUG [either's flags] | -plant list
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
 //	labsim kit KIT [-out DIR] [-module PATH]
-//	labsim grade [-in FILE] [-json FILE]
+//	labsim grade [-in FILE] [-lab LAB] [-json FILE]
+//	labsim check FILE [-timeout D] [-out DIR]
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
 //
 // list shows the experiments and the sweep scenarios (-v: the paper
-// figures they reproduce, their pinned seeds and how to run them). run
-// runs one experiment and writes its CSV, PNG and SVG files; figures runs
-// them all from their pinned seeds and writes an index. sweep runs a chaos
-// scenario over many seeds and prints every failing seed with the command
-// that replays it, or replays one seed. demo is a ping counter (not Raft)
-// under random faults, run twice to show that a seed replays to the same
-// trace hash. kit writes a course kit (a skeleton to fill in, the lab's
-// test catalogue, the simulator) as a standalone module; grade turns a
-// 'go test -json' run of a kit's tests into a grade sheet.
+// figures they reproduce, their pinned seeds, how to run them and which
+// are cut down, which -full undoes). run runs one experiment and writes
+// its CSV, PNG and SVG files; figures runs them all from their pinned
+// seeds and writes an index. sweep runs a chaos scenario over many seeds
+// and prints every failing seed with the command that replays it, or
+// replays one seed; -plant switches one of the services' planted bugs on.
+// demo is a ping counter (not Raft) under random faults, run twice to show
+// that a seed replays to the same trace hash. kit writes a course kit (a
+// skeleton to fill in, the lab's test catalogue, the simulator) as a
+// standalone module; grade turns a 'go test -json' run of a kit's tests
+// into a grade sheet. check checks a key/value history recorded elsewhere
+// (porcupine's and Jepsen's log format) for linearizability.
 //
 // Flags may come before or after a command's argument. Progress goes to
 // standard error: one line redrawn in place on a terminal, plain lines

@@ -267,3 +267,15 @@ func TestNullIsNotATerminal(t *testing.T) {
 	defer f.Close()
 	assert.False(t, isTerminal(f), "a file")
 }
+
+// TestCommandDocHasEveryUsage checks that cmd/labsim's package doc shows
+// every command's usage lines as its help does.
+func TestCommandDocHasEveryUsage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "cmd", "labsim", "main.go"))
+	require.NoError(t, err)
+	for _, c := range commands() {
+		for _, line := range strings.Split(c.usageLine(), "\n") {
+			assert.Contains(t, string(doc), "//\t"+strings.TrimSpace(line)+"\n", "cmd/labsim's doc, command %s", c.name)
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // Package kvtest is the key/value lab's test catalogue, written against a
-// small interface (Service: start a server, make a clerk), so that it
+// small description of a service (Service: functions that start a server
+// and make a clerk), so that it
 // tests any implementation: ours (package kvraft runs it) or a student's
 // in the course kit (labsim kit kvraft).
 //

@@ -26,8 +26,10 @@
 // leader. Every node processes the log in order. A transaction that writes
 // none of a node's keys is skipped; any other is decided by comparing each
 // value it read with the key's value as of tid−1, taken from the node's
-// store, its commit cache, or an owner that has processed tid−1: APPLIED
-// (its writes become versions of tid) or CONFLICT_IGNORED. The outcome is
+// store, its commit cache, or an owner that has processed tid−1: Applied
+// (APPLIED in the paper: its writes become versions of tid) or
+// ConflictIgnored (CONFLICT_IGNORED); a transaction whose snapshot is not
+// before its own tid (a snapshot from the future) is Rejected. The outcome is
 // a function of the log's prefix, so every node that decides a
 // transaction decides it alike; the leader answers the client.
 //

@@ -1,8 +1,9 @@
 // Package plant names the mistakes a service can have switched back on in
 // its configuration, so that a test suite (the service's own, a sweep, a
-// course's) can show that it catches each one. Every service exports its
-// list as PlantedBugs() []plant.Bug[Config]; all are off in a real
-// configuration.
+// course's) can show that it catches each one. Each package that has
+// planted bugs (raft, rsm, shardtxn, shardtxn/logorder, frangipani)
+// exports its list as PlantedBugs() []plant.Bug[Config]; all are off in a
+// real configuration.
 package plant
 
 // A Bug is a known mistake that can be put back into a configuration of
