@@ -42,3 +42,8 @@ func TestHuntBugsFindsAPlantedBug(t *testing.T) {
 	}}}
 	HuntBugs(t, func() toyConfig { return toyConfig{} }, bugs, cases, 3) // fails t if not caught
 }
+
+func TestFirstLine(t *testing.T) {
+	assert.Equal(t, "abc", firstLine("abc\ndef", 3), "exactly n: whole")
+	assert.Equal(t, "abc…", firstLine("abcd", 3))
+}

@@ -87,6 +87,7 @@ func TestSeedsFrom(t *testing.T) {
 		{"", "", []int64{4, 5}, ""},
 		{"-3", "", []int64{-3}, ""},
 		{"", "3", []int64{1, 2, 3}, ""},
+		{"", "1", []int64{1}, ""},
 		{"x", "", nil, `simtest: seed "x" is not an integer`},
 		{"", "0", nil, `simtest: number of seeds "0" is not an integer from 1 to 1000000`},
 		{"", "ten", nil, `simtest: number of seeds "ten" is not an integer from 1 to 1000000`},
@@ -101,6 +102,9 @@ func TestSeedsFrom(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got)
 	}
+	most, err := seedsFrom("", "1000000", nil)
+	require.NoError(t, err, "the largest number of seeds")
+	assert.Len(t, most, maxSeeds)
 }
 
 // TestManySeedsGoOnPastFailures runs a test that fails on multiples of 3
@@ -145,6 +149,8 @@ func TestTrimStack(t *testing.T) {
 		"from the panic, through the package's last frame")
 	assert.Equal(t, stack, trimStack(stack, "/elsewhere"), "no frame of the package, and short: all of it")
 	assert.Equal(t, stack[:4], trimStack(stack[:4], "/k/raft"), "nothing below the package's last frame")
+	assert.Equal(t, append(slices.Clone(stack[:6]), "... (the test harness, which called it)"), trimStack(append(slices.Clone(stack), ""), "/k/raft"),
+		"debug.Stack ends with a newline: an odd number of lines")
 
 	var long []string
 	for i := range 30 {
