@@ -30,7 +30,8 @@ func TestCatalogue(t *testing.T) {
 }
 
 // TestSameSeedSameFiles runs a small experiment twice and compares every
-// file it writes, byte for byte.
+// file it writes, byte for byte, with the other run's and with the copy
+// committed in docs/figures (which must be what the code draws).
 func TestSameSeedSameFiles(t *testing.T) {
 	t.Parallel()
 	e, err := Lookup("election-cdf")
@@ -52,6 +53,9 @@ func TestSameSeedSameFiles(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dirs[1], f.Name()))
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(a, b), "%s differs between two runs of one seed", f.Name())
+		committed, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", f.Name()))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a, committed), "docs/figures/%s is not what the code draws: go run ./cmd/labsim figures -out docs/figures", f.Name())
 	}
 
 	other, err := e.Run(Params{Seed: e.Seed + 1})
