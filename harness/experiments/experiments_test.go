@@ -30,8 +30,9 @@ func TestCatalogue(t *testing.T) {
 }
 
 // TestSameSeedSameFiles runs a small experiment twice and compares every
-// file it writes, byte for byte, with the other run's and with the copy
-// committed in docs/figures (which must be what the code draws).
+// file it writes, byte for byte, with the other run's and (but for the
+// PNG) with the copy committed in docs/figures, which must be what the
+// code draws.
 func TestSameSeedSameFiles(t *testing.T) {
 	t.Parallel()
 	e, err := Lookup("election-cdf")
@@ -53,6 +54,9 @@ func TestSameSeedSameFiles(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(dirs[1], f.Name()))
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(a, b), "%s differs between two runs of one seed", f.Name())
+		if filepath.Ext(f.Name()) == ".png" {
+			continue // its compression may change with Go's version; the SVG shows the same
+		}
 		committed, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", f.Name()))
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(a, committed), "docs/figures/%s is not what the code draws: go run ./cmd/labsim figures -out docs/figures", f.Name())
