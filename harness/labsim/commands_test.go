@@ -71,6 +71,7 @@ func TestWrap(t *testing.T) {
 	assert.Equal(t, []string{""}, wrap("", 5))
 	assert.Equal(t, []string{"übér", "ñ"}, wrap("übér ñ", 5), "counts characters, not bytes")
 	assert.Equal(t, []string{"over", "0.5 s,", "20 %."}, wrap("over 0.5 s, 20 %.", 5), "a unit stays with its number")
+	assert.Equal(t, []string{"s of", "it"}, wrap("s of it", 5), "a unit with nothing before it")
 }
 
 func TestRunWritesAnExperiment(t *testing.T) {
@@ -278,4 +279,25 @@ func TestCommandDocHasEveryUsage(t *testing.T) {
 			assert.Contains(t, string(doc), "//\t"+strings.TrimSpace(line)+"\n", "cmd/labsim's doc, command %s", c.name)
 		}
 	}
+}
+
+// TestSweepSeedEdges runs sweeps at the edges of what -first, -seeds and
+// -shard allow.
+func TestSweepSeedEdges(t *testing.T) {
+	for _, args := range [][]string{
+		{"-first", "9223372036854775799", "-seeds", "9"}, // the last seed is the largest there is
+		{"-seeds", "2", "-shard", "1/2"},                 // the last shard with a seed
+		{"-seeds", "2", "-shard", "0/2"},
+	} {
+		r := labsim(nil, append([]string{"sweep", "steady", "-out", t.TempDir()}, args...)...)
+		assert.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)
+	}
+}
+
+func TestKitIntoAnEmptyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	r := labsim(nil, "kit", "raft", "-out", dir)
+	assert.Equal(t, exitOK, r.code, r.stderr)
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	assert.NoError(t, err)
 }
