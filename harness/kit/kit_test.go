@@ -418,3 +418,20 @@ func TestKVRaftKit(t *testing.T) {
 		run: []string{"TestBasic", "TestSpeed", "TestUnreliable", "TestUnreliableOneKey", "TestOnePartition", "TestPersistPartitionUnreliable",
 			"TestSnapshotRPC", "TestSnapshotSize", "TestSpeedSnapshot", "TestSnapshotUnreliableRecoverConcurrentPartition"}}.check(t)
 }
+
+func TestCheckModulePath(t *testing.T) {
+	for _, ok := range []string{"example.edu/course/lab", "az.AZ09/x_y~z-w", "lab"} {
+		assert.NoError(t, CheckModulePath(ok), ok)
+	}
+	// The characters next to each range's ends, and the separators.
+	for _, r := range "`{@[/:" {
+		p := "lab" + string(r) + "x"
+		if r == '/' {
+			p = "lab//x"
+		}
+		assert.Error(t, CheckModulePath(p), p)
+	}
+	assert.EqualError(t, CheckModulePath("lab:x"), `kit: module path "lab:x" has the character ':'`)
+	assert.EqualError(t, CheckModulePath(""), "kit: the module path is empty")
+	assert.EqualError(t, CheckModulePath("a/../b"), `kit: module path "a/../b" has an empty, . or .. element`)
+}
