@@ -21,7 +21,9 @@
 //     grant a lock the client has given up since. An acquire carries the
 //     operation it is for; when the key's last user was another client,
 //     the lock service performs the operation itself instead of granting
-//     the lock (see Contention below).
+//     the lock (see Contention below). A repeat of such an acquire (the
+//     clerk's retry, or the network's duplicate) is answered again: a
+//     write is not performed twice, and no repeat is granted the lock.
 //   - Renew(locks) renews each lock the client still holds, unless another
 //     client waits for it: that refusal is the revocation.
 //   - Release(locks) applies the values written under exclusive locks and

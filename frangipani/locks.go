@@ -157,9 +157,9 @@ func (t *table) acquire(a *AcquireArgs) result {
 		return result{Err: OK, Queued: true}
 	}
 	switch {
-	case a.Seq == last.Seq && last.Performed && (a.Op == nil || a.Op.Kind != OpGet):
-		return result{Err: OK, Version: l.Version} // a retry of a write performed: not again
-	case a.Seq < last.Seq || a.Seq == last.Seq && !last.Performed:
+	case a.Seq == last.Seq && last.Performed:
+		return outcome(l, a.Op) // a repeat of a request performed: answered, not performed again
+	case a.Seq <= last.Seq:
 		return result{Err: ErrStale}
 	}
 	t.acquired[ck] = request{Seq: a.Seq}
@@ -184,8 +184,19 @@ func (t *table) admit(l *lock, w waiter) result {
 	l.Value, l.Version = w.Op.do(l.Value, l.Version)
 	ck := clientKey{w.Client, l.Key}
 	t.acquired[ck] = request{Seq: t.acquired[ck].Seq, Performed: true}
+	return outcome(l, w.Op)
+}
+
+// outcome is the answer to an acquire whose operation o the lock service
+// performed: the key's version, and its value for a Get. A repeat of the
+// acquire (a client's retry, or the network's duplicate) gets it too,
+// without the operation performed again or the lock granted: a write is
+// done once; a read reads again, between the first answer and this one,
+// both while the client waits for either, and leaves no holder behind
+// that the client would never learn of.
+func outcome(l *lock, o *Op) result {
 	r := result{Err: OK, Version: l.Version}
-	if w.Op.Kind == OpGet {
+	if o != nil && o.Kind == OpGet {
 		r.Value = l.Value
 	}
 	return r
