@@ -27,6 +27,13 @@ type Config struct {
 	CheckQuorum bool
 	// MaxBatch bounds the entries in one AppendEntries; 0 means no bound.
 	MaxBatch int
+	// MaxBatchBytes bounds the persisted size of the entries in one
+	// AppendEntries (one entry larger than it still goes alone); 0 means
+	// no bound. Without a bound, a follower that comes back far behind is
+	// sent its whole gap in one message, which on a network with a
+	// bandwidth holds the leader's heartbeats to the others behind it
+	// until they time out and elect another leader, which does the same.
+	MaxBatchBytes int
 	// HeartbeatOnly holds new entries back until the next heartbeat
 	// instead of sending them when Start is called, as many first
 	// implementations of the lab do (for comparisons; it is slow).
@@ -46,7 +53,8 @@ type Config struct {
 }
 
 // LabConfig is the 6.5840 lab's profile: heartbeats every 100 ms, elections
-// after 300-600 ms of silence, PreVote and CheckQuorum on.
+// after 300-600 ms of silence, PreVote and CheckQuorum on; at most 1 MiB of
+// entries in one AppendEntries (etcd's default).
 func LabConfig() Config {
 	return Config{
 		Heartbeat:   100 * time.Millisecond,
@@ -55,11 +63,14 @@ func LabConfig() Config {
 		PreVote:     true,
 		CheckQuorum: true,
 		LeaseDrift:  0.05,
+
+		MaxBatchBytes: 1 << 20,
 	}
 }
 
 // PaperConfig is the Raft-KV-with-ChaosMonkey paper's profile: heartbeats
-// every 400 ms, elections after 500-1000 ms, RPCs given up after 2 s.
+// every 400 ms, elections after 500-1000 ms, RPCs given up after 2 s, at
+// most 1 MiB of entries in one AppendEntries.
 func PaperConfig() Config {
 	return Config{
 		Heartbeat:   400 * time.Millisecond,
@@ -69,6 +80,8 @@ func PaperConfig() Config {
 		PreVote:     true,
 		CheckQuorum: true,
 		LeaseDrift:  0.05,
+
+		MaxBatchBytes: 1 << 20,
 	}
 }
 
@@ -98,6 +111,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBatch < 0 {
 		return fmt.Errorf("raft: MaxBatch %d is negative", c.MaxBatch)
+	}
+	if c.MaxBatchBytes < 0 {
+		return fmt.Errorf("raft: MaxBatchBytes %d is negative", c.MaxBatchBytes)
 	}
 	if !(c.LeaseDrift >= 0 && c.LeaseDrift < 1) {
 		return fmt.Errorf("raft: LeaseDrift %v is not in [0, 1)", c.LeaseDrift)

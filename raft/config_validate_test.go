@@ -24,6 +24,7 @@ func TestConfigValidate(t *testing.T) {
 	assert.EqualError(t, bad(func(c *Config) { c.ElectionMax = 200 * time.Millisecond }), "raft: ElectionMax 200ms is below ElectionMin 300ms")
 	assert.EqualError(t, bad(func(c *Config) { c.RPCTimeout = -time.Second }), "raft: RPCTimeout -1s is negative")
 	assert.EqualError(t, bad(func(c *Config) { c.MaxBatch = -1 }), "raft: MaxBatch -1 is negative")
+	assert.EqualError(t, bad(func(c *Config) { c.MaxBatchBytes = -1 }), "raft: MaxBatchBytes -1 is negative")
 	assert.EqualError(t, bad(func(c *Config) { c.ElectionMin = c.Heartbeat }), "raft: ElectionMin 100ms must exceed Heartbeat 100ms")
 	assert.EqualError(t, bad(func(c *Config) { c.LeaseDrift = 1 }), "raft: LeaseDrift 1 is not in [0, 1)")
 	assert.EqualError(t, bad(func(c *Config) { c.LeaseDrift = -0.01 }), "raft: LeaseDrift -0.01 is not in [0, 1)")
@@ -31,7 +32,7 @@ func TestConfigValidate(t *testing.T) {
 	// The edges that work.
 	assert.NoError(t, bad(func(c *Config) {
 		c.Heartbeat, c.ElectionMin, c.ElectionMax = 1, 2, 2
-		c.RPCTimeout, c.MaxBatch, c.LeaseDrift = 0, 0, 0
+		c.RPCTimeout, c.MaxBatch, c.MaxBatchBytes, c.LeaseDrift = 0, 0, 0, 0
 	}))
 }
 

@@ -52,6 +52,30 @@ func (l *raftLog) entry(i int) Entry { return l.entries[i-l.base] }
 // slice returns entries lo..hi-1, sharing the log's memory.
 func (l *raftLog) slice(lo, hi int) []Entry { return l.entries[lo-l.base : hi-l.base] }
 
+// within returns the last index in lo..hi (base < lo <= hi <= last) such
+// that entries lo through it take at most limit bytes persisted; lo if
+// entry lo alone takes more.
+func (l *raftLog) within(lo, hi, limit int) int {
+	start := l.marks[lo-l.base].at
+	end := func(i int) int { // where entry i's persisted form ends
+		if k := i - l.base + 1; k < len(l.marks) {
+			return l.marks[k].at
+		}
+		return len(l.enc)
+	}
+	if end(hi)-start <= limit {
+		return hi
+	}
+	// The first index whose end passes the limit; the one before it fits.
+	i, _ := slices.BinarySearchFunc(l.marks[lo-l.base+1:hi-l.base+1], limit, func(m mark, limit int) int {
+		if m.at-start <= limit {
+			return -1
+		}
+		return 1
+	})
+	return max(lo, lo+i-1)
+}
+
 // append adds entries after the last one.
 func (l *raftLog) append(es ...Entry) {
 	for _, e := range es {

@@ -158,3 +158,27 @@ func TestStartOnAFollower(t *testing.T) {
 	assert.Equal(t, []any{-1, 4, false}, []any{index, term, ok})
 	assert.Equal(t, 0, cfg.raft(2).log.last())
 }
+
+// within finds the longest run of entries from lo that fits in a number
+// of persisted bytes, and never less than one entry.
+func TestWithin(t *testing.T) {
+	l := newLog(nil)
+	l.compact(10, 1)
+	for i := range 5 {
+		l.append(Entry{1, big(i, 99)}) // the same size each
+	}
+	size := l.marks[2].at - l.marks[1].at
+	for _, c := range []struct{ lo, hi, limit, want int }{
+		{11, 15, 5 * size, 15},   // all fit, exactly
+		{11, 15, 5*size - 1, 14}, // one byte short of the last
+		{11, 15, 2 * size, 12},   // two
+		{12, 15, 2*size + 1, 13}, // two, from the second
+		{11, 15, size - 1, 11},   // the first alone is too big: it goes alone
+		{13, 13, 1, 13},          // one entry, too big
+		{11, 13, 100 * size, 13}, // hi bounds it
+		{14, 15, 2 * size, 15},   // the last entries, whose end is the encoding's
+		{15, 15, size, 15},
+	} {
+		assert.Equal(t, c.want, l.within(c.lo, c.hi, c.limit), "within(%d, %d, %d) with entries of %d bytes", c.lo, c.hi, c.limit, size)
+	}
+}

@@ -77,6 +77,9 @@ func (rf *Raft) sendAppend(p int) {
 		if rf.cfg.MaxBatch > 0 {
 			hi = min(hi, next+rf.cfg.MaxBatch-1)
 		}
+		if rf.cfg.MaxBatchBytes > 0 {
+			hi = rf.log.within(next, hi, rf.cfg.MaxBatchBytes)
+		}
 		c.args.Entries = rf.log.slice(next, hi+1)
 		rf.nextIndex[p] = hi + 1
 		c.id = rf.track(p)

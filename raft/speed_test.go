@@ -218,3 +218,37 @@ func TestOneServer(t *testing.T) {
 	assert.Greater(t, term2, term)
 	assert.Equal(t, index, cfg.raft(0).log.last())
 }
+
+// A follower that comes back 10 MB behind on a 100 Mbit/s network is sent
+// its gap in messages of at most MaxBatchBytes: the leader's heartbeats to
+// the other followers do not queue behind one 10 MB message (800 ms on the
+// wire, more than an election timeout), so no one starts an election while
+// the follower catches up.
+func TestCatchUpKeepsTheLeader(t *testing.T) {
+	for _, limit := range []int{0, 1 << 20} {
+		rc := LabConfig()
+		rc.MaxBatchBytes = limit
+		cfg := makeConfig(t, 1, 3, false, false, rc)
+		p := labrpc.DefaultParams()
+		p.Bandwidth = 12_500_000
+		require.NoError(t, cfg.Net().SetParams(p))
+		l := cfg.CheckOneLeader()
+		f := (l + 1) % 3
+		cfg.Crash1(f)
+		var last int
+		for i := range 40 {
+			last = cfg.One(big(i, 250_000), 2, true)
+		}
+		term := cfg.CheckTerms()
+		cfg.Start1(f)
+		cfg.Connect(f)
+		caught := cfg.World().RunUntil(func() bool { return cfg.LastApplied(f) >= last }, 10*time.Second)
+		if limit == 0 {
+			assert.Greater(t, cfg.CheckTerms(), term, "without a bound, the 10 MB message costs the leader its term (the test's premise)")
+			continue
+		}
+		assert.True(t, caught, "the follower caught up")
+		assert.Equal(t, term, cfg.CheckTerms(), "no election while the follower catches up")
+		assert.Equal(t, l, cfg.CheckOneLeader())
+	}
+}

@@ -14,9 +14,9 @@ import (
 
 func TestProfiles(t *testing.T) {
 	assert.Equal(t, Config{Heartbeat: 100 * time.Millisecond, ElectionMin: 300 * time.Millisecond, ElectionMax: 600 * time.Millisecond,
-		PreVote: true, CheckQuorum: true, LeaseDrift: 0.05}, LabConfig())
+		PreVote: true, CheckQuorum: true, LeaseDrift: 0.05, MaxBatchBytes: 1 << 20}, LabConfig())
 	assert.Equal(t, Config{Heartbeat: 400 * time.Millisecond, ElectionMin: 500 * time.Millisecond, ElectionMax: 1000 * time.Millisecond,
-		RPCTimeout: 2 * time.Second, PreVote: true, CheckQuorum: true, LeaseDrift: 0.05}, PaperConfig())
+		RPCTimeout: 2 * time.Second, PreVote: true, CheckQuorum: true, LeaseDrift: 0.05, MaxBatchBytes: 1 << 20}, PaperConfig())
 }
 
 func TestLeaseDuration(t *testing.T) {
