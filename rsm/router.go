@@ -32,6 +32,8 @@ type Router struct {
 	listing Listing // the directory to ask, if any
 	known   bool    // the directory's answer, leader, still holds
 	term    int     // the term the directory gave for leader
+
+	backoff, maxBackoff time.Duration // SetBackoff's; zero: a fixed roundPause
 }
 
 // MakeRouter returns a router on host to servers (at least one).
@@ -86,20 +88,27 @@ type routed struct {
 	done        func(reply any)
 	attempt     int // bumped per try; late answers to old tries are ignored
 	tries       int
+	pauses      int
 	to          int // the server of the current try
 	timer       *sim.Timer
 }
 
 // Call sends method with args until a server gives a reply (made by
-// newReply) that wrongLeader does not reject, then calls done with it.
-func (r *Router) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) {
+// newReply) that wrongLeader does not reject, then calls done with it. It
+// returns cancel, which ends the call: it sends nothing more, and done is
+// not called (an answer on its way is dropped).
+func (r *Router) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) (cancel func()) {
 	c := &routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader}
 	c.timer = r.host.NewTimer(c.retry)
 	if r.listing.Dir != nil && !r.known {
 		c.lookup(-1)
-		return
+	} else {
+		c.try()
 	}
-	c.try()
+	return func() {
+		c.attempt++
+		c.timer.Stop()
+	}
 }
 
 // try sends the call to the server believed to lead.
@@ -177,10 +186,12 @@ func (c *routed) lookup(failed int) {
 	c.timer.Reset(c.r.timeout)
 }
 
-// pause runs then after roundPause, unless the call moved on meanwhile.
+// pause runs then after a pause (roundPause, or the backoff's next), unless
+// the call moved on meanwhile.
 func (c *routed) pause(then func()) {
 	attempt := c.attempt
-	c.r.host.After(roundPause, func() {
+	c.pauses++
+	c.r.host.After(c.r.pauseFor(c.pauses), func() {
 		if attempt == c.attempt {
 			then()
 		}
