@@ -41,6 +41,8 @@ type LockSpec struct {
 	For   time.Duration
 	// Unreliable loses and delays messages at random.
 	Unreliable bool
+	// Duplicate is the probability that a request is delivered twice.
+	Duplicate float64
 	// Isolate cuts a random clerk off from every lock server for up to
 	// two leases, again and again: its leases run out while it is away.
 	Isolate bool
@@ -73,7 +75,7 @@ func lockScenarios() []Scenario {
 	// lease go. A LAN makes that write quick.
 	readers := LockSpec{Name: "locks-readers", Config: cfg, Clients: 1, Readers: 3, Keys: 1, Think: 200 * time.Millisecond, For: 30 * time.Second, Isolate: true, Drift: cfg.Drift}
 	readers.Description = fmt.Sprintf("Frangipani lease/lock cache (3 lock servers, on a LAN, one caching clerk that reads and writes and three that only read, all on one key, pausing up to 200 ms between operations, snapshots) for 30 s: a random clerk cut off from the lock service for up to two leases, again and again, the clerks' clocks %.0f%% slow and the lock servers' %.0f%% fast (the drift bound); porcupine at the end.", 100*cfg.Drift, 100*cfg.Drift)
-	return []Scenario{isolate.Scenario(), kills.Scenario(), drift.Scenario(), readers.Scenario()}
+	return []Scenario{isolate.Scenario(), kills.Scenario(), drift.Scenario(), readers.Scenario(), lockDuplicates()}
 }
 
 // LockConfig is the configuration of the frangipani scenarios:
@@ -112,8 +114,10 @@ func (sp LockSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.W
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := c.Apply(fault.Fault{Kind: fault.Unreliable, On: sp.Unreliable}); err != nil {
-		return fail("%v", err)
+	for _, f := range []fault.Fault{{Kind: fault.Unreliable, On: sp.Unreliable}, {Kind: fault.Duplicate, Rate: sp.Duplicate}} {
+		if err := c.Apply(f); err != nil {
+			return fail("%v", err)
+		}
 	}
 	var h linearize.History
 	hosts := make([]*sim.Host, sp.Clients+sp.Readers)
