@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/frangipani"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,29 +57,10 @@ func TestOperations(t *testing.T) {
 	})
 }
 
-// TestBadInput shows each kind of bad input refused with an error that
-// names it, and nothing lost: the clerk goes on.
-func TestBadInput(t *testing.T) {
+// TestBadConfig shows each kind of bad configuration refused with an
+// error that names it, by Validate, MakeClerk and StartLockServer.
+func TestBadConfig(t *testing.T) {
 	t.Parallel()
-	cfg := frangipani.DefaultConfig()
-	d := deploy(t, 1, cfg)
-	ck, _ := d.clerk(t, "a")
-	d.put(t, ck, "k", "kept")
-	assert.EqualError(t, ck.Put("", "v", func() {}), "frangipani: empty key")
-	assert.EqualError(t, ck.Get("", func(string, int64) {}), "frangipani: empty key")
-	big := strings.Repeat("x", cfg.MaxValue+1)
-	assert.EqualError(t, ck.Append("k", big, func() {}), `frangipani: a value of 1048577 bytes for key "k" is over the limit of 1048576`)
-	at := false
-	require.NoError(t, ck.Put("k", big[1:], func() { at = true }), "a value at the limit is written")
-	d.wait(t, "put at the limit", &at, time.Second)
-	d.put(t, ck, "k", "kept")
-	put := false
-	require.NoError(t, ck.Put("j", "v", func() { put = true })) // waits for j's lock
-	assert.ErrorContains(t, ck.Get("k", func(string, int64) {}), `an operation on "k" while one on "j" is in progress`)
-	d.wait(t, "put", &put, 5*time.Second)
-	v, _ := d.get(t, ck, "k")
-	assert.Equal(t, "kept", v, "the refused operations changed nothing")
-
 	bad := func(f func(*frangipani.Config)) error {
 		c := frangipani.DefaultConfig()
 		f(&c)
@@ -104,20 +86,23 @@ func TestBadInput(t *testing.T) {
 
 	c := frangipani.DefaultConfig()
 	c.Drift = 2
-	_, err := frangipani.MakeClerk(d.c.NewClient("bad"), nil, c)
+	h := sim.NewWorld(1).NewHost("h")
+	_, err := frangipani.MakeClerk(h, nil, c)
 	assert.ErrorContains(t, err, "Drift 2")
-	_, err = frangipani.MakeClerk(d.c.NewClient("none"), nil, frangipani.DefaultConfig())
+	_, err = frangipani.MakeClerk(h, nil, frangipani.DefaultConfig())
 	assert.EqualError(t, err, "frangipani: a clerk needs at least one lock server, got none")
-	_, err = frangipani.StartLockServer(d.c.NewClient("s"), nil, 0, nil, c)
+	_, err = frangipani.StartLockServer(h, nil, 0, h.Persister(), c)
 	assert.ErrorContains(t, err, "Drift 2")
 }
 
 // TestBadRequests sends lock servers requests no clerk makes: an acquire
-// with no key or no mode, and a holder of a shared lock asking for it
-// exclusive.
+// with no key or no mode, a key or a value over the limit, and a holder
+// of a shared lock asking for it exclusive.
 func TestBadRequests(t *testing.T) {
 	t.Parallel()
-	d := deploy(t, 1, frangipani.DefaultConfig())
+	cfg := frangipani.DefaultConfig()
+	cfg.MaxValue = 8
+	d := deploy(t, 1, cfg)
 	h := d.c.NewClient("raw")
 	ends := d.c.Ends(h, 0, nil)
 	call := func(args *frangipani.AcquireArgs) frangipani.AcquireReply {
@@ -154,6 +139,14 @@ func TestBadRequests(t *testing.T) {
 	assert.Equal(t, "an acquire in mode shared with an operation of kind 3, which needs mode exclusive", r.Reason)
 	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: 9}})
 	assert.Equal(t, "an acquire in mode exclusive with an operation of kind 9, which needs mode Mode(0)", r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: strings.Repeat("j", frangipani.MaxKey+1), Mode: frangipani.Shared})
+	assert.Equal(t, frangipani.ErrBadRequest, r.Err)
+	assert.Equal(t, "a key of 1025 bytes is over the limit of 1024 (MaxKey)", r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: frangipani.OpAppend, Value: "123456789"}})
+	assert.Equal(t, frangipani.ErrBadRequest, r.Err)
+	assert.Equal(t, `a value of 9 bytes for key "j" is over the limit of 8 (MaxValue)`, r.Reason)
+	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: strings.Repeat("j", frangipani.MaxKey), Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: frangipani.OpPut, Value: "12345678"}})
+	assert.Equal(t, frangipani.OK, r.Err, "a key and a value at their limits")
 	r = call(&frangipani.AcquireArgs{Client: 7, Seq: 3, Key: "j", Mode: frangipani.Exclusive, Op: &frangipani.Op{Kind: frangipani.OpPut, Value: "v"}})
 	assert.Equal(t, frangipani.OK, r.Err)
 	assert.Positive(t, r.Grant, "a well-formed acquire of a key nobody used is granted")
@@ -294,8 +287,8 @@ func TestContendedGrant(t *testing.T) {
 	t.Parallel()
 	cfg, d, a, b, c := threeClerks(t)
 	var bDone, cDone time.Duration
-	require.NoError(t, b.Append("k", "b", func() { bDone = d.w.Now() }))
-	require.NoError(t, c.Append("k", "c", func() { cDone = d.w.Now() }))
+	require.NoError(t, b.Append("k", "b", func(error) { bDone = d.w.Now() }))
+	require.NoError(t, c.Append("k", "c", func(error) { cDone = d.w.Now() }))
 	require.True(t, d.w.RunUntil(func() bool { return cDone > 0 }, time.Second))
 	assert.Less(t, cDone-bDone, 5*d.hop()+cfg.Linger)
 	v, _ := d.get(t, a, "k")
@@ -313,13 +306,14 @@ func TestBusyHolderServesOnUntilMaxHold(t *testing.T) {
 	b, _ := d.clerk(t, "b")
 	d.put(t, a, "k", "a")
 	ops, stop := 0, false
-	var loop func()
-	loop = func() {
+	var loop func(error)
+	loop = func(err error) {
+		require.NoError(t, err)
 		if ops++; !stop {
 			require.NoError(t, a.Put("k", itoa(int64(ops)), loop))
 		}
 	}
-	loop()
+	loop(nil)
 	d.w.Run(10 * time.Millisecond)
 	start, before := d.w.Now(), ops
 	d.put(t, b, "k", "b")

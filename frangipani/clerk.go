@@ -22,9 +22,12 @@ import (
 // client used last the lock service may perform instead (see the package
 // doc). Writes to the cache are durable only once flushed: by a release,
 // or by Sync. It does one operation at a time; everything runs inside the
-// world, and each call's callback runs later.
+// world, and each call's callback runs later, with an error if the
+// operation failed. A clerk lives as long as its host's incarnation: once
+// the host is killed, it refuses every call.
 type Clerk struct {
 	host *sim.Host
+	inc  uint64 // the host's incarnation the clerk was made in
 	cfg  Config
 	id   int64
 	r    *rsm.Router
@@ -82,20 +85,29 @@ type op struct {
 	Op
 	key     string
 	started time.Duration
-	done    func(value string, version int64)
+	done    func(value string, version int64, err error)
 }
 
 // MakeClerk returns a clerk on host talking to the lock servers, with
 // the leases and timing of cfg (the servers' configuration).
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk, error) {
+	switch {
+	case host == nil:
+		return nil, fmt.Errorf("frangipani: MakeClerk: a nil host")
+	case !host.Alive():
+		return nil, fmt.Errorf("frangipani: MakeClerk: host %s is dead", host.Name())
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("frangipani: a clerk needs at least one lock server, got none")
 	}
+	if i := slices.Index(servers, nil); i >= 0 {
+		return nil, fmt.Errorf("frangipani: MakeClerk: the end to lock server %d is nil", i)
+	}
 	id := 1 + host.World().Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
-	ck := &Clerk{host: host, cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
+	ck := &Clerk{host: host, inc: host.Incarnation(), cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
 	ck.r.SetTimeout(cfg.RPCTimeout)
 	ck.renewal = host.NewTimer(ck.renew)
 	ck.renewal.Reset(cfg.RenewEvery)
@@ -110,30 +122,42 @@ func (ck *Clerk) ID() int64 { return ck.id }
 func (ck *Clerk) Lost() int { return ck.lost }
 
 // Get fetches key's value and version ("" and 0 if the key was never
-// written).
-func (ck *Clerk) Get(key string, done func(value string, version int64)) error {
-	return ck.start(key, Op{Kind: OpGet}, done)
+// written). It returns an error, and does nothing, if the key or done is
+// bad or the clerk is busy or dead; done gets an error if a lock server's
+// answer made no sense.
+func (ck *Clerk) Get(key string, done func(value string, version int64, err error)) error {
+	return ck.start("Get", key, Op{Kind: OpGet}, done == nil, done)
 }
 
 // Put sets key to value: in the cache, where the write is durable once
 // flushed (Sync) and until then lost if this client crashes; or, if the
 // lock service performs it (the key was another client's last), there,
-// durable at once.
-func (ck *Clerk) Put(key, value string, done func()) error {
-	return ck.start(key, Op{Kind: OpPut, Value: value}, func(string, int64) { done() })
+// durable at once. It returns an error, and writes nothing, if the key,
+// the value or done is bad or the clerk is busy or dead; done gets an
+// error if a lock server's answer made no sense.
+func (ck *Clerk) Put(key, value string, done func(err error)) error {
+	return ck.start("Put", key, Op{Kind: OpPut, Value: value}, done == nil, func(_ string, _ int64, err error) { done(err) })
 }
 
-// Append appends value to key's value; durable as Put is.
-func (ck *Clerk) Append(key, value string, done func()) error {
-	return ck.start(key, Op{Kind: OpAppend, Value: value}, func(string, int64) { done() })
+// Append appends value to key's value; durable as Put is, and refused as
+// Put is. An append that would make the value longer than MaxValue is
+// refused when the clerk has the value: done gets an error, and nothing
+// is written.
+func (ck *Clerk) Append(key, value string, done func(err error)) error {
+	return ck.start("Append", key, Op{Kind: OpAppend, Value: value}, done == nil, func(_ string, _ int64, err error) { done(err) })
 }
 
-// start checks an operation and begins it.
-func (ck *Clerk) start(key string, o Op, done func(value string, version int64)) error {
+// start checks an operation, called what, and begins it.
+func (ck *Clerk) start(what, key string, o Op, nilDone bool, done func(value string, version int64, err error)) error {
+	if err := ck.usable(what, nilDone); err != nil {
+		return err
+	}
 	value := o.Value
 	switch {
 	case key == "":
 		return fmt.Errorf("frangipani: empty key")
+	case len(key) > MaxKey:
+		return fmt.Errorf("frangipani: a key of %d bytes is over the limit of %d (MaxKey)", len(key), MaxKey)
 	case len(value) > ck.cfg.MaxValue:
 		return fmt.Errorf("frangipani: a value of %d bytes for key %q is over the limit of %d", len(value), key, ck.cfg.MaxValue)
 	case ck.op != nil:
@@ -142,6 +166,28 @@ func (ck *Clerk) start(key string, o Op, done func(value string, version int64))
 	ck.op = &op{Op: o, key: key, started: ck.host.Now(), done: done}
 	ck.try()
 	return nil
+}
+
+// usable returns an error if the clerk cannot take a call of what: its
+// host was killed since the clerk was made (the clerk died with it), or
+// the call has no callback.
+func (ck *Clerk) usable(what string, nilDone bool) error {
+	switch {
+	case ck.host.Incarnation() != ck.inc:
+		return fmt.Errorf("frangipani: clerk %d: %s after its host %s was killed; make a new clerk", ck.id, what, ck.host.Name())
+	case nilDone:
+		return fmt.Errorf("frangipani: clerk %d: %s with a nil callback", ck.id, what)
+	}
+	return nil
+}
+
+// unexpected makes an error of a lock server's answer that the clerk
+// cannot act on, a bug on one side or the other, and writes it in the
+// run's trace.
+func (ck *Clerk) unexpected(format string, args ...any) error {
+	err := fmt.Errorf("frangipani: clerk %d: unexpected answer: %s", ck.id, fmt.Sprintf(format, args...))
+	ck.host.World().Tracef("%v", err)
+	return err
 }
 
 // try moves the operation in progress on: it serves it from the cache if
@@ -162,18 +208,29 @@ func (ck *Clerk) try() {
 		ck.flush()
 	case ck.host.Now() >= e.leaseEnd && !ck.cfg.bugs.serveExpired: // wait for the renewal
 	default:
-		ck.op = nil
-		e.used = ck.host.Now()
-		if o.Kind != OpGet {
-			e.value, e.version = o.do(e.value, e.version)
-			e.dirty = true
-		}
-		value, version := e.value, e.version
-		ck.lastKey, ck.lastDone = o.key, e.used+ck.cfg.CacheHit
-		ck.host.After(ck.cfg.CacheHit, func() { o.done(value, version) })
-		if e.wanted {
-			ck.yield(o.key, e.grant)
-		}
+		ck.serve(o, e)
+	}
+}
+
+// serve performs o on its key's entry in the cache, e, and answers it
+// CacheHit later; an append that would make the value longer than
+// MaxValue is refused, and changes nothing.
+func (ck *Clerk) serve(o *op, e *entry) {
+	ck.op = nil
+	e.used = ck.host.Now()
+	var err error
+	switch {
+	case o.overflows(e.value, ck.cfg.MaxValue):
+		err = fmt.Errorf("frangipani: an append of %d bytes to key %q, whose value has %d, would make it longer than the limit of %d; nothing was written", len(o.Value), o.key, len(e.value), ck.cfg.MaxValue)
+	case o.Kind != OpGet:
+		e.value, e.version = o.do(e.value, e.version)
+		e.dirty = true
+	}
+	value, version := e.value, e.version
+	ck.lastKey, ck.lastDone = o.key, e.used+ck.cfg.CacheHit
+	ck.host.After(ck.cfg.CacheHit, func() { o.done(value, version, err) })
+	if e.wanted {
+		ck.yield(o.key, e.grant)
 	}
 }
 
@@ -231,7 +288,7 @@ func (ck *Clerk) acquire(o *op) {
 			delete(ck.cache, key)
 			ck.op = nil
 			ck.lastKey, ck.lastDone = key, ck.host.Now()
-			o.done(reply.Value, reply.Version)
+			o.done(reply.Value, reply.Version, nil)
 			return
 		case reply.Err == OK:
 			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
@@ -242,8 +299,11 @@ func (ck *Clerk) acquire(o *op) {
 			ck.watch()
 		case reply.Err == ErrStale: // granted, and expired before the answer got through: ask again
 			delete(ck.cache, key)
-		default:
-			panic(fmt.Sprintf("frangipani: clerk %d: acquire of %q: %s: %s", ck.id, key, reply.Err, reply.Reason)) // the clerk's own request: a bug
+		default: // a refusal of the clerk's own request: a bug, on one side or the other
+			delete(ck.cache, key)
+			ck.op = nil
+			o.done("", 0, ck.unexpected("acquire of %q: %s: %s", key, reply.Err, reply.Reason))
+			return
 		}
 		ck.try()
 	})
@@ -265,7 +325,7 @@ func (ck *Clerk) renew() {
 	sent := ck.host.Now()
 	ck.r.Call("LockServer.Renew", &RenewArgs{Client: ck.id, Locks: locks}, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
 		ck.renewing = false
-		status := r.(*RenewReply).Status
+		status := ck.statuses("renewal", r.(*RenewReply).Status, len(locks))
 		for i, l := range locks {
 			e := ck.cache[l.Key]
 			if e == nil || e.grant != l.Grant || e.state != held {
@@ -321,6 +381,22 @@ func (ck *Clerk) held() []Held {
 	return locks
 }
 
+// statuses returns a renewal's or release's answer for n locks, got, if
+// it has a status for each; if not, the answer is unexpected, and every
+// lock counts as lost: the clerk stops serving them, and a Sync reports
+// the writes lost with them.
+func (ck *Clerk) statuses(what string, got []Status, n int) []Status {
+	if len(got) == n {
+		return got
+	}
+	ck.unexpected("a %s of %d locks answered with %d statuses", what, n, len(got))
+	lost := make([]Status, n)
+	for i := range lost {
+		lost[i] = Lost
+	}
+	return lost
+}
+
 // drop forgets a lock the clerk no longer holds, counting its unflushed
 // writes as lost.
 func (ck *Clerk) drop(key string) {
@@ -372,12 +448,12 @@ func (ck *Clerk) flush() {
 	args := &ReleaseArgs{Client: ck.id, Seq: ck.releases, Locks: items}
 	ck.r.Call("LockServer.Release", args, func() any { return &ReleaseReply{} }, wrongLeader[*ReleaseReply], func(r any) {
 		ck.flushing = false
-		status := r.(*ReleaseReply).Status
+		status := ck.statuses("release", r.(*ReleaseReply).Status, len(items))
 		for i, f := range items {
 			e := ck.cache[f.Key]
 			switch {
 			case e == nil || e.grant != f.Grant: // lost since
-			case status[i] == Lost:
+			case status[i] != Renewed:
 				ck.drop(f.Key)
 			case !f.Keep:
 				delete(ck.cache, f.Key)
@@ -394,8 +470,12 @@ func (ck *Clerk) flush() {
 // locks, and calls done once they are applied by the lock service: from
 // then on they survive this client's crash. done gets an error if writes
 // were lost since the last Sync returned (a lock lost while it held
-// unflushed writes: see the package doc).
-func (ck *Clerk) Sync(done func(err error)) {
+// unflushed writes: see the package doc). It returns an error, and does
+// nothing, if done is nil or the clerk is dead.
+func (ck *Clerk) Sync(done func(err error)) error {
+	if err := ck.usable("Sync", done == nil); err != nil {
+		return err
+	}
 	ck.syncs = append(ck.syncs, done)
 	for _, k := range slices.Sorted(maps.Keys(ck.cache)) {
 		if e := ck.cache[k]; e.dirty && e.state == held {
@@ -403,6 +483,7 @@ func (ck *Clerk) Sync(done func(err error)) {
 		}
 	}
 	ck.flush()
+	return nil
 }
 
 // synced answers the waiting Syncs once the queue is empty.

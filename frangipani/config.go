@@ -91,14 +91,26 @@ func (c Config) ClientLease() time.Duration {
 	return time.Duration(float64(c.Lease) * (1 - c.Drift) / (1 + c.Drift))
 }
 
+// MaxSetting is the longest duration a Config may set: a day, far past
+// any lease or timeout that makes sense, and short enough that no timer
+// the clerks and lock servers set from it can overflow the virtual clock.
+const MaxSetting = 24 * time.Hour
+
+// MaxKey is the longest key, in bytes, that a clerk or a lock server
+// accepts.
+const MaxKey = 1 << 10
+
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
 	}{{"Lease", c.Lease}, {"BreakAfter", c.BreakAfter}, {"RenewEvery", c.RenewEvery}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CacheHit", c.CacheHit}, {"Linger", c.Linger}, {"MaxHold", c.MaxHold}} {
-		if d.v <= 0 {
+		switch {
+		case d.v <= 0:
 			return fmt.Errorf("frangipani: %s %v must be positive", d.name, d.v)
+		case d.v > MaxSetting:
+			return fmt.Errorf("frangipani: %s %v is longer than a day (MaxSetting)", d.name, d.v)
 		}
 	}
 	switch {

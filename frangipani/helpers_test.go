@@ -77,33 +77,39 @@ func (d *deployment) get(t simtest.T, ck *frangipani.Clerk, key string) (string,
 	t.Helper()
 	var value string
 	var version int64
+	var err error
 	done := false
-	require.NoError(t, ck.Get(key, func(v string, ver int64) { value, version, done = v, ver, true }))
+	require.NoError(t, ck.Get(key, func(v string, ver int64, e error) { value, version, err, done = v, ver, e, true }))
 	d.wait(t, "get "+key, &done, 10*time.Second)
+	require.NoError(t, err)
 	return value, version
 }
 
 func (d *deployment) put(t simtest.T, ck *frangipani.Clerk, key, value string) {
 	t.Helper()
-	done := false
-	require.NoError(t, ck.Put(key, value, func() { done = true }))
-	d.wait(t, "put "+key, &done, 10*time.Second)
+	require.NoError(t, d.write(t, "put "+key, 10*time.Second, func(done func(error)) error { return ck.Put(key, value, done) }))
 }
 
 func (d *deployment) append(t simtest.T, ck *frangipani.Clerk, key, value string) {
 	t.Helper()
+	require.NoError(t, d.write(t, "append "+key, 10*time.Second, func(done func(error)) error { return ck.Append(key, value, done) }))
+}
+
+// write starts a write (or a Sync) by start, requires it to be taken,
+// runs the world until it is done, or fails t after limit, and returns
+// its callback's error.
+func (d *deployment) write(t simtest.T, what string, limit time.Duration, start func(done func(error)) error) error {
+	t.Helper()
+	var err error
 	done := false
-	require.NoError(t, ck.Append(key, value, func() { done = true }))
-	d.wait(t, "append "+key, &done, 10*time.Second)
+	require.NoError(t, start(func(e error) { err, done = e, true }))
+	d.wait(t, what, &done, limit)
+	return err
 }
 
 func (d *deployment) sync(t simtest.T, ck *frangipani.Clerk, limit time.Duration) error {
 	t.Helper()
-	var err error
-	done := false
-	ck.Sync(func(e error) { err, done = e, true })
-	d.wait(t, "sync", &done, limit)
-	return err
+	return d.write(t, "sync", limit, ck.Sync)
 }
 
 // value returns key's value and version on the lock service's leader.

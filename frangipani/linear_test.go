@@ -29,6 +29,7 @@ func TestLinearizable(t *testing.T) {
 		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
 		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
 		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 2 * time.Second}},
+		{"duplicated requests", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Duplicate: 0.1, For: 2 * time.Second}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.sp.Name, c.sp.Config = c.name, cfg

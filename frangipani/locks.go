@@ -81,6 +81,7 @@ type table struct {
 	locks    map[string]*lock
 	grants   int64                 // the last grant's number
 	acquired map[clientKey]request // the newest acquire applied, per client and key
+	maxValue int                   // Config.MaxValue
 	bugs     bugs
 
 	// granted, performed, renewed, gone and queued tell the server of
@@ -99,8 +100,8 @@ type request struct {
 	Performed bool
 }
 
-func newTable(b bugs) *table {
-	return &table{locks: map[string]*lock{}, acquired: map[clientKey]request{}, bugs: b,
+func newTable(cfg Config) *table {
+	return &table{locks: map[string]*lock{}, acquired: map[clientKey]request{}, maxValue: cfg.MaxValue, bugs: cfg.bugs,
 		granted: func(*lock, holder) {}, performed: func(*lock, int64, result) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
 }
 
@@ -175,9 +176,12 @@ func (t *table) acquire(a *AcquireArgs) result {
 // admit grants w the lock, or performs its operation: when the key's
 // last user was another client, caching it would only move the value
 // from one client's cache to the next, a flush and a fetch through the
-// log for each operation, where performing it takes one entry.
+// log for each operation, where performing it takes one entry. An append
+// that would make the value longer than MaxValue is not performed: the
+// lock is granted, and the clerk refuses the append with the value in
+// hand, as it does one it serves from its cache.
 func (t *table) admit(l *lock, w waiter) result {
-	if w.Op == nil || l.Last == 0 || l.Last == w.Client {
+	if w.Op == nil || l.Last == 0 || l.Last == w.Client || w.Op.overflows(l.Value, t.maxValue) {
 		return granted(l, t.grant(l, w))
 	}
 	l.Last = w.Client

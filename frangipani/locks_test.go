@@ -17,7 +17,7 @@ func statuses(r any) []Status { return r.(result).Status }
 // and stale acquires.
 func TestTableAcquire(t *testing.T) {
 	t.Parallel()
-	tb := newTable(bugs{})
+	tb := newTable(DefaultConfig())
 	var queued []string
 	tb.queued = func(l *lock) { queued = append(queued, l.Key) }
 	assert.Equal(t, result{Err: OK, Grant: 1}, acq(tb, 1, 1, "k", Shared))
@@ -53,7 +53,7 @@ func TestTableAcquire(t *testing.T) {
 // waits, and an expiry that a renewal since makes do nothing.
 func TestTableRenewAndExpire(t *testing.T) {
 	t.Parallel()
-	tb := newTable(bugs{})
+	tb := newTable(DefaultConfig())
 	var renewed, gone []int64
 	tb.renewed = func(g int64) { renewed = append(renewed, g) }
 	tb.gone = func(g int64) { gone = append(gone, g) }
@@ -78,7 +78,9 @@ func TestTableRenewAndExpire(t *testing.T) {
 	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}, Dirty: true, Value: "shared", Version: 5}}}})))
 	assert.Empty(t, tb.locks, "a shared holder's value is not applied, and a lock never written, held by no one, is forgotten")
 
-	bug := newTable(bugs{grantBeforeFlush: true})
+	cfg := DefaultConfig()
+	cfg.bugs.grantBeforeFlush = true
+	bug := newTable(cfg)
 	acq(bug, 1, 1, "k", Exclusive)
 	acq(bug, 2, 1, "k", Exclusive)
 	bug.Apply(command{Renew: &RenewArgs{Client: 1, Locks: []Held{{"k", 1}}}})
@@ -89,7 +91,7 @@ func TestTableRenewAndExpire(t *testing.T) {
 // bytes that are not one.
 func TestTableSnapshot(t *testing.T) {
 	t.Parallel()
-	tb := newTable(bugs{})
+	tb := newTable(DefaultConfig())
 	acq(tb, 1, 1, "b", Exclusive)
 	acq(tb, 2, 1, "b", Shared)
 	acq(tb, 2, 2, "a", Shared)
@@ -98,7 +100,7 @@ func TestTableSnapshot(t *testing.T) {
 	assert.Equal(t, result{Err: OK, Value: "x", Version: 1}, acqOp(tb, 3, 1, "b", Op{Kind: OpGet}), "performed")
 	acqOp(tb, 4, 1, "b", Op{Kind: OpPut, Value: "y"})
 	snap := tb.Snapshot()
-	again := newTable(bugs{})
+	again := newTable(DefaultConfig())
 	var granted []int64
 	again.granted = func(_ *lock, h holder) { granted = append(granted, h.Grant) }
 	require.NoError(t, again.Restore(snap))
@@ -126,7 +128,7 @@ func acqOp(t *table, client, seq int64, key string, op Op) result {
 // without performing it again.
 func TestTablePerforms(t *testing.T) {
 	t.Parallel()
-	tb := newTable(bugs{})
+	tb := newTable(DefaultConfig())
 	type done struct {
 		client int64
 		r      result
@@ -165,7 +167,7 @@ func TestTablePerforms(t *testing.T) {
 // request.
 func TestTableRepeatedReadLeavesNoHolder(t *testing.T) {
 	t.Parallel()
-	tb := newTable(bugs{})
+	tb := newTable(DefaultConfig())
 	acqOp(tb, 1, 1, "k", Op{Kind: OpPut, Value: "a"})
 	tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"k", 1}, Dirty: true, Value: "a", Version: 1}}}})
 	get := Op{Kind: OpGet}

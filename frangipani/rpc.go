@@ -75,6 +75,12 @@ func (o Op) do(value string, version int64) (string, int64) {
 	return value, version
 }
 
+// overflows reports whether the operation would make value longer than
+// max bytes: an Append can, where the Put of a value that fits cannot.
+func (o Op) overflows(value string, max int) bool {
+	return o.Kind == OpAppend && len(value)+len(o.Value) > max
+}
+
 // AcquireArgs asks for key's lock in mode, for client. Seq grows with each
 // acquire a client makes of a key, so that an old retry is told apart.
 // With Op, whose mode must be Mode, the lock service may instead perform

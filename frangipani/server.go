@@ -50,12 +50,24 @@ type heldWatch struct {
 
 // StartLockServer starts replica me of the lock service on host,
 // restoring what persister holds. Register its Services on the host's
-// labrpc server.
+// labrpc server. Peers are the ends to every replica (peers[me] is not
+// used and may be nil).
 func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, cfg Config) (*LockServer, error) {
+	switch {
+	case host == nil:
+		return nil, fmt.Errorf("frangipani: StartLockServer: a nil host")
+	case persister == nil:
+		return nil, fmt.Errorf("frangipani: StartLockServer: a nil persister")
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &LockServer{t: newTable(cfg.bugs), host: host, cfg: cfg, seen: map[int64]time.Duration{},
+	for p, end := range peers {
+		if end == nil && p != me {
+			return nil, fmt.Errorf("frangipani: StartLockServer: the end to peer %d is nil", p)
+		}
+	}
+	s := &LockServer{t: newTable(cfg), host: host, cfg: cfg, seen: map[int64]time.Duration{},
 		waiting: map[clientKey][]heldBack{}, expiring: map[int64]bool{}, watches: map[int64]heldWatch{}}
 	s.t.granted, s.t.performed, s.t.renewed, s.t.gone, s.t.queued = s.granted, s.performed, s.renewed, s.gone, s.queued
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.t, rsm.NewGobCodec[command, result](), cfg.RSM)
@@ -99,13 +111,8 @@ func (s *LockServer) Value(key string) (value string, version int64, holders int
 // Acquire is the handler for a lock request: it answers once the lock is
 // granted, which may wait for other holders to give it up.
 func (s *LockServer) Acquire(args *AcquireArgs, reply *AcquireReply, d *labrpc.Deferred) {
-	if args.Key == "" || (args.Mode != Shared && args.Mode != Exclusive) {
-		reply.Err, reply.Reason = ErrBadRequest, "an acquire needs a key and a mode, got key \""+args.Key+"\" mode "+args.Mode.String()
-		d.Reply()
-		return
-	}
-	if args.Op != nil && args.Op.Mode() != args.Mode {
-		reply.Err, reply.Reason = ErrBadRequest, fmt.Sprintf("an acquire in mode %v with an operation of kind %d, which needs mode %v", args.Mode, args.Op.Kind, args.Op.Mode())
+	if reason := s.malformed(args); reason != "" {
+		reply.Err, reply.Reason = ErrBadRequest, reason
 		d.Reply()
 		return
 	}
@@ -125,6 +132,24 @@ func (s *LockServer) Acquire(args *AcquireArgs, reply *AcquireReply, d *labrpc.D
 		reply.Err, reply.Grant, reply.Value, reply.Version, reply.Reason = res.Err, res.Grant, res.Value, res.Version, res.Reason
 		d.Reply()
 	})
+}
+
+// malformed says what is wrong with an acquire no clerk would send, or
+// returns "".
+func (s *LockServer) malformed(a *AcquireArgs) string {
+	switch {
+	case a.Key == "" || (a.Mode != Shared && a.Mode != Exclusive):
+		return fmt.Sprintf("an acquire needs a key and a mode, got key %q mode %v", a.Key, a.Mode)
+	case len(a.Key) > MaxKey:
+		return fmt.Sprintf("a key of %d bytes is over the limit of %d (MaxKey)", len(a.Key), MaxKey)
+	case a.Op == nil:
+		return ""
+	case a.Op.Mode() != a.Mode:
+		return fmt.Sprintf("an acquire in mode %v with an operation of kind %d, which needs mode %v", a.Mode, a.Op.Kind, a.Op.Mode())
+	case len(a.Op.Value) > s.cfg.MaxValue:
+		return fmt.Sprintf("a value of %d bytes for key %q is over the limit of %d (MaxValue)", len(a.Op.Value), a.Key, s.cfg.MaxValue)
+	}
+	return ""
 }
 
 // Renew is the handler for a clerk's renewal of its leases.

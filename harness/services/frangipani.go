@@ -39,17 +39,32 @@ func (d Frangipani) Clerk(c *cluster.Cluster, h *sim.Host) (*frangipani.Clerk, e
 }
 
 // CachingKV runs the key/value workloads (workload.KV) on a frangipani
-// clerk; an operation the clerk refuses (bad input) panics, as the
-// workloads make none.
+// clerk. An operation the clerk refuses (bad input) or fails (a lock
+// server's answer that made no sense, an append past MaxValue) panics, as
+// the workloads make none and have no way to record a failure: a sweep
+// reports the panic as the seed's verdict.
 type CachingKV struct{ *frangipani.Clerk }
 
 // Get is workload.KV's Get.
 func (c CachingKV) Get(key string, done func(value string, version int64)) {
-	must(c.Clerk.Get(key, done))
+	must(c.Clerk.Get(key, func(value string, version int64, err error) {
+		must(err)
+		done(value, version)
+	}))
 }
 
 // Put is workload.KV's Put.
-func (c CachingKV) Put(key, value string, done func()) { must(c.Clerk.Put(key, value, done)) }
+func (c CachingKV) Put(key, value string, done func()) { must(c.Clerk.Put(key, value, wrote(done))) }
 
 // Append is workload.KV's Append.
-func (c CachingKV) Append(key, value string, done func()) { must(c.Clerk.Append(key, value, done)) }
+func (c CachingKV) Append(key, value string, done func()) {
+	must(c.Clerk.Append(key, value, wrote(done)))
+}
+
+// wrote is a write's callback: done, unless the write failed.
+func wrote(done func()) func(error) {
+	return func(err error) {
+		must(err)
+		done()
+	}
+}
