@@ -8,6 +8,14 @@ import (
 	"github.com/replab/replab/rsm/wire"
 )
 
+// Snapshot returns the server's state as the bytes it would give Raft
+// for a snapshot: the applied index, the session table and the state
+// machine's snapshot. A service whose replicas hold different states,
+// which no replica's snapshot can stand for, saves these bytes on its own
+// and gives them to Raft only to trim the log below what every replica
+// has saved (see shardtxn/logorder).
+func (s *Server) Snapshot() []byte { return s.snapshot() }
+
 // snapshot encodes the applied index, the session table (in client order,
 // so that the bytes are deterministic) and the state machine's snapshot.
 func (s *Server) snapshot() []byte {

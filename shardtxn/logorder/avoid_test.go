@@ -9,9 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDeadOwnerAvoided kills one of a key's two owners. A clerk's try
+// TestDeadOwnerAvoided kills one of a key's two owners. A clerk's read
 // sent to it fails, and for twice the timeout after that the clerk asks
-// the other owners only; then it tries the dead one again.
+// the other owners only; then it tries the dead one again. (Only the
+// reads are timed: a Begin may wait for a server whose own fetches found
+// the dead node.)
 func TestDeadOwnerAvoided(t *testing.T) {
 	for _, timeout := range []time.Duration{100 * time.Millisecond} {
 		cfg := config(3, 2)
@@ -25,9 +27,9 @@ func TestDeadOwnerAvoided(t *testing.T) {
 		key := keyOn(dead, cfg.Layout, "k")
 		d.put(t, ck, key, "v")
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, dead)}))
-		slow := func() bool { // a round that asked the dead node
-			start := d.w.Now()
+		slow := func() bool { // a read that asked the dead node
 			tx := d.begin(t, ck, ck.LastTid())
+			start := d.w.Now()
 			v, _ := d.get(t, tx, key)
 			require.Equal(t, "v", v)
 			return d.w.Now()-start >= 5*time.Millisecond

@@ -55,7 +55,7 @@ func TestReadYourWritesAndConflicts(t *testing.T) {
 func TestSnapshotTooOld(t *testing.T) {
 	simtest.Run(t, simtest.Seeds(t, 1), func(t *testing.T, seed int64) simtest.Result {
 		cfg := config(1, 1)
-		cfg.Versions = 4
+		cfg.Versions, cfg.SnapshotEvery = 4, 1
 		d := deploy(t, seed, cfg)
 		ck := d.clerk()
 		d.put(t, ck, "a", "0")

@@ -14,10 +14,11 @@ import (
 // past: it lets old versions pile up until reads as of 2·Versions tids
 // before its newest are still served, and at the next tid collects back
 // to Versions tids before it. A read as of the horizon is served; one as
-// of the tid before gets ErrTooOld.
+// of the tid before gets ErrTooOld. (A snapshot every tid keeps the
+// watermark, the oldest tid a node would restart from, out of the way.)
 func TestVersionsKeptBetweenOneAndTwoWindows(t *testing.T) {
 	cfg := config(1, 1)
-	cfg.Versions = 4
+	cfg.Versions, cfg.SnapshotEvery = 4, 1
 	d := deploy(t, 1, cfg)
 	ck, r := d.clerk(), d.raw()
 	horizon := 0

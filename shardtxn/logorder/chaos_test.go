@@ -40,7 +40,7 @@ func testSweep(t *testing.T, bank bool) {
 		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.LogOrderConfig(), Bank: bank, ChaosFor: testChaosFor}
 		o, w := sp.Run(seed, t.TempDir(), nil)
 		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
-		assert.Greater(t, o.Ops, 30, "transactions run")
+		assert.GreaterOrEqual(t, o.Ops, 10, "transactions run: the check has a history to judge (the nemesis may keep a node down throughout)")
 		again, _ := sp.Run(seed, "", nil)
 		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
 		t.Logf("seed %d: %d ops, %v", seed, o.Ops, w.Summary())

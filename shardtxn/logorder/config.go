@@ -11,13 +11,16 @@ import (
 type Config struct {
 	// RSM is the log's configuration: Raft timing and the read mode. Its
 	// MaxRaftState must be -1: nodes keep different keys, so a leader's
-	// snapshot cannot replace a follower's state, and the log is never
-	// trimmed (see SnapshotEvery for the nodes' own snapshots).
+	// snapshot cannot replace a follower's state; each node trims its own
+	// log instead (see SnapshotEvery).
 	RSM rsm.Config
 	// SnapshotEvery is how many tids a node processes between snapshots
-	// of its state (the processed tid and the MVCC store) to its own disk
-	// (paper 004: 1024); 0 never snapshots, and a restarted node processes
-	// the whole log again.
+	// of its state (the processed tid, the MVCC store and the queue) to
+	// its own disk (paper 004: 1024). Each node tells the others the tid
+	// of its newest snapshot; below the oldest of them (the watermark)
+	// the log is trimmed and versions are collected. 0 never snapshots: a
+	// restarted node processes the whole log again, so the log is never
+	// trimmed and no version is ever collected.
 	SnapshotEvery int
 	// Layout places the key ranges on the nodes.
 	Layout Layout
@@ -25,9 +28,12 @@ type Config struct {
 	// does not keep it remembers (paper 004's commit cache: 10 000); 0
 	// turns the cache off.
 	CacheSize int
-	// Versions is how many tids of history the MVCC store keeps: a read
-	// as of a tid more than Versions before the newest the node has
-	// processed fails with ErrTooOld, and the client begins again.
+	// Versions is how many tids of history the MVCC store keeps for
+	// clients: a read as of a tid more than Versions (up to twice as
+	// many) before the newest the node has processed fails with
+	// ErrTooOld, and the client begins again. Versions as of the
+	// watermark (see SnapshotEvery) or later are kept whatever Versions
+	// says: a node that restarts from its snapshot asks for them.
 	Versions int
 	// ReadWait is how long a server holds a read as of a tid it has not
 	// applied yet before it answers ErrBehind, so that the client asks
@@ -52,7 +58,7 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.RSM.MaxRaftState != -1:
-		return fmt.Errorf("logorder: RSM.MaxRaftState %d: the log is never trimmed (-1); nodes snapshot their own state (SnapshotEvery)", c.RSM.MaxRaftState)
+		return fmt.Errorf("logorder: RSM.MaxRaftState %d: must be -1; nodes snapshot their own state and trim the log themselves (SnapshotEvery)", c.RSM.MaxRaftState)
 	case c.SnapshotEvery < 0:
 		return fmt.Errorf("logorder: SnapshotEvery %d is negative", c.SnapshotEvery)
 	case c.CacheSize < 0:

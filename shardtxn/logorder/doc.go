@@ -60,13 +60,23 @@
 // # Crash recovery
 //
 // Nodes keep different keys, so a leader's Raft snapshot cannot stand in
-// for a follower's state: the log is never trimmed, and each node saves
-// its own snapshot (the processed tid and the store) every SnapshotEvery
-// tids. A restarted node restores it and processes the rest of the log
-// again; writing a version again is idempotent. A node that has not
-// processed a tid a read asks for waits ReadWait at most, then answers
-// ErrBehind, so that the client asks another owner: a restarted node does
-// not stall the clients while it catches up, as the paper's did.
+// for a follower's state. Each node saves its own snapshot (the processed
+// tid, the store and the transactions queued after it, with the log
+// service's sessions) every SnapshotEvery tids, and tells the other nodes
+// its tid. The smallest such tid a node has heard of is the watermark:
+// no node will restart from an older one. A restarted node restores its
+// snapshot and processes the rest of the log again (writing a version
+// again is idempotent), asking the other owners for values as of its
+// snapshot or later; so versions as of the watermark or later are never
+// collected, and each node trims its log below the watermark, which no
+// node needs to catch up. While a node is down, the watermark stays at
+// its last snapshot: the others keep the log and the versions since then
+// (memory grows with the time it is down, as an unbounded log did
+// before), and trim them once it is back and has saved a snapshot. A
+// node that has not processed a tid a read asks for waits ReadWait at
+// most, then answers ErrBehind, so that the client asks another owner: a
+// restarted node does not stall the clients while it catches up, as the
+// paper's did.
 //
 // # Planted bugs
 //

@@ -25,12 +25,14 @@ type queued struct {
 // server processes the queue on its own, in order.
 //
 // Nodes keep different keys, so one node's state cannot stand in for
-// another's, as a Raft snapshot sent by a leader would: the log is never
-// trimmed, and each node snapshots its own state (the processed tid and
-// the store) to a disk of its own. A restarted node restores that
-// snapshot and the log replays the rest; entries at or below the
-// snapshot's tid are already in its store and are not queued again.
+// another's, as a Raft snapshot sent by a leader would. Each node saves
+// its own snapshot (its log service's, with this machine's state: the
+// processed tid, the store and the transactions queued after it) to a
+// disk of its own, and gives Raft the same bytes only to trim the log
+// below the watermark, which no node's log needs (see checkpoint). A
+// restarted node restores its snapshot and the log replays the rest.
 type machine struct {
+	me        int
 	index     func() int // the log index of the entry being applied
 	st        *store
 	processed int // every tid up to here is decided and applied to st
@@ -39,32 +41,51 @@ type machine struct {
 }
 
 // Apply queues a transaction under its log index, and returns the index.
+// A tid the node has processed or queued already (a snapshot holds it) is
+// not queued again.
 func (m *machine) Apply(cmd any) any {
 	tid := m.index()
-	if tid > m.processed {
+	if tid > m.processed && (len(m.queue) == 0 || tid > m.queue[len(m.queue)-1].tid) {
 		m.queue = append(m.queue, queued{tid: tid, txn: cmd.(command).Txn})
 		m.queuedFn()
 	}
 	return tid
 }
 
-// Snapshot encodes the node's state: the processed tid and the store.
+// Snapshot encodes the node's state: the node, the processed tid, the
+// store and the queue.
 func (m *machine) Snapshot() []byte {
-	return m.st.appendTo(binary.AppendUvarint(nil, uint64(m.processed)))
+	b := binary.AppendUvarint(nil, uint64(m.me))
+	b = m.st.appendTo(binary.AppendUvarint(b, uint64(m.processed)))
+	b = binary.AppendUvarint(b, uint64(len(m.queue)))
+	for _, q := range m.queue {
+		b = appendTxn(binary.AppendUvarint(b, uint64(q.tid)), q.txn)
+	}
+	return b
 }
 
-// Restore replaces the state with a node snapshot's; the queue must be
-// empty (the node is starting).
+// Restore replaces the state with the node's own snapshot's; the queue
+// must be empty (the node is starting). Another node's snapshot is
+// refused: it cannot stand for this node's keys (and a leader never sends
+// one, as the log is trimmed only below every node's own snapshot).
 func (m *machine) Restore(snap []byte) error {
 	if len(m.queue) > 0 {
 		return fmt.Errorf("logorder: a node snapshot restored over %d queued transactions", len(m.queue))
 	}
 	d := wire.NewDecoder(snap)
+	if node := int(d.Uvarint()); d.Err() == nil && node != m.me {
+		return fmt.Errorf("logorder: node %d's snapshot given to node %d", node, m.me)
+	}
 	processed := int(d.Uvarint())
 	st := decodeStore(d)
+	var queue []queued
+	for n := d.Count(); n > 0 && d.Err() == nil; n-- {
+		tid := int(d.Uvarint())
+		queue = append(queue, queued{tid: tid, txn: decodeTxn(d)})
+	}
 	if err := d.Done(); err != nil {
 		return err
 	}
-	m.st, m.processed = st, processed
+	m.st, m.processed, m.queue = st, processed, queue
 	return nil
 }

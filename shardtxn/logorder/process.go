@@ -92,17 +92,14 @@ func (s *Server) finish(q queued, o Outcome) {
 }
 
 // advance marks tid, the head of the queue, processed, collects old
-// versions and saves a snapshot now and then, and wakes whoever waited
-// for tid.
+// versions and checkpoints now and then, and wakes whoever waited for
+// tid.
 func (s *Server) advance(tid int) {
 	s.m.processed = tid
 	s.m.queue = s.m.queue[1:]
-	if s.m.processed-s.m.st.horizon > 2*s.cfg.Versions {
-		s.m.st.collect(s.m.processed - s.cfg.Versions)
-	}
+	s.collect()
 	if s.cfg.SnapshotEvery > 0 && s.m.processed-s.saved >= s.cfg.SnapshotEvery {
-		s.disk.Save(nil, s.m.Snapshot())
-		s.saved = s.m.processed
+		s.checkpoint()
 	}
 	s.wake()
 }

@@ -26,6 +26,8 @@ type Server struct {
 
 	disk      *sim.Persister // the node's own snapshots
 	saved     int            // the processed tid of the last snapshot saved
+	trimmed   int            // the log index Raft was last asked to trim through
+	known     []int          // each node's saved tid, as last heard (see Watermark)
 	restarted bool           // started from persisted state (the planted early-reads bug serves reads then)
 	busy      bool           // deciding the head of the queue
 	kicking   bool           // a processing round is scheduled
@@ -63,32 +65,39 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 		return nil, fmt.Errorf("logorder: %d peers for a layout of %d nodes", len(peers), cfg.Layout.Nodes)
 	}
 	s := &Server{host: host, cfg: cfg, me: me, nodes: newNodes(host, peers, cfg.RPCTimeout), disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{},
-		restarted: persister.RaftStateSize() > 0}
+		restarted: persister.RaftStateSize() > 0, known: make([]int, len(peers))}
 	s.cache = newCommitCache(cfg.CacheSize, cfg.bugs.noInvalidate)
-	s.m = &machine{st: newStore(), queuedFn: s.schedule}
+	s.m = &machine{me: me, st: newStore(), queuedFn: s.schedule}
+	old := persister.ReadSnapshot()
 	if disk.SnapshotSize() > 0 {
-		if err := s.m.Restore(disk.ReadSnapshot()); err != nil {
-			return nil, fmt.Errorf("logorder: node %d: bad snapshot: %w", me, err)
-		}
-		s.saved = s.m.processed
+		// The disk holds the node's newest snapshot; Raft's, if it has
+		// one, is an older one of the same (see checkpoint), and the log
+		// after it covers the newer.
+		persister.Save(persister.ReadRaftState(), disk.ReadSnapshot())
 	}
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, codec{}, cfg.RSM)
 	if err != nil {
-		return nil, err
+		persister.Save(persister.ReadRaftState(), old)
+		return nil, fmt.Errorf("logorder: node %d: %w", me, err)
 	}
-	s.rs = rs
+	s.rs, s.saved = rs, s.m.processed
 	s.m.index = rs.Applied
+	if len(s.m.queue) > 0 {
+		s.schedule()
+	}
 	rs.OnLeadership(s.leadership)
+	host.After(0, s.announce)
 	return s, nil
 }
 
 // Services returns the server's RPC services ("Server.Recent",
-// "Server.Get", "Server.Commit") and its Raft node's.
+// "Server.Get", "Server.Commit", "Server.Saved") and its Raft node's.
 func (s *Server) Services() []*labrpc.Service {
 	svc := labrpc.MakeService(s)
 	labrpc.HandleDeferred(svc, "Recent", s.Recent)
 	labrpc.HandleDeferred(svc, "Get", s.Get)
 	labrpc.HandleDeferred(svc, "Commit", s.Commit)
+	labrpc.Handle(svc, "Saved", s.Saved)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
 }
 

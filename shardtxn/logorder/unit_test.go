@@ -147,7 +147,7 @@ func TestTxnCheck(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	require.NoError(t, DefaultConfig().Validate())
 	for want, change := range map[string]func(*Config){
-		"logorder: RSM.MaxRaftState 100: the log is never trimmed (-1); nodes snapshot their own state (SnapshotEvery)": func(c *Config) { c.RSM.MaxRaftState = 100 },
+		"logorder: RSM.MaxRaftState 100: must be -1; nodes snapshot their own state and trim the log themselves (SnapshotEvery)": func(c *Config) { c.RSM.MaxRaftState = 100 },
 		"logorder: SnapshotEvery -1 is negative":     func(c *Config) { c.SnapshotEvery = -1 },
 		"logorder: CacheSize -1 is negative":         func(c *Config) { c.CacheSize = -1 },
 		"logorder: Versions 0 must be positive":      func(c *Config) { c.Versions = 0 },
@@ -166,17 +166,22 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestMachineSnapshot(t *testing.T) {
-	m := &machine{st: newStore(), index: func() int { return 3 }, queuedFn: func() {}}
+	m := &machine{me: 1, st: newStore(), index: func() int { return 3 }, queuedFn: func() {}}
 	m.st.put("a", 2, "x")
 	m.processed = 2
 	assert.Equal(t, 3, m.Apply(command{Txn: Txn{Writes: []Write{{"a", "y"}}}}))
 	snap := m.Snapshot()
-	n := &machine{st: newStore()}
+	n := &machine{me: 1, st: newStore()}
 	require.NoError(t, n.Restore(snap))
 	assert.Equal(t, 2, n.processed)
 	assert.Equal(t, m.st, n.st)
-	assert.ErrorContains(t, m.Restore(snap), "over 1 queued transactions")
-	assert.ErrorIs(t, n.Restore(snap[:len(snap)-1]), wire.ErrTruncated)
+	assert.Equal(t, m.queue, n.queue, "the queued transaction comes back")
+	assert.ErrorContains(t, n.Restore(snap), "over 1 queued transactions")
+	assert.ErrorIs(t, (&machine{me: 1}).Restore(snap[:len(snap)-1]), wire.ErrTruncated)
+	assert.EqualError(t, (&machine{me: 2}).Restore(snap), "logorder: node 1's snapshot given to node 2")
+	n.index = func() int { return 3 }
+	n.Apply(command{})
+	assert.Len(t, n.queue, 1, "an entry the snapshot queued is not queued again")
 	m.index = func() int { return 2 }
 	m.queue = nil
 	m.Apply(command{})

@@ -1,0 +1,59 @@
+package logorder_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The log is trimmed below the watermark: with every node up, each node's
+// log stays within a few snapshots' worth of entries however many
+// transactions commit; with a node down, the others keep every entry after
+// its snapshot, which it needs when it restarts (from its snapshot and the
+// log, never a leader's snapshot: another node's state could not stand
+// for its keys, and restoring one fails). Once it has caught up and saved
+// a snapshot again, the logs shrink back.
+func TestLogTrimmedBelowWatermark(t *testing.T) {
+	simtest.Run(t, simtest.Seeds(t, 1), func(t *testing.T, seed int64) simtest.Result {
+		cfg := config(3, 2)
+		cfg.SnapshotEvery = 8
+		d := deploy(t, seed, cfg)
+		ck := d.clerk()
+		logs := func() (most int) {
+			for i := range 3 {
+				most = max(most, d.c.Persister(0, i).RaftStateSize())
+			}
+			return most
+		}
+		write := func(n int, prefix string) {
+			for i := range n {
+				d.put(t, ck, keyOn(i%3, cfg.Layout, prefix), fmt.Sprint(i))
+			}
+		}
+		write(40, "a")
+		small := logs()
+		write(200, "b")
+		assert.LessOrEqual(t, logs(), 2*small, "with every node up, the logs stay small (%d bytes after 40 puts)", small)
+
+		leader, ok := d.c.Leader(0)
+		require.True(t, ok)
+		down := (leader + 1) % 3
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, down)}))
+		write(200, "c")
+		assert.Greater(t, logs(), 4*small, "with a node down, the others keep the entries after its snapshot")
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: d.c.HostOf(0, down)}))
+		write(40, "d")
+		assert.True(t, d.w.RunUntil(func() bool { return d.d.Drained(d.c) }, 5*time.Second), "the restarted node caught up")
+		write(40, "e")
+		assert.LessOrEqual(t, logs(), 2*small, "once it has saved a snapshot again, the logs shrink back")
+		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), keyOn(down, cfg.Layout, "c"))
+		assert.Equal(t, fmt.Sprint(199-(199-down)%3), v, "the restarted node's keys are whole")
+		assert.Empty(t, d.disagreement())
+		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+	})
+}
