@@ -16,6 +16,11 @@ import (
 // has saved (see shardtxn/logorder).
 func (s *Server) Snapshot() []byte { return s.snapshot() }
 
+// Restore replaces the server's state with snapshot, bytes Snapshot
+// returned, before the server has applied anything: for a service whose
+// replicas keep snapshots of their own, newer than the one Raft holds.
+func (s *Server) Restore(snapshot []byte) error { return s.restore(snapshot) }
+
 // snapshot encodes the applied index, the session table (in client order,
 // so that the bytes are deterministic) and the state machine's snapshot.
 func (s *Server) snapshot() []byte {

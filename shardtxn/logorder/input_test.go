@@ -103,7 +103,7 @@ func TestStartAndClerkBadInput(t *testing.T) {
 	assert.EqualError(t, err, "logorder: CacheSize -1 is negative")
 	h.PersisterNamed("bad").Save(nil, []byte{5, 1})
 	_, err = logorder.Start(h, make([]*labrpc.ClientEnd, 3), 0, h.Persister(), h.PersisterNamed("bad"), config(3, 1))
-	assert.ErrorContains(t, err, "logorder: node 0: rsm: server 0: bad snapshot")
+	assert.ErrorContains(t, err, "logorder: node 0: bad snapshot")
 	assert.Zero(t, h.Persister().SnapshotSize(), "the log's persister is as it was")
 	_, err = logorder.MakeClerk(h, make([]*labrpc.ClientEnd, 2), cfg.Layout)
 	assert.EqualError(t, err, "logorder: a clerk with 2 servers for a layout of 3 nodes")

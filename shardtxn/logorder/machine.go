@@ -64,14 +64,11 @@ func (m *machine) Snapshot() []byte {
 	return b
 }
 
-// Restore replaces the state with the node's own snapshot's; the queue
-// must be empty (the node is starting). Another node's snapshot is
-// refused: it cannot stand for this node's keys (and a leader never sends
-// one, as the log is trimmed only below every node's own snapshot).
+// Restore replaces the state with the node's own snapshot's (the node is
+// starting). Another node's snapshot is refused: it cannot stand for this
+// node's keys (and a leader never sends one, as the log is trimmed only
+// below every node's own snapshot).
 func (m *machine) Restore(snap []byte) error {
-	if len(m.queue) > 0 {
-		return fmt.Errorf("logorder: a node snapshot restored over %d queued transactions", len(m.queue))
-	}
 	d := wire.NewDecoder(snap)
 	if node := int(d.Uvarint()); d.Err() == nil && node != m.me {
 		return fmt.Errorf("logorder: node %d's snapshot given to node %d", node, m.me)

@@ -68,17 +68,17 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 		restarted: persister.RaftStateSize() > 0, known: make([]int, len(peers))}
 	s.cache = newCommitCache(cfg.CacheSize, cfg.bugs.noInvalidate)
 	s.m = &machine{me: me, st: newStore(), queuedFn: s.schedule}
-	old := persister.ReadSnapshot()
-	if disk.SnapshotSize() > 0 {
-		// The disk holds the node's newest snapshot; Raft's, if it has
-		// one, is an older one of the same (see checkpoint), and the log
-		// after it covers the newer.
-		persister.Save(persister.ReadRaftState(), disk.ReadSnapshot())
-	}
+	// Raft's snapshot, if it has one, is an older one of the node's own
+	// (see checkpoint); the disk holds the newest.
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, codec{}, cfg.RSM)
 	if err != nil {
-		persister.Save(persister.ReadRaftState(), old)
 		return nil, fmt.Errorf("logorder: node %d: %w", me, err)
+	}
+	if disk.SnapshotSize() > 0 {
+		if err := rs.Restore(disk.ReadSnapshot()); err != nil {
+			rs.Kill()
+			return nil, fmt.Errorf("logorder: node %d: bad snapshot: %w", me, err)
+		}
 	}
 	s.rs, s.saved = rs, s.m.processed
 	s.m.index = rs.Applied

@@ -16,8 +16,10 @@ import (
 // transactions commit; with a node down, the others keep every entry after
 // its snapshot, which it needs when it restarts (from its snapshot and the
 // log, never a leader's snapshot: another node's state could not stand
-// for its keys, and restoring one fails). Once it has caught up and saved
-// a snapshot again, the logs shrink back.
+// for its keys, and restoring one fails), and a node restarted meanwhile
+// restores its disk's snapshot, newer than the one its log was last
+// trimmed with. Once the first has caught up and saved a snapshot again,
+// the logs shrink back.
 func TestLogTrimmedBelowWatermark(t *testing.T) {
 	simtest.Run(t, simtest.Seeds(t, 1), func(t *testing.T, seed int64) simtest.Result {
 		cfg := config(3, 2)
@@ -46,6 +48,12 @@ func TestLogTrimmedBelowWatermark(t *testing.T) {
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, down)}))
 		write(200, "c")
 		assert.Greater(t, logs(), 4*small, "with a node down, the others keep the entries after its snapshot")
+		// The third node's snapshots went on while the log could not be
+		// trimmed: its disk is newer than the snapshot Raft holds.
+		third := 3 - leader - down
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(0, third)}))
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: d.c.HostOf(0, third)}))
+		write(10, "c2")
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Restart, Host: d.c.HostOf(0, down)}))
 		write(40, "d")
 		assert.True(t, d.w.RunUntil(func() bool { return d.d.Drained(d.c) }, 5*time.Second), "the restarted node caught up")
