@@ -27,6 +27,18 @@ type Config struct {
 	// RPCTimeout is how long a server waits for another group's answer
 	// before it tries the group's next replica.
 	RPCTimeout time.Duration
+	// RetryPause and RetryMax are how a server backs off when it calls
+	// another group (a coordinator's prepares and decisions, a shard's
+	// questions) and no replica could help, a whole round of them (or,
+	// under ReplicaManager, the directory named again the one that just
+	// failed): it pauses a random time in [p/2, p] from the world's random
+	// numbers, p doubling from RetryPause after each such round up to
+	// RetryMax (rsm.Router.SetBackoff). So a call to a group that receives
+	// but cannot answer (a one-way cut) is tried again every 100–200 ms by
+	// default, not every 10 ms; a call that meets an election still finds
+	// the new leader within a few short pauses; and a call held back by a
+	// fault that heals goes through at most RetryMax later.
+	RetryPause, RetryMax time.Duration
 	// OnePhaseReads serves read-only transactions with paper 000's
 	// optimisation: each shard returns the values it holds at prepare,
 	// taking no locks, and there is no commit phase. Faster, and not
@@ -160,22 +172,36 @@ func (c Config) cleans() bool { return c.Conflicts == WriteIntents || c.Presumpt
 
 // DefaultConfig is strict two-phase locking with the lab's Raft timing, no
 // snapshots, a lock wait of 20–40 ms and paper 003's 5 s transaction
-// timeout, paper 000's lock waits and presumed abort, and a cleanup age
-// of 1 s for paper 003's options.
+// timeout, paper 000's lock waits and presumed abort, a cleanup age of
+// 1 s for paper 003's options, and calls to other groups backing off
+// from 10 ms (rsm's fixed pause) up to 200 ms.
 func DefaultConfig() Config {
 	return Config{RSM: rsm.DefaultConfig(), LockWait: 20 * time.Millisecond, TxnTimeout: 5 * time.Second,
-		Tick: 100 * time.Millisecond, RPCTimeout: 500 * time.Millisecond, CleanupAge: time.Second}
+		Tick: 100 * time.Millisecond, RPCTimeout: 500 * time.Millisecond, CleanupAge: time.Second,
+		RetryPause: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond}
 }
+
+// MaxDuration is the longest any duration of a Config may be: a year of
+// virtual time, far past any run, and short enough that no sum or double
+// of one can overflow the virtual clock.
+const MaxDuration = 365 * 24 * time.Hour
 
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"LockWait", c.LockWait}, {"TxnTimeout", c.TxnTimeout}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CleanupAge", c.CleanupAge}} {
-		if d.v <= 0 {
+	}{{"LockWait", c.LockWait}, {"TxnTimeout", c.TxnTimeout}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CleanupAge", c.CleanupAge},
+		{"RetryPause", c.RetryPause}, {"RetryMax", c.RetryMax}} {
+		switch {
+		case d.v <= 0:
 			return fmt.Errorf("shardtxn: %s %v must be positive", d.name, d.v)
+		case d.v > MaxDuration:
+			return fmt.Errorf("shardtxn: %s %v is longer than MaxDuration (%v)", d.name, d.v, MaxDuration)
 		}
+	}
+	if c.RetryMax < c.RetryPause {
+		return fmt.Errorf("shardtxn: RetryMax %v is below RetryPause %v", c.RetryMax, c.RetryPause)
 	}
 	if c.Conflicts > WriteIntents {
 		return fmt.Errorf("shardtxn: Conflicts %v is not LockWaits or WriteIntents", c.Conflicts)

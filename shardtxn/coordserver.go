@@ -25,11 +25,12 @@ type CoordServer struct {
 
 	leading bool
 	driving map[Txid]*drive                    // transactions this leader is preparing
-	sending map[Txid]bool                      // decisions this leader is delivering
+	sending map[Txid][]func()                  // decisions this leader is delivering: the calls' cancels
 	waiters map[Txid][]func(coordResult, bool) // clients waiting for a decision; false: ask the next leader
 	decide  batcher[decision]
 	finish  batcher[Txid]
 	ticker  *sim.Timer
+	outbox  []outbox // per shard group: the decisions in flight and held back
 }
 
 // A drive is one transaction's prepare phase at the leader.
@@ -38,6 +39,22 @@ type drive struct {
 	votes   int
 	results [][]Result // per participant
 	over    bool       // decided: later votes are ignored
+	calls   []func()   // the prepares' cancels
+}
+
+// end marks the prepare phase decided and cancels the prepares still
+// under way: a cohort that never prepared needs nothing but the
+// decision, which the leader delivers (see deliver).
+func (dr *drive) end() {
+	dr.over = true
+	cancelAll(dr.calls)
+}
+
+// cancelAll cancels calls under way (rsm.Router.Call's cancels).
+func cancelAll(cancels []func()) {
+	for _, cancel := range cancels {
+		cancel()
+	}
 }
 
 // StartCoordinator starts replica me of the coordinator group on host,
@@ -53,15 +70,17 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 		return nil, err
 	}
 	c := &CoordServer{sm: newCoordinator(len(shards), cfg.Presumption, cfg.bugs), host: host, cfg: cfg,
-		driving: map[Txid]*drive{}, sending: map[Txid]bool{}, waiters: map[Txid][]func(coordResult, bool){}}
+		driving: map[Txid]*drive{}, sending: map[Txid][]func(){}, waiters: map[Txid][]func(coordResult, bool){}}
 	for s, ends := range shards {
 		r := rsm.MakeRouter(host, ends)
 		r.SetTimeout(cfg.RPCTimeout)
+		r.SetBackoff(cfg.RetryPause, cfg.RetryMax)
 		if dir != nil {
 			r.Discover(rsm.Listing{Dir: dir, Group: ShardGroup(s)})
 		}
 		c.shards = append(c.shards, r)
 	}
+	c.outbox = make([]outbox, len(shards))
 	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.NewGobCodec[coordCmd, coordResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
@@ -191,22 +210,22 @@ func (c *CoordServer) prepare(t *txn) {
 	onePhase := c.cfg.OnePhaseReads && readOnly(t.Ops)
 	for i, s := range t.Shards {
 		args := &PrepareArgs{ID: t.ID, Ops: opsOn(t.Ops, s, len(c.shards)), OnePhase: onePhase}
-		c.shards[s].Call("ShardServer.Prepare", args, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+		dr.calls = append(dr.calls, c.shards[s].Call("ShardServer.Prepare", args, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
 			reply := r.(*PrepareReply)
 			if c.driving[t.ID] != dr || dr.over {
 				return // decided already, or this leader lost and regained office
 			}
 			if !reply.Yes {
-				dr.over = true
+				dr.end()
 				c.decideLater(decision{ID: t.ID, Reason: reply.Reason})
 				return
 			}
 			dr.results[i] = reply.Results
 			if dr.votes++; dr.votes == len(t.Shards) {
-				dr.over = true
+				dr.end()
 				c.decideLater(decision{ID: t.ID, Commit: true, Results: merge(t.Ops, t.Shards, dr.results, len(c.shards))})
 			}
-		})
+		}))
 	}
 }
 
@@ -256,42 +275,9 @@ func (c *CoordServer) decided(id Txid, res coordResult) {
 	}
 }
 
-// deliver sends t's decision to its cohorts, and marks t finished once
-// every one has it in its log.
-func (c *CoordServer) deliver(t *txn) {
-	if c.sending[t.ID] {
-		return
-	}
-	c.sending[t.ID] = true
-	if c.cfg.OnePhaseReads && readOnly(t.Ops) {
-		c.finished(t.ID) // its cohorts kept nothing
-		return
-	}
-	acks := 0
-	for _, s := range t.Shards {
-		args := &DecideArgs{ID: t.ID, Commit: t.State == committed}
-		c.shards[s].Call("ShardServer.Decide", args, func() any { return &DecideReply{} }, wrongLeader[*DecideReply], func(any) {
-			if acks++; acks == len(t.Shards) {
-				c.finished(t.ID)
-			}
-		})
-	}
-}
-
-// finished records that every cohort has id's decision: the table forgets
-// the entry, in a log entry of its own unless it is gone already (a
-// presumed commit).
-func (c *CoordServer) finished(id Txid) {
-	if c.sending[id] && c.leading {
-		delete(c.sending, id)
-		if c.sm.txns[id] != nil {
-			c.finish.add(id)
-		}
-	}
-}
-
 // leadership starts recovery when this replica becomes leader, and drops
-// the leader's work when it stops leading.
+// the leader's work when it stops leading, cancelling its calls: the next
+// leader recovers what they were for from the table.
 func (c *CoordServer) leadership(term int, leading bool) {
 	c.leading = leading
 	if !leading {
@@ -300,8 +286,15 @@ func (c *CoordServer) leadership(term int, leading bool) {
 				answer(coordResult{}, false)
 			}
 		}
+		for _, id := range slices.SortedFunc(maps.Keys(c.driving), compareTxid) {
+			cancelAll(c.driving[id].calls)
+		}
+		for _, id := range slices.SortedFunc(maps.Keys(c.sending), compareTxid) {
+			cancelAll(c.sending[id])
+		}
 		c.waiters = map[Txid][]func(coordResult, bool){}
-		c.driving, c.sending = map[Txid]*drive{}, map[Txid]bool{}
+		c.driving, c.sending = map[Txid]*drive{}, map[Txid][]func(){}
+		clear(c.outbox)
 		c.decide.reset()
 		c.finish.reset()
 		c.ticker.Stop()
@@ -340,7 +333,7 @@ func (c *CoordServer) tick() {
 		}
 		if dr := c.driving[t.ID]; dr == nil || !dr.over {
 			if dr != nil {
-				dr.over = true
+				dr.end()
 			}
 			c.decideLater(decision{ID: t.ID, Reason: "transaction timed out"})
 		}

@@ -39,6 +39,25 @@
 // decision. A prepare that arrives after its transaction was decided is
 // refused: a shard remembers, per client, the newest transaction decided.
 //
+// # Retries
+//
+// A server calling another group (a coordinator's prepares and
+// decisions, a shard's questions to the coordinator) tries the group's
+// replicas in turn, and after each round that found no one to help it
+// backs off: a random pause from Config.RetryPause, doubling up to
+// Config.RetryMax. A group that receives but cannot answer (a one-way
+// cut) could otherwise be sent a hundred tries a second for as long as
+// the cut lasts, each a new entry in its log. So that the tries cost no
+// more than messages, a shard's leader answers a prepare of a transaction
+// prepared or decided there, a decision it has applied, or a one-shard
+// transaction that ended, from its state, without a log entry (see
+// shard.known for why that is safe). A coordinator leader cancels its
+// prepares once the transaction is decided and all its calls when it
+// stops leading, and holds new decisions back from a shard group that has
+// acknowledged none for RPCTimeout, until it does: the calls in flight
+// stay as many as the clients' transactions, however long the group is
+// silent.
+//
 // # Paper 003's answers: write intents and presumed commit
 //
 // Paper 003 (an ACID distributed KV) built the same service with other

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/replab/replab/rsm"
 )
 
 // resolve is paper 003's conflict resolution (WriteIntents): res says that
@@ -46,8 +44,9 @@ func (s *ShardServer) resolve(res shardResult, deadline time.Duration, retry fun
 
 // ask asks the coordinator group how id stands (CoordServer.Status) and
 // calls answer with its state, or with answered false if no answer came by
-// deadline (zero: none; the question is asked until answered).
-func (s *ShardServer) ask(id Txid, deadline time.Duration, answer func(st state, answered bool)) {
+// deadline, when the question is cancelled (zero: no deadline; the
+// question is asked until answered). It returns the question's cancel.
+func (s *ShardServer) ask(id Txid, deadline time.Duration, answer func(st state, answered bool)) (cancel func()) {
 	over := false
 	once := func(st state, answered bool) {
 		if !over {
@@ -55,10 +54,7 @@ func (s *ShardServer) ask(id Txid, deadline time.Duration, answer func(st state,
 			answer(st, answered)
 		}
 	}
-	if deadline > 0 {
-		s.host.After(deadline-s.host.Now(), func() { once(0, false) })
-	}
-	s.coord.Call("CoordServer.Status", &StatusArgs{ID: id}, func() any { return &StatusReply{} }, wrongLeader[*StatusReply], func(r any) {
+	cancel = s.coord.Call("CoordServer.Status", &StatusArgs{ID: id}, func() any { return &StatusReply{} }, wrongLeader[*StatusReply], func(r any) {
 		reply := r.(*StatusReply)
 		st := preparing
 		switch {
@@ -69,14 +65,22 @@ func (s *ShardServer) ask(id Txid, deadline time.Duration, answer func(st state,
 		}
 		once(st, true)
 	})
+	if deadline > 0 {
+		s.host.After(deadline-s.host.Now(), func() {
+			cancel()
+			once(0, false)
+		})
+	}
+	return cancel
 }
 
 // settle puts id's decision through the shard's log, whether the
 // coordinator sent it or the shard learned it by asking, and calls done
 // once it is applied (ok false: this server does not lead). A decision
-// applied twice changes nothing the second time.
+// applied twice changes nothing the second time, and the leader answers
+// it without a new entry (see shard.known).
 func (s *ShardServer) settle(id Txid, commit bool, done func(ok bool)) {
-	s.rs.Submit(rsm.Session{}, shardCmd{Decide: &decideCmd{ID: id, Commit: commit}}, func(_ any, ok bool) { done(ok) })
+	s.submit(shardCmd{Decide: &decideCmd{ID: id, Commit: commit}}, func(_ any, ok bool) { done(ok) })
 }
 
 // cleanup is paper 003's background cleanup, run every Tick under its
@@ -84,10 +88,19 @@ func (s *ShardServer) settle(id Txid, commit bool, done func(ok bool)) {
 // prepared here for CleanupAge (its coordinator may have crashed; under
 // PresumedCommit nobody else delivers a commit a crashed leader had not
 // delivered) and applies the decision. A pending one is asked again
-// CleanupAge later: the coordinator times it out.
+// CleanupAge later: the coordinator times it out. A question is
+// cancelled once its transaction is decided here, or the replica no
+// longer leads.
 func (s *ShardServer) cleanup() {
 	s.cleaner.Reset(s.cfg.Tick)
-	if !s.rs.IsLeader() {
+	leading := s.rs.IsLeader()
+	for _, id := range slices.SortedFunc(maps.Keys(s.asking), compareTxid) {
+		if !leading || s.sm.prepared[id] == nil {
+			s.asking[id]()
+			delete(s.asking, id)
+		}
+	}
+	if !leading {
 		clear(s.seen)
 		return
 	}
@@ -102,12 +115,11 @@ func (s *ShardServer) cleanup() {
 		switch {
 		case !ok:
 			s.seen[id] = now
-		case now-first < s.cfg.CleanupAge || s.asking[id]:
+		case now-first < s.cfg.CleanupAge || s.asking[id] != nil:
 		case s.cfg.bugs.cleanupAborts:
 			s.settle(id, false, func(bool) {})
 		default:
-			s.asking[id] = true
-			s.ask(id, 0, func(st state, _ bool) {
+			s.asking[id] = s.ask(id, 0, func(st state, _ bool) {
 				delete(s.asking, id)
 				if st == preparing {
 					s.seen[id] = s.host.Now()

@@ -127,15 +127,51 @@ func (s *shard) Apply(cmd any) any {
 	return shardResult{Vote: voteYes}
 }
 
+// known returns c's result if applying c would change nothing and say
+// what any later application would, and so can be answered without a new
+// log entry: a prepare of a transaction prepared here (yes, with its
+// results) or decided here already (no); a decision applied here, or one
+// whose transaction can no longer prepare here (its client's newest
+// decided transaction here is as new, and it holds nothing); a
+// transaction on this shard alone that ended.
+//
+// This is safe from any replica's state, even a deposed leader's or one
+// behind the log: the state holds only what committed entries made of it,
+// which every later leader's log holds too, and each of these facts, once
+// true, stays so in every later state. A prepared transaction leaves
+// prepared only by its decision, which the coordinator took after the
+// vote (its yes stands: the vote it repeats was cast through the log); a
+// client's newest decided transaction only grows, so a transaction
+// refused for it is refused for ever; an ended one-shard transaction's
+// result is final. A OnePhase prepare reads the data, which moves on: it
+// is never answered so.
+func (s *shard) known(c shardCmd) (shardResult, bool) {
+	switch {
+	case c.Prepare != nil && !c.Prepare.OnePhase:
+		id := c.Prepare.ID
+		if p, ok := s.prepared[id]; ok {
+			return shardResult{Vote: voteYes, Results: p.Results}, true
+		}
+		if s.decided[id.Client].Seq >= id.Seq {
+			return shardResult{Vote: voteNo, Reason: "decided already"}, true
+		}
+	case c.Decide != nil:
+		id := c.Decide.ID
+		if _, ok := s.prepared[id]; !ok && s.decided[id.Client].Seq >= id.Seq {
+			return shardResult{Vote: voteYes}, true
+		}
+	case c.Execute != nil:
+		return s.ended(c.Execute.ID)
+	}
+	return shardResult{}, false
+}
+
 func (s *shard) prepare(c *prepareCmd) shardResult {
 	if c.OnePhase {
 		return shardResult{Vote: voteYes, Results: s.run(c.Ops, nil)}
 	}
-	if p, ok := s.prepared[c.ID]; ok {
-		return shardResult{Vote: voteYes, Results: p.Results}
-	}
-	if s.decided[c.ID.Client].Seq >= c.ID.Seq {
-		return shardResult{Vote: voteNo, Reason: "decided already"}
+	if res, ok := s.known(shardCmd{Prepare: c}); ok {
+		return res
 	}
 	if res, ok := s.conflict(c.ID, c.Ops); ok {
 		return res

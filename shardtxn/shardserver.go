@@ -28,7 +28,7 @@ type ShardServer struct {
 	coord   *rsm.Router
 	cleaner *sim.Timer
 	seen    map[Txid]time.Duration // prepared transactions, when the cleanup first saw them
-	asking  map[Txid]bool          // the cleanup's questions in flight
+	asking  map[Txid]func()        // the cleanup's questions in flight: their cancels
 }
 
 // StartShard starts replica me of shard group shard on host, restoring
@@ -47,7 +47,7 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 		return nil, fmt.Errorf("shardtxn: StartShard: shard %d is negative", shard)
 	}
 	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){},
-		seen: map[Txid]time.Duration{}, asking: map[Txid]bool{}}
+		seen: map[Txid]time.Duration{}, asking: map[Txid]func(){}}
 	s.sm.released = s.wake
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.NewGobCodec[shardCmd, shardResult](), cfg.RSM)
 	if err != nil {
@@ -56,6 +56,7 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	s.rs = rs
 	s.coord = rsm.MakeRouter(host, coordinators)
 	s.coord.SetTimeout(cfg.RPCTimeout)
+	s.coord.SetBackoff(cfg.RetryPause, cfg.RetryMax)
 	if dir != nil {
 		rs.Announce(rsm.Listing{Dir: dir, Group: ShardGroup(shard)})
 		s.coord.Discover(rsm.Listing{Dir: dir, Group: CoordGroup})
@@ -95,6 +96,10 @@ func (s *ShardServer) OnInstall(fn func(key, value string, del bool)) { s.sm.ins
 // prepared on this replica: both drain to zero once every transaction is
 // decided and delivered.
 func (s *ShardServer) Locks() (keys, prepared int) { return len(s.sm.locks), len(s.sm.prepared) }
+
+// Applied returns the index of the last entry of the shard's log that
+// this replica applied: how long the log has grown, snapshots or not.
+func (s *ShardServer) Applied() int { return s.rs.Applied() }
 
 // Prepare is the handler for a coordinator's prepare: it takes the
 // transaction's locks through the shard's log, waiting for a locked key
@@ -187,9 +192,16 @@ func (s *ShardServer) refuse(cmd shardCmd, reason string, done func(res shardRes
 	})
 }
 
-// submit puts a command through the shard's log; with the planted bug, a
-// leader applies prepares to its own state instead.
+// submit puts a command through the shard's log, unless the leader's
+// state answers it already (see shard.known): a coordinator that cannot
+// hear a shard's answers retries, and each try would otherwise be one more
+// entry in the log. With the planted bug, a leader applies prepares to
+// its own state instead.
 func (s *ShardServer) submit(cmd shardCmd, done rsm.Done) {
+	if res, ok := s.sm.known(cmd); ok && s.rs.IsLeader() {
+		done(res, true)
+		return
+	}
 	if s.cfg.bugs.prepareNotReplicated && cmd.Prepare != nil {
 		if !s.rs.IsLeader() {
 			done(nil, false)

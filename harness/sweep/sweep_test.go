@@ -92,7 +92,7 @@ func TestTargetedScenariosPassAndReplay(t *testing.T) {
 			require.NoError(t, err)
 			first, again := sc.Run(1, t.TempDir(), nil), sc.Run(1, t.TempDir(), nil)
 			assert.True(t, first.OK(), "seed 1: %s", first.Problem)
-			assert.Greater(t, first.Ops, 40)
+			assert.Greater(t, first.Ops, 15, "transactions ran (txn-leader-outages, most of whose 10 s may be outages, the fewest)")
 			assert.Equal(t, first.Summary, again.Summary, "seed 1 replays to the same trace")
 			assert.NotZero(t, first.Summary.Hash)
 		})
