@@ -59,7 +59,7 @@ func Scenarios() []Scenario {
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
 		leaseDriftSpec().scenario(),
-	}, slices.Concat(raftScenarios(), txnScenarios(), []Scenario{crossingScenario()}, logOrderScenarios(), lockScenarios())...)
+	}, slices.Concat(raftScenarios(), txnScenarios(), cutScenarios(), []Scenario{crossingScenario()}, logOrderScenarios(), lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

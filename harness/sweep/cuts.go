@@ -1,0 +1,170 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/sim"
+)
+
+// The shape of the one-way cut scenarios.
+const (
+	// cutsCalm is how long the clients run before the first cut; the
+	// second before it is the run's baseline of events.
+	cutsCalm = 2 * time.Second
+	// cutsRate bounds the events of any second of a run, after the
+	// baseline, as a multiple of the baseline's (see rate).
+	cutsRate = 2
+)
+
+// cutScenario returns a transaction scenario on shardtxn with cfg whose
+// nemesis cuts one-way links between the coordinators and the shards.
+// After 2 s of calm, again and again, one shard group's leader (a random
+// replica of the group when none leads) stops hearing every coordinator,
+// or stops being heard by them (each direction as likely), for 1–8 s,
+// past the 5 s transaction timeout; then the links heal for up to a
+// second. Every replica is on a host of its own, on an unreliable
+// network, snapshotting every 8 KB. A shard that hears its coordinator
+// but cannot answer is the case that once flooded its own log: each of
+// the coordinator's retries became a log entry, and the retries, one
+// series per transaction decided, never stopped.
+//
+// The faults then heal, and as in TxnSpec every transaction must end
+// and every lock and the coordinator's table drain within 30 s, and
+// txncheck must find the list appends strictly serializable. Besides, no
+// second of the run, from the end of the calm to the end of the run, may
+// see more than twice the events of the calm's last second (see rate).
+func cutScenario(name, description string, cfg shardtxn.Config) Scenario {
+	return Scenario{Name: name, Description: description,
+		Run: func(seed int64, dir string, trace io.Writer) Outcome { return runCuts(name, cfg, seed, dir, trace) },
+		plant: planter(cfg, func(c shardtxn.Config) Scenario { return cutScenario(name, description, c) },
+			func(c *shardtxn.Config, b Bug) bool { return b.plantShardTxn(c) })}
+}
+
+// cutScenarios are the cut scenarios: under paper 000's design, and
+// paper 003's with its replica manager, which is where the flood was
+// found.
+func cutScenarios() []Scenario {
+	acid := services.TxnVariants()[len(services.TxnVariants())-1]
+	rm := acid.With(TxnConfig())
+	rm.Discovery = shardtxn.ReplicaManager
+	desc := "Sharded transactions of list appends and reads, every replica on a host of its own, unreliable network, one-way cuts between a shard group's leader and every coordinator, in either direction, for 1-8 s (past the 5 s transaction timeout), again and again; txncheck for strict serializability, every lock released at the end, and no second of the run with more than twice the events of a second before the cuts."
+	return []Scenario{
+		cutScenario("txn-cuts", desc+" "+services.TxnVariants()[0].Description, TxnConfig()),
+		cutScenario("txn-cuts-acid-rm", desc+" "+acid.Description+" Clients and servers find each group's leader through the replica manager.", rm),
+	}
+}
+
+// runCuts runs one seed of the cut scenario called name on cfg.
+func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) Outcome {
+	var order installs
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Config: cfg, Setup: func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }}
+	c, o := txnCluster(seed, trace, dep.Cluster)
+	if c == nil {
+		return o
+	}
+	clients := make([]workload.TxnClient, txnClients)
+	for i := range clients {
+		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
+	}
+	r := &rate{w: c.World()}
+	r.sample()
+	o, _ = txnRun{
+		name: name, c: c, clients: clients,
+		// A run past the bound stops waiting to drain: its verdict is in.
+		drained:   func() bool { return r.problem() != "" || dep.Drained(c) },
+		undrained: func() string { return "locks or the coordinator's table did not drain (" + dep.Undrained(c) + ")" },
+		settled:   r.problem,
+		nemesis:   cutNemesis, order: &order,
+	}.run(o, dir)
+	return o
+}
+
+// cutNemesis cuts, after cutsCalm, one shard group's leader off from
+// every coordinator in one direction, again and again (see CutSpec), and
+// returns what stops it.
+func cutNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+	var coords []int
+	for i := range c.Replicas(0) {
+		coords = append(coords, c.HostOf(0, i))
+	}
+	stopped := false
+	var cut func()
+	cut = func() {
+		if stopped {
+			return
+		}
+		g := 1 + w.Rand().IntN(c.Groups()-1)
+		i, ok := c.Leader(g)
+		if !ok {
+			i = w.Rand().IntN(c.Replicas(g))
+		}
+		shard, deaf := c.HostOf(g, i), w.Rand().IntN(2) == 0
+		for _, coord := range coords {
+			f := fault.Fault{Kind: fault.Cut, Host: shard, To: coord} // the shard's answers and questions are lost
+			if deaf {
+				f.Host, f.To = coord, shard // the coordinators' calls and answers are lost
+			}
+			if err := c.Apply(f); err != nil {
+				panic(err) // the hosts are the cluster's own
+			}
+		}
+		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
+			if err := c.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
+				panic(err)
+			}
+			w.After(w.RandDuration(0, time.Second), cut)
+		})
+	}
+	w.After(cutsCalm, cut)
+	return func() { stopped = true }, nil
+}
+
+// A rate counts a world's events a second, from its start, and finds a
+// run whose events grow without bound: a second, after the calm, with
+// more than cutsRate times the events of the calm's last second.
+//
+// The rule: the clients bound the work a run asks for (five of them, one
+// transaction each at a time, 10 ms apart), and the calm's last second,
+// with every group's leader elected, is that work at full speed. A fault
+// can only slow it (a client waits for an answer that does not come, then
+// its transaction aborts) or bunch it (what waited goes at once when the
+// fault heals, at most what the clients had started, which the next
+// second absorbs). A second with twice the calm's events is work nobody
+// asked for: retries that multiply, or log entries that each retry adds.
+// So it was while a shard flooded its own log: on these scenarios' seeds
+// a second's events grew by hundreds every second of a cut, and half the
+// seeds passed twice the calm's (19 and 22 of the first 40); since, the
+// busiest second of the first 200 seeds of each had 1.5 times the calm's
+// events, most of them fewer than the calm.
+type rate struct {
+	w         *sim.World
+	counts    []uint64 // events by the end of each second
+	violation string
+}
+
+// sample records the events of each second, for as long as the world
+// runs.
+func (r *rate) sample() {
+	r.w.After(time.Second, func() {
+		r.counts = append(r.counts, r.w.Events())
+		n := len(r.counts)
+		calm := int(cutsCalm / time.Second)
+		if n > calm && r.violation == "" {
+			base := r.counts[calm-1] - r.counts[calm-2]
+			if got := r.counts[n-1] - r.counts[n-2]; got > cutsRate*base {
+				r.violation = fmt.Sprintf("%d events in second %d of the run, more than %d times the %d of second %d, before the cuts", got, n, cutsRate, base, calm)
+			}
+		}
+		r.sample()
+	})
+}
+
+// problem says how the run broke the bound, or "".
+func (r *rate) problem() string { return r.violation }
