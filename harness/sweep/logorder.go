@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"time"
@@ -26,8 +27,13 @@ type LogOrderSpec struct {
 	Name, Description string
 	Config            logorder.Config
 	Bank              bool
+	// Failover, instead of the random nemesis, kills the log's leader and
+	// a follower in turn over paper 004's 150 s (see failover), with
+	// progress checked after every restart.
+	Failover bool
 	// ChaosFor is how long the clients run under faults before everything
-	// heals: 0 is the scenarios' 10 s. Tests shorten it.
+	// heals: 0 is the scenarios' 10 s (150 s with Failover). Tests shorten
+	// it.
 	ChaosFor time.Duration
 }
 
@@ -36,6 +42,7 @@ func logOrderScenarios() []Scenario {
 	return []Scenario{
 		LogOrderSpec{Name: "logorder-lists", Description: "Log-ordered optimistic transactions (paper 004) of list appends and reads, 5 nodes, 2-way replication, unreliable network, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and txncheck must find the history strictly serializable.", Config: LogOrderConfig()}.Scenario(),
 		LogOrderSpec{Name: "logorder-bank", Description: "Log-ordered bank transfers and reads of every balance, 5 nodes, 2-way replication, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and every read add up to the total.", Config: LogOrderConfig(), Bank: true}.Scenario(),
+		LogOrderSpec{Name: "logorder-failover", Description: "Log-ordered bank transfers over paper 004's 150 s, 5 nodes, 2-way replication: the log's leader and a follower killed in turn, each down 2-25 s, with snapshots every 128 tids and 256 tids of versions, so that a restarted node is further behind than the versions kept; within 20 s of every restart the node must have caught up and the others gone further; every node's outcomes must agree, and every read add up to the total.", Config: FailoverConfig(), Bank: true, Failover: true}.Scenario(),
 	}
 }
 
@@ -46,6 +53,15 @@ func LogOrderConfig() logorder.Config {
 	cfg := logorder.DefaultConfig()
 	cfg.Layout = logorder.DefaultLayout(5, 2)
 	cfg.SnapshotEvery = 16
+	return cfg
+}
+
+// FailoverConfig is the configuration of logorder-failover: the
+// scenarios' with snapshots every 128 tids and versions kept for 256, so
+// that a node down for seconds comes back further behind than that.
+func FailoverConfig() logorder.Config {
+	cfg := LogOrderConfig()
+	cfg.SnapshotEvery, cfg.Versions = 128, 256
 	return cfg
 }
 
@@ -72,12 +88,20 @@ func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *s
 	for i := range clients {
 		clients[i] = services.LogOrderClient{Clerk: services.LogOrderClerk(c, fmt.Sprintf("client%d", i), sp.Config.Layout)}
 	}
-	return txnRun{
+	r := txnRun{
 		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
 		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
 		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "the nodes did not all process the whole log" },
 		settled: func() string { return agree.problem }, chaosFor: sp.ChaosFor,
-	}.run(o, dir)
+	}
+	if sp.Failover {
+		f := &failover{}
+		r.nemesis, r.settled = f.nemesis, func() string { return cmp.Or(f.problem, agree.problem) }
+		undrained := r.undrained
+		r.undrained = func() string { return cmp.Or(f.problem, undrained()) }
+		r.chaosFor = cmp.Or(sp.ChaosFor, failoverLength)
+	}
+	return r.run(o, dir)
 }
 
 // An agreement holds the first decision any node made of each tid, and

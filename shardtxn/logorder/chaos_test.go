@@ -46,3 +46,17 @@ func testSweep(t *testing.T, bank bool) {
 		t.Logf("seed %d: %d ops, %v", seed, o.Ops, w.Summary())
 	}
 }
+
+// TestFailover runs paper 004's failover timeline at its length (150 s of
+// bank transfers, the log's leader and a follower killed in turn), with
+// progress checked after every restart and fewer versions kept than a
+// restarted node is behind.
+func TestFailover(t *testing.T) {
+	for _, seed := range simtest.Seeds(t, 2, 3) {
+		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.FailoverConfig(), Bank: true, Failover: true}
+		o, w := sp.Run(seed, "", nil)
+		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
+		assert.Greater(t, w.Now(), 150*time.Second, "the whole timeline ran")
+		t.Logf("seed %d: %d ops, %v", seed, o.Ops, w.Summary())
+	}
+}
