@@ -53,9 +53,9 @@ func TestBadCalls(t *testing.T) {
 		{"MakeClerk, nil host", func() error { _, err := frangipani.MakeClerk(nil, ends, cfg); return err }, "frangipani: MakeClerk: a nil host"},
 		{"MakeClerk, dead host", func() error { _, err := frangipani.MakeClerk(dead, ends, cfg); return err }, "frangipani: MakeClerk: host dead is dead"},
 		{"MakeClerk, nil end", func() error {
-			_, err := frangipani.MakeClerk(h, []*labrpc.ClientEnd{ends[0], nil, ends[2]}, cfg)
+			_, err := frangipani.MakeClerk(h, []*labrpc.ClientEnd{nil, ends[1], ends[2]}, cfg)
 			return err
-		}, "frangipani: MakeClerk: the end to lock server 1 is nil"},
+		}, "frangipani: MakeClerk: the end to lock server 0 is nil"},
 		{"StartLockServer, nil host and peers", func() error {
 			_, err := frangipani.StartLockServer(nil, nil, 0, h.Persister(), cfg)
 			return err

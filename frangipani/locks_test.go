@@ -177,3 +177,16 @@ func TestTableRepeatedReadLeavesNoHolder(t *testing.T) {
 	assert.Empty(t, tb.locks["k"].Holders, "no orphan lock")
 	assert.Equal(t, result{Err: OK, Version: 2}, acqOp(tb, 1, 2, "k", Op{Kind: OpPut, Value: "b"}), "a write is performed at once, behind no reader")
 }
+
+// TestWaitedFor pins which locks a watch is answered with: those another
+// client waits for, of the key named only, or of any key if none is.
+func TestWaitedFor(t *testing.T) {
+	t.Parallel()
+	waited, free := &lock{Key: "k", Waiters: []waiter{{Client: 2}}}, &lock{Key: "j"}
+	other := &lock{Key: "j", Waiters: []waiter{{Client: 2}}}
+	assert.True(t, waitedFor("k")(waited, holder{}))
+	assert.False(t, waitedFor("k")(other, holder{}), "another key")
+	assert.False(t, waitedFor("j")(free, holder{}), "nobody waits")
+	assert.True(t, waitedFor("")(other, holder{}))
+	assert.False(t, waitedFor("")(free, holder{}))
+}
