@@ -1,6 +1,7 @@
 package shardtxn_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -97,5 +98,5 @@ func TestBadInput(t *testing.T) {
 	// with it, and would refuse this one.
 	assert.True(t, d.run(t, ck, shardtxn.Set("k", "v")).Committed)
 	require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Get("k")}, func(shardtxn.Outcome) {}))
-	assert.EqualError(t, ck.Txn([]shardtxn.Op{shardtxn.Get("k")}, never), "shardtxn: a transaction while another is in progress; a clerk runs one at a time")
+	assert.EqualError(t, ck.Txn([]shardtxn.Op{shardtxn.Get("k")}, never), "shardtxn: clerk "+strconv.FormatInt(ck.ID(), 10)+": Txn while a transaction is in progress; a clerk runs one at a time")
 }

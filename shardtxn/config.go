@@ -181,10 +181,11 @@ func DefaultConfig() Config {
 		RetryPause: 10 * time.Millisecond, RetryMax: 200 * time.Millisecond}
 }
 
-// MaxDuration is the longest any duration of a Config may be: a year of
-// virtual time, far past any run, and short enough that no sum or double
-// of one can overflow the virtual clock.
-const MaxDuration = 365 * 24 * time.Hour
+// MaxSetting is the longest duration a Config may set: a day of virtual
+// time, far past any run, and short enough that no sum or double of one
+// can overflow the virtual clock (a timer set from a duration near
+// MaxInt64 would).
+const MaxSetting = 24 * time.Hour
 
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
@@ -193,11 +194,8 @@ func (c Config) Validate() error {
 		v    time.Duration
 	}{{"LockWait", c.LockWait}, {"TxnTimeout", c.TxnTimeout}, {"Tick", c.Tick}, {"RPCTimeout", c.RPCTimeout}, {"CleanupAge", c.CleanupAge},
 		{"RetryPause", c.RetryPause}, {"RetryMax", c.RetryMax}} {
-		switch {
-		case d.v <= 0:
-			return fmt.Errorf("shardtxn: %s %v must be positive", d.name, d.v)
-		case d.v > MaxDuration:
-			return fmt.Errorf("shardtxn: %s %v is longer than MaxDuration (%v)", d.name, d.v, MaxDuration)
+		if err := checkSetting(d.name, d.v); err != nil {
+			return fmt.Errorf("shardtxn: %w", err)
 		}
 	}
 	if c.RetryMax < c.RetryPause {

@@ -1,6 +1,7 @@
 package shardtxn
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -61,8 +62,20 @@ func cancelAll(cancels []func()) {
 // restoring what persister holds; shards[s] are its ends to shard group
 // s's replicas, and dir its end to the directory under ReplicaManager
 // discovery (nil otherwise). Register its Services on the host's labrpc
-// server.
+// server. It refuses a nil or dead host, a nil persister, no shard groups,
+// a group with no ends and a nil end, naming it.
 func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shards [][]*labrpc.ClientEnd, dir *labrpc.ClientEnd, cfg Config) (*CoordServer, error) {
+	if err := checkServer("StartCoordinator", host, peers, persister); err != nil {
+		return nil, err
+	}
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("shardtxn: StartCoordinator: no shard groups")
+	}
+	for s, ends := range shards {
+		if err := checkEnds("StartCoordinator", ends, fmt.Sprintf("shard group %d", s)); err != nil {
+			return nil, err
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -157,6 +170,11 @@ func (c *CoordServer) Decided() int {
 // lacks entries its predecessor committed.
 func (c *CoordServer) Status(args *StatusArgs, reply *StatusReply, d *labrpc.Deferred) {
 	id := args.ID
+	if err := id.check(); err != nil {
+		reply.Err = ErrBadRequest
+		d.Reply()
+		return
+	}
 	c.rs.Read(coordCmd{Status: &id}, func(r any, ok bool) {
 		reply.Err = ErrWrongLeader
 		if ok {
@@ -170,7 +188,7 @@ func (c *CoordServer) Status(args *StatusArgs, reply *StatusReply, d *labrpc.Def
 // Txn is the handler for a client's transaction: it answers with the
 // decision once the table holds it.
 func (c *CoordServer) Txn(args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {
-	if err := checkTxn(args.Ops); err != nil {
+	if err := checkRequest(args.ID, args.Ops); err != nil {
 		reply.Err, reply.Reason = ErrBadRequest, err.Error()
 		d.Reply()
 		return

@@ -153,8 +153,12 @@ func overwritten(rest []Op, key string) bool {
 }
 
 // ShardOf returns the shard of key among shards: FNV-1a of the key, so
-// that keys spread evenly.
+// that keys spread evenly. It panics, naming shards, if shards is not
+// positive.
 func ShardOf(key string, shards int) int {
+	if shards <= 0 {
+		panic(fmt.Sprintf("shardtxn: ShardOf(%q, %d): the number of shards must be positive", key, shards))
+	}
 	h := fnv.New32a()
 	h.Write([]byte(key))
 	return int(h.Sum32() % uint32(shards))
@@ -178,6 +182,25 @@ type Txid struct {
 
 // String formats the id as client.seq.
 func (id Txid) String() string { return fmt.Sprintf("%d.%d", id.Client, id.Seq) }
+
+// check returns an error if id names no transaction: a client numbers
+// its transactions from 1 (the zero Txid stands for no transaction in a
+// shard's lock table).
+func (id Txid) check() error {
+	if id.Seq < 1 {
+		return fmt.Errorf("shardtxn: transaction %v: Seq %d is below 1 and names no transaction", id, id.Seq)
+	}
+	return nil
+}
+
+// checkRequest returns an error naming the first thing wrong with a
+// transaction sent to a server, its id or its ops, or nil.
+func checkRequest(id Txid, ops []Op) error {
+	if err := id.check(); err != nil {
+		return err
+	}
+	return checkTxn(ops)
+}
 
 func (id Txid) less(o Txid) bool {
 	return id.Client < o.Client || id.Client == o.Client && id.Seq < o.Seq

@@ -7,7 +7,7 @@ type Err string
 const (
 	OK             Err = "OK"
 	ErrWrongLeader Err = "ErrWrongLeader" // try another replica of the group
-	ErrBadRequest  Err = "ErrBadRequest"  // the request is malformed; Reason says how; nothing was applied
+	ErrBadRequest  Err = "ErrBadRequest"  // the request is malformed (a reply with a Reason says how); nothing was applied
 )
 
 // TxnArgs is a client's transaction, sent to the coordinator group.

@@ -3,6 +3,7 @@ package shardtxn
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -168,7 +169,8 @@ func (s *shard) known(c shardCmd) (shardResult, bool) {
 
 func (s *shard) prepare(c *prepareCmd) shardResult {
 	if c.OnePhase {
-		return shardResult{Vote: voteYes, Results: s.run(c.Ops, nil)}
+		results, _ := s.run(c.Ops, nil)
+		return shardResult{Vote: voteYes, Results: results}
 	}
 	if res, ok := s.known(shardCmd{Prepare: c}); ok {
 		return res
@@ -180,12 +182,10 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 	for _, o := range c.Ops {
 		s.lock(o.Key, c.ID, o.writes(), p)
 	}
-	p.Results = s.run(c.Ops, &p.Writes)
-	for i, o := range c.Ops {
-		if o.Kind == OpCSet && p.Results[i].Value != "ok" {
-			s.release(c.ID, p.Keys)
-			return shardResult{Vote: voteNo, Reason: "condition failed: " + o.String()}
-		}
+	var failed string
+	if p.Results, failed = s.run(c.Ops, &p.Writes); failed != "" {
+		s.release(c.ID, p.Keys)
+		return shardResult{Vote: voteNo, Reason: failed}
 	}
 	if s.bugs.earlyReadUnlock {
 		shared := slices.DeleteFunc(slices.Clone(p.Keys), func(k string) bool { return s.locks[k].Writer == c.ID })
@@ -269,8 +269,11 @@ func (s *shard) release(id Txid, keys []string) {
 
 // run computes the ops' results against the data and the ops' own earlier
 // writes, staging the writes in *w (nil: a read-only run that stages
-// nothing). A CSet's result Value is "ok" if its condition holds.
-func (s *shard) run(ops []Op, w *[]staged) []Result {
+// nothing). A CSet's result Value is "ok" if its condition holds. It
+// returns, besides, why the transaction cannot commit, or "": the first
+// CSet whose condition fails, or Append that would make a list longer
+// than MaxValue.
+func (s *shard) run(ops []Op, w *[]staged) (results []Result, failed string) {
 	view := map[string]*string{} // this transaction's writes so far; nil: deleted
 	get := func(k string) (string, bool) {
 		if v, ok := view[k]; ok {
@@ -292,7 +295,12 @@ func (s *shard) run(ops []Op, w *[]staged) []Result {
 			*w = append(*w, st)
 		}
 	}
-	results := make([]Result, len(ops))
+	results = make([]Result, len(ops))
+	fail := func(why string) {
+		if failed == "" {
+			failed = why
+		}
+	}
 	for i, o := range ops {
 		v, found := get(o.Key)
 		switch o.Kind {
@@ -310,16 +318,21 @@ func (s *shard) run(ops []Op, w *[]staged) []Result {
 			if (o.Absent && !found) || (!o.Absent && found && v == o.Expect) {
 				results[i].Value = "ok"
 				put(o.Key, &o.Value)
+			} else {
+				fail("condition failed: " + o.String())
 			}
 		case OpAppend:
 			nv := o.Value
 			if found && v != "" {
 				nv = v + " " + o.Value
 			}
+			if len(nv) > MaxValue {
+				fail(fmt.Sprintf("append %s: the list would hold %d bytes (at most %d)", o.Key, len(nv), MaxValue))
+			}
 			put(o.Key, &nv)
 		}
 	}
-	return results
+	return results, failed
 }
 
 func (s *shard) decide(c *decideCmd) {
@@ -349,14 +362,11 @@ func (s *shard) execute(c *prepareCmd) shardResult {
 		return res
 	}
 	var writes []staged
-	res := shardResult{Vote: voteYes, Results: s.run(c.Ops, &writes)}
-	for i, o := range c.Ops {
-		if o.Kind == OpCSet && res.Results[i].Value != "ok" {
-			res = shardResult{Vote: voteNo, Reason: "condition failed: " + o.String()}
-			break
-		}
-	}
-	if res.Vote == voteYes {
+	res := shardResult{Vote: voteYes}
+	var failed string
+	if res.Results, failed = s.run(c.Ops, &writes); failed != "" {
+		res = shardResult{Vote: voteNo, Reason: failed}
+	} else {
 		s.install(writes)
 	}
 	s.decided[c.ID.Client] = last{Seq: c.ID.Seq, Result: &res}

@@ -35,8 +35,15 @@ type ShardServer struct {
 // what persister holds; coordinators are its ends to the coordinator
 // group's replicas, asked under paper 003's options, and dir its end to
 // the directory under ReplicaManager discovery (nil otherwise). Register
-// its Services on the host's labrpc server.
+// its Services on the host's labrpc server. It refuses a nil or dead
+// host, a nil persister, a group with no ends and a nil end, naming it.
 func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, shard int, coordinators []*labrpc.ClientEnd, dir *labrpc.ClientEnd, cfg Config) (*ShardServer, error) {
+	if err := checkServer("StartShard", host, peers, persister); err != nil {
+		return nil, err
+	}
+	if err := checkEnds("StartShard", coordinators, "the coordinator group"); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -90,6 +97,7 @@ func (s *ShardServer) Kill() {
 // OnInstall asks the server to call fn for each write a commit installs,
 // in the order the shard applies them (a delete has del true): the
 // white-box version order a transaction checker may hold reads against.
+// A nil fn stops the calls.
 func (s *ShardServer) OnInstall(fn func(key, value string, del bool)) { s.sm.installed = fn }
 
 // Locks returns how many keys are locked and how many transactions are
@@ -105,6 +113,9 @@ func (s *ShardServer) Applied() int { return s.rs.Applied() }
 // transaction's locks through the shard's log, waiting for a locked key
 // until the prepare's lock wait runs out, and votes.
 func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
+	if refused(args, reply, d) {
+		return
+	}
 	s.locking(shardCmd{Prepare: &prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: args.OnePhase}}, func(res shardResult, ok bool) {
 		answer(reply, res, ok)
 		if reply.Yes && s.cfg.bugs.dropLocksOnTimeout && !args.OnePhase {
@@ -118,15 +129,25 @@ func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.
 // it commits (or aborts) in one step of the shard's log, waiting for
 // locked keys as a prepare does.
 func (s *ShardServer) Execute(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
-	if err := checkTxn(args.Ops); err != nil {
-		reply.Err, reply.Reason = ErrBadRequest, err.Error()
-		d.Reply()
+	if refused(args, reply, d) {
 		return
 	}
 	s.locking(shardCmd{Execute: &prepareCmd{ID: args.ID, Ops: args.Ops}}, func(res shardResult, ok bool) {
 		answer(reply, res, ok)
 		d.Reply()
 	})
+}
+
+// refused answers a malformed prepare (or one-shard transaction) with
+// ErrBadRequest and reports whether it did: a coordinator checked its
+// client's, so only a raw call sends one.
+func refused(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) bool {
+	err := checkRequest(args.ID, args.Ops)
+	if err != nil {
+		reply.Err, reply.Reason = ErrBadRequest, err.Error()
+		d.Reply()
+	}
+	return err != nil
 }
 
 // answer fills a prepare's reply with a command's result.
@@ -243,6 +264,11 @@ func (s *ShardServer) wake(keys []string) {
 // Decide is the handler for a coordinator's decision: it answers once the
 // shard's log holds it.
 func (s *ShardServer) Decide(args *DecideArgs, reply *DecideReply, d *labrpc.Deferred) {
+	if err := args.ID.check(); err != nil {
+		reply.Err = ErrBadRequest
+		d.Reply()
+		return
+	}
 	s.settle(args.ID, args.Commit, func(ok bool) {
 		reply.Err = ErrWrongLeader
 		if ok {

@@ -64,8 +64,8 @@ func TestConfigValidate(t *testing.T) {
 		{func(c *shardtxn.Config) { c.RetryPause = -time.Millisecond }, "shardtxn: RetryPause -1ms must be positive"},
 		{func(c *shardtxn.Config) { c.RetryMax = 0 }, "shardtxn: RetryMax 0s must be positive"},
 		{func(c *shardtxn.Config) { c.RetryMax = c.RetryPause - 1 }, "shardtxn: RetryMax 9.999999ms is below RetryPause 10ms"},
-		{func(c *shardtxn.Config) { c.RPCTimeout = math.MaxInt64 }, "shardtxn: RPCTimeout 2562047h47m16.854775807s is longer than MaxDuration (8760h0m0s)"},
-		{func(c *shardtxn.Config) { c.LockWait = shardtxn.MaxDuration + 1 }, "shardtxn: LockWait 8760h0m0.000000001s is longer than MaxDuration (8760h0m0s)"},
+		{func(c *shardtxn.Config) { c.RPCTimeout = math.MaxInt64 }, "shardtxn: RPCTimeout 2562047h47m16.854775807s is longer than a day (MaxSetting)"},
+		{func(c *shardtxn.Config) { c.LockWait = shardtxn.MaxSetting + 1 }, "shardtxn: LockWait 24h0m0.000000001s is longer than a day (MaxSetting)"},
 		{func(c *shardtxn.Config) { c.Conflicts = 2 }, "shardtxn: Conflicts Conflicts(2) is not LockWaits or WriteIntents"},
 		{func(c *shardtxn.Config) { c.Presumption = 7 }, "shardtxn: Presumption Presumption(7) is not PresumedAbort or PresumedCommit"},
 		{func(c *shardtxn.Config) { c.Discovery = 5 }, "shardtxn: Discovery Discovery(5) is not Redirect or ReplicaManager"},
@@ -81,8 +81,8 @@ func TestConfigValidate(t *testing.T) {
 	}
 	assert.NoError(t, shardtxn.DefaultConfig().Validate())
 	edges := shardtxn.DefaultConfig()
-	edges.LockWait, edges.RetryPause, edges.RetryMax = shardtxn.MaxDuration, time.Nanosecond, time.Nanosecond
-	assert.NoError(t, edges.Validate(), "MaxDuration itself, and a backoff that does not grow")
+	edges.LockWait, edges.RetryPause, edges.RetryMax = shardtxn.MaxSetting, time.Nanosecond, time.Nanosecond
+	assert.NoError(t, edges.Validate(), "MaxSetting itself, and a backoff that does not grow")
 	assert.Equal(t, "write-intents/presumed-commit", shardtxn.WriteIntents.String()+"/"+shardtxn.PresumedCommit.String())
 	assert.Equal(t, "lock-waits/presumed-abort", shardtxn.LockWaits.String()+"/"+shardtxn.PresumedAbort.String())
 }

@@ -37,5 +37,7 @@ func TestUpdate(t *testing.T) {
 
 	out = update(func([]shardtxn.Result) ([]string, string) { return nil, "not today" })
 	assert.Equal(t, shardtxn.Outcome{Reason: "not today"}, out)
-	assert.EqualError(t, ck.Update([]string{a, ""}, nil, nil), "shardtxn: get with an empty key")
+	never := func(shardtxn.Outcome) { t.Error("a refused update ended") }
+	keep := func(r []shardtxn.Result) ([]string, string) { return []string{"x", "y"}, "" }
+	assert.EqualError(t, ck.Update([]string{a, ""}, keep, never), "shardtxn: get with an empty key")
 }

@@ -118,11 +118,12 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	for g := 1; g < c.Groups(); g++ {
 		shards = append(shards, c.Ends(h, g, nil))
 	}
-	ck := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	ck, err := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), shards)
+	must(err)
 	if dir := c.Directory(h); dir != nil {
-		ck.Discover(dir)
+		must(ck.Discover(dir))
 	}
-	ck.SetTimeout(300 * time.Millisecond)
+	must(ck.SetTimeout(300 * time.Millisecond))
 	return ck
 }
 
