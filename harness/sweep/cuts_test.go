@@ -34,9 +34,9 @@ func TestCutScenariosPassAndReplay(t *testing.T) {
 }
 
 // TestRateBoundsEachSecond feeds rate worlds whose events a second are
-// known: a steady load passes, a second of exactly twice the calm's
-// passes, and one more event in it fails, named with its second and the
-// calm's.
+// known (each second's load, and the rate's own event): a steady load
+// passes, a second of exactly twice the calm's busiest passes, one more
+// event in it fails, named with its second and the calm's busiest.
 func TestRateBoundsEachSecond(t *testing.T) {
 	run := func(perSecond ...int) string {
 		w := sim.NewWorld(1)
@@ -51,9 +51,9 @@ func TestRateBoundsEachSecond(t *testing.T) {
 		return r.problem()
 	}
 	assert.Empty(t, run(500, 999, 999, 999, 999), "steady")
-	assert.Empty(t, run(500, 999, 1999, 600), "twice the calm's second, at most")
-	assert.Equal(t, "2001 events in second 3 of the run, more than 2 times the 1000 of second 2, before the cuts", run(500, 999, 2000, 600))
-	assert.Empty(t, run(9000, 999, 1999), "the second before the calm's last does not count")
-	assert.Equal(t, "3001 events in second 4 of the run, more than 2 times the 1000 of second 2, before the cuts", run(500, 999, 999, 3000, 10000),
+	assert.Empty(t, run(500, 999, 1999, 600), "twice the calm's busiest second, at most")
+	assert.Equal(t, "2001 events in second 3 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 2000, 600))
+	assert.Empty(t, run(1499, 999, 2999), "the calm's busiest second, the first here, is the baseline")
+	assert.Equal(t, "3001 events in second 4 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 999, 3000, 10000),
 		"the first second past the bound is named")
 }
