@@ -84,3 +84,57 @@ func oneWayCut(t *testing.T, seed int64, cfg shardtxn.Config) simtest.Result {
 	res.Ops = h.Len()
 	return res
 }
+
+// TestRepeatsNeedNoEntry sends shard 0's leader a prepare, its decision
+// and a transaction on the shard alone, each twice, and the prepare again
+// after the decision, as a coordinator or a clerk that hears no answer
+// does: each repeat is answered as the first try was, without a new
+// entry in the shard's log. A follower still answers ErrWrongLeader.
+func TestRepeatsNeedNoEntry(t *testing.T) {
+	t.Parallel()
+	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
+	ck := services.ShardTxnClerk(d.c, "client")
+	a, b := d.keysOn()
+	require.True(t, d.run(t, ck, shardtxn.Set(a, "0"), shardtxn.Set(b, "0")).Committed, "the groups have leaders")
+	require.True(t, d.w.RunUntil(d.drained, time.Second), "and the decision is delivered")
+	s := 1 + shardtxn.ShardOf(a, 3)
+	leader, ok := d.c.Leader(s)
+	require.True(t, ok)
+	shard := d.c.Replica(s, leader).(*shardtxn.ShardServer)
+	ends := d.c.Ends(d.c.NewClient("raw"), s, nil)
+	// twice sends args to replica i twice, and returns the replies and
+	// how many entries each try added to the shard's log.
+	twice := func(i int, method string, args any, newReply func() any) (replies []any, entries []int) {
+		for range 2 {
+			reply, ended, before := newReply(), false, shard.Applied()
+			ends[i].Call(method, args, reply, func(bool) { ended = true })
+			require.True(t, d.w.RunUntil(func() bool { return ended }, time.Second), "%s answered", method)
+			replies, entries = append(replies, reply), append(entries, shard.Applied()-before)
+		}
+		return replies, entries
+	}
+	id := shardtxn.Txid{Client: 7, Seq: 1}
+	prepare := &shardtxn.PrepareArgs{ID: id, Ops: []shardtxn.Op{shardtxn.Set(a, "1")}}
+	newPrepare := func() any { return &shardtxn.PrepareReply{} }
+	for _, c := range []struct {
+		name   string
+		method string
+		args   any
+		new    func() any
+		want   any
+		first  int
+	}{
+		{"prepare", "ShardServer.Prepare", prepare, newPrepare, &shardtxn.PrepareReply{Err: shardtxn.OK, Yes: true, Results: []shardtxn.Result{{}}}, 1},
+		{"decision", "ShardServer.Decide", &shardtxn.DecideArgs{ID: id, Commit: true}, func() any { return &shardtxn.DecideReply{} }, &shardtxn.DecideReply{Err: shardtxn.OK}, 1},
+		{"prepare after the decision", "ShardServer.Prepare", prepare, newPrepare, &shardtxn.PrepareReply{Err: shardtxn.OK, Reason: "decided already"}, 0},
+		{"one-shard transaction", "ShardServer.Execute", &shardtxn.PrepareArgs{ID: shardtxn.Txid{Client: 8, Seq: 1}, Ops: []shardtxn.Op{shardtxn.Get(a)}}, newPrepare,
+			&shardtxn.PrepareReply{Err: shardtxn.OK, Yes: true, Results: []shardtxn.Result{{Value: "1", Found: true}}}, 1},
+	} {
+		replies, entries := twice(leader, c.method, c.args, c.new)
+		assert.Equal(t, []any{c.want, c.want}, replies, c.name)
+		assert.Equal(t, []int{c.first, 0}, entries, "%s: entries added to the log by the first try and the repeat", c.name)
+	}
+	replies, _ := twice((leader+1)%3, "ShardServer.Prepare", prepare, newPrepare)
+	assert.Equal(t, shardtxn.ErrWrongLeader, replies[1].(*shardtxn.PrepareReply).Err, "a follower answers nothing from its state")
+	assert.Equal(t, "1", d.run(t, ck, shardtxn.Get(a)).Results[0].Value, "the transaction committed once")
+}

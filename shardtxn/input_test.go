@@ -110,11 +110,12 @@ type testHost struct {
 }
 
 // TestBadValues runs updates and transactions whose values cannot be
-// kept: a sum past an int64 (Add and Xfer wrapped around to a negative
-// balance), an update's next giving too few values or one too long (the
-// clerk panicked inside the world), a list appended to past MaxValue (a
-// value of any length could grow so). Each ends uncommitted with the
-// reason, and nothing is written.
+// kept: a sum past an int64 either way (Add and Xfer wrapped around), an
+// update's next giving too few values or one too long (the clerk panicked
+// inside the world), a list appended to past MaxValue (a value of any
+// length could grow so). Each ends uncommitted with the reason, and
+// nothing is written; a list of MaxValue bytes and a sum short of
+// overflowing are kept.
 func TestBadValues(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
@@ -129,6 +130,8 @@ func TestBadValues(t *testing.T) {
 		return out.Reason
 	}
 	assert.Equal(t, a+" holds 9223372036854775807: adding 1 overflows an int64", update(func(done func(shardtxn.Outcome)) error { return ck.Add(a, 1, done) }))
+	require.True(t, d.run(t, ck, shardtxn.Set("low", strconv.FormatInt(math.MinInt64, 10))).Committed)
+	assert.Equal(t, "low holds -9223372036854775808: adding -1 overflows an int64", update(func(done func(shardtxn.Outcome)) error { return ck.Add("low", -1, done) }))
 	assert.Equal(t, b+" holds 9223372036854775807: adding 5 overflows an int64", update(func(done func(shardtxn.Outcome)) error { return ck.Xfer(a, b, 5, done) }))
 	assert.Equal(t, "shardtxn: Update's next gave 1 values for 2 keys", update(func(done func(shardtxn.Outcome)) error {
 		return ck.Update([]string{a, b}, func([]shardtxn.Result) ([]string, string) { return []string{"1"}, "" }, done)
@@ -141,6 +144,9 @@ func TestBadValues(t *testing.T) {
 	assert.Equal(t, "append l: the list would hold 65538 bytes (at most 65536)", out.Reason)
 	out = d.run(t, ck, shardtxn.Append("l", "y"))
 	assert.Equal(t, shardtxn.Outcome{Reason: "append l: the list would hold 65538 bytes (at most 65536)"}, out, "on one shard, too")
+
+	assert.True(t, d.run(t, ck, shardtxn.Set("m", long[2:]), shardtxn.Append("m", "y")).Committed, "a list of MaxValue bytes")
+	assert.True(t, d.wait(t, "add", func(done func(shardtxn.Outcome)) error { return ck.Add("low", 1, done) }).Committed, "a sum short of overflowing")
 
 	got := d.run(t, ck, shardtxn.Get(a), shardtxn.Get(b), shardtxn.Get("l"))
 	require.True(t, got.Committed)

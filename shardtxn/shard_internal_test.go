@@ -131,3 +131,50 @@ func TestPlantedEarlyReadUnlock(t *testing.T) {
 	assert.Equal(t, []string{"w"}, s.prepared[id].Keys)
 	assert.Equal(t, []string{"r"}, heard)
 }
+
+// TestKnownAnswers checks which commands a shard's state answers without
+// a log entry (shard.known), and that each answer is what applying the
+// command would return: a prepare of a transaction prepared here, or
+// decided here or older than its client's newest decided here; a
+// decision applied, or whose transaction can no longer prepare here; a
+// one-shard transaction that ended. Not a prepare or decision of a
+// transaction the shard knows nothing of, a decision of one prepared
+// here, nor a one-phase read.
+func TestKnownAnswers(t *testing.T) {
+	t.Parallel()
+	s := newShard(bugs{})
+	prepared, decided, fresh := Txid{Client: 1, Seq: 5}, Txid{Client: 2, Seq: 5}, Txid{Client: 3, Seq: 1}
+	require.Equal(t, voteYes, prepareOn(s, prepared, Get("a"), Set("b", "1")).Vote)
+	decideOn(s, decided, true)
+	s.Apply(shardCmd{Execute: &prepareCmd{ID: Txid{Client: 4, Seq: 2}, Ops: []Op{Set("c", "1")}}})
+	prepare := func(id Txid) shardCmd { return shardCmd{Prepare: &prepareCmd{ID: id, Ops: []Op{Set("z", "1")}}} }
+	decide := func(id Txid) shardCmd { return shardCmd{Decide: &decideCmd{ID: id, Commit: true}} }
+	execute := func(id Txid) shardCmd { return shardCmd{Execute: &prepareCmd{ID: id, Ops: []Op{Set("c", "2")}}} }
+	for _, c := range []struct {
+		name  string
+		cmd   shardCmd
+		known bool
+	}{
+		{"a prepare of a prepared transaction", prepare(prepared), true},
+		{"a prepare of a decided one", prepare(decided), true},
+		{"a prepare of an older one of the client", prepare(Txid{Client: 2, Seq: 4}), true},
+		{"a prepare of the client's next", prepare(Txid{Client: 2, Seq: 6}), false},
+		{"a prepare of a fresh one", prepare(fresh), false},
+		{"a one-phase read of a decided one", shardCmd{Prepare: &prepareCmd{ID: decided, Ops: []Op{Get("a")}, OnePhase: true}}, false},
+		{"a decision applied", decide(decided), true},
+		{"a decision of an older one, never prepared", decide(Txid{Client: 2, Seq: 1}), true},
+		{"a decision of a prepared one", decide(prepared), false},
+		{"a decision of a fresh one", decide(fresh), false},
+		{"a one-shard transaction that ran", execute(Txid{Client: 4, Seq: 2}), true},
+		{"one of its client's older", execute(Txid{Client: 4, Seq: 1}), true},
+		{"its client's next", execute(Txid{Client: 4, Seq: 3}), false},
+	} {
+		res, known := s.known(c.cmd)
+		require.Equal(t, c.known, known, c.name)
+		if known {
+			before := s.Snapshot()
+			assert.Equal(t, res, s.Apply(c.cmd), "%s: as applying it would answer", c.name)
+			assert.Equal(t, before, s.Snapshot(), "%s: which changes nothing", c.name)
+		}
+	}
+}
