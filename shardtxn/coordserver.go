@@ -142,6 +142,11 @@ func (c *CoordServer) Kill() {
 // drains to zero once every decision is delivered.
 func (c *CoordServer) Pending() int { return len(c.sm.txns) }
 
+// Applied returns the index of the last entry of the coordinator's log
+// that this replica applied: how long the log has grown, snapshots or
+// not.
+func (c *CoordServer) Applied() int { return c.rs.Applied() }
+
 // Batching returns how many decisions this replica submitted as leader,
 // and in how many log entries.
 func (c *CoordServer) Batching() (decisions, entries int) { return c.decide.items, c.decide.entries }

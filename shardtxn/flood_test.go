@@ -138,3 +138,47 @@ func TestRepeatsNeedNoEntry(t *testing.T) {
 	assert.Equal(t, shardtxn.ErrWrongLeader, replies[1].(*shardtxn.PrepareReply).Err, "a follower answers nothing from its state")
 	assert.Equal(t, "1", d.run(t, ck, shardtxn.Get(a)).Results[0].Value, "the transaction committed once")
 }
+
+// TestCleanupQuestionsBackOff cuts the coordinators' links to a shard's
+// leader once a transaction is prepared there, under presumed commit: the
+// coordinator commits it, and neither its decision nor its answers to the
+// shard's cleanup, which asks about the transaction after CleanupAge,
+// arrive. Each question is a read through the coordinator's log; asked
+// again every 10 ms or so, they added about 100 entries a second to it.
+// Now the question backs off, one series of tries for the transaction:
+// its second second of tries adds at most 10 entries (a round of three
+// replicas every 100–200 ms, one of them the leader). When the cut heals,
+// the shard learns the commit.
+func TestCleanupQuestionsBackOff(t *testing.T) {
+	t.Parallel()
+	cfg := shardtxn.DefaultConfig()
+	cfg.Presumption = shardtxn.PresumedCommit
+	d := deploy(t, 1, services.ShardTxn{Shards: 3, Replicas: 3, Config: discovered(cfg)})
+	ck := services.ShardTxnClerk(d.c, "client")
+	a, b := d.keysOn()
+	require.True(t, d.run(t, ck, shardtxn.Set(a, "0"), shardtxn.Set(b, "0")).Committed, "the groups have leaders")
+	require.True(t, d.w.RunUntil(d.drained, time.Second))
+	sa := shardtxn.ShardOf(a, 3)
+	var out *shardtxn.Outcome
+	require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(a, "1"), shardtxn.Set(b, "1")}, func(o shardtxn.Outcome) { out = &o }))
+	require.True(t, d.w.RunUntil(func() bool { return d.prepared(sa) == 1 }, time.Second), "prepared at shard %d", sa)
+	leader, _ := d.c.Leader(1 + sa)
+	for i := range d.c.Replicas(0) {
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Cut, Host: d.c.HostOf(0, i), To: d.c.HostOf(1+sa, leader)}))
+	}
+	require.True(t, d.w.RunUntil(func() bool { return out != nil }, time.Second), "the client hears the decision")
+	require.True(t, out.Committed)
+	coord, _, ok := d.coordLeader()
+	require.True(t, ok)
+	d.w.Run(cfg.CleanupAge + 2*cfg.Tick + time.Second) // the cleanup asks, and its tries back off
+	before := coord.Applied()
+	d.w.Run(time.Second)
+	asked := coord.Applied() - before
+	t.Logf("the coordinator's log grew by %d entries in the second second of the shard's questions", asked)
+	assert.Positive(t, asked, "the shard asks on")
+	assert.LessOrEqual(t, asked, 10)
+	assert.Equal(t, 1, d.prepared(sa), "nothing reached the shard")
+
+	require.NoError(t, d.c.Recover())
+	assert.True(t, d.w.RunUntil(d.drained, time.Second), "the shard learns the commit once the cut heals: %s", d.d.Undrained(d.c))
+}
