@@ -147,6 +147,7 @@ func TestBadValues(t *testing.T) {
 
 	assert.True(t, d.run(t, ck, shardtxn.Set("m", long[2:]), shardtxn.Append("m", "y")).Committed, "a list of MaxValue bytes")
 	assert.True(t, d.wait(t, "add", func(done func(shardtxn.Outcome)) error { return ck.Add("low", 1, done) }).Committed, "a sum short of overflowing")
+	assert.True(t, d.wait(t, "add", func(done func(shardtxn.Outcome)) error { return ck.Add(a, 0, done) }).Committed, "adding nothing to the largest")
 
 	got := d.run(t, ck, shardtxn.Get(a), shardtxn.Get(b), shardtxn.Get("l"))
 	require.True(t, got.Committed)

@@ -47,11 +47,9 @@ func (ck *Clerk) Xfer(from, to string, amount int64, done func(Outcome)) error {
 	}, done)
 }
 
-// overflows reports whether a+b overflows an int64.
-func overflows(a, b int64) bool {
-	sum := a + b
-	return (b > 0 && sum < a) || (b < 0 && sum > a)
-}
+// overflows reports whether a+b overflows an int64: the sum, wrapped
+// around, is above a exactly when b is not positive.
+func overflows(a, b int64) bool { return (a+b > a) != (b > 0) }
 
 // update is Update on keys' integers: it fails if a key does not hold
 // one.
