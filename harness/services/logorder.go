@@ -1,6 +1,7 @@
 package services
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -84,8 +85,10 @@ func LogOrderKey(prefix string, n int) string {
 // logorder clerk. Each transaction begins at the clerk's last tid, so a
 // client sees its own writes; a list append reads the list and puts it
 // back longer; a conflict is an abort (Fail), except in a transfer, which
-// begins again until it commits. Bank rows are workload.Row(balance,
-// RowSize).
+// begins again until it commits. A commit whose outcome is unknown
+// (logorder.ErrOutcomeUnknown: it may have been applied) is recorded as
+// txncheck.Unknown, never as a failure. Bank rows are
+// workload.Row(balance, RowSize).
 type LogOrderClient struct {
 	*logorder.Clerk
 	RowSize int
@@ -119,11 +122,14 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 		step = func(i int) {
 			if i == len(ops) {
 				tx.Commit(func(_ int, o logorder.Outcome, err error) {
-					if err != nil || o != logorder.Applied {
+					switch {
+					case errors.Is(err, logorder.ErrOutcomeUnknown):
+						done(txncheck.Unknown, filled)
+					case err != nil || o != logorder.Applied:
 						done(txncheck.Fail, nil)
-						return
+					default:
+						done(txncheck.OK, filled)
 					}
-					done(txncheck.OK, filled)
 				})
 				return
 			}
@@ -169,12 +175,16 @@ func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outco
 					must(tx.Put(LogOrderKey("acct", a), rows[i]))
 				}
 				c.commit(tx, func(o logorder.Outcome, err error) {
-					must(err)
-					if o == logorder.Applied {
+					switch {
+					case errors.Is(err, logorder.ErrOutcomeUnknown):
+						done(txncheck.Unknown)
+					case err != nil:
+						done(txncheck.Fail)
+					case o == logorder.Applied:
 						done(txncheck.OK)
-						return
+					default:
+						round()
 					}
-					round()
 				})
 			})
 		})

@@ -14,6 +14,23 @@ import (
 // versions the servers keep: begin it again.
 var ErrSnapshotTooOld = errors.New("logorder: the snapshot is older than the versions the servers keep; begin again")
 
+// The kinds of a Commit's error, for errors.Is: the transaction was
+// rejected, and nothing of it applied; or it was logged, and its outcome
+// can no longer be learned (it may have been applied).
+var (
+	ErrRejected       = errors.New("logorder: the transaction was rejected; nothing was applied")
+	ErrOutcomeUnknown = errors.New("logorder: the transaction's outcome is unknown; it may have been applied")
+)
+
+// A commitError is a Commit's error: its message, and its kind.
+type commitError struct {
+	kind error
+	msg  string
+}
+
+func (e *commitError) Error() string { return e.msg }
+func (e *commitError) Unwrap() error { return e.kind }
+
 // A Clerk is paper 004's fat client: it begins transactions at a snapshot
 // tid it asks a random server for, reads from a random owner of each key
 // as of that snapshot (avoiding, for a while, a server that did not
@@ -158,12 +175,14 @@ func (tx *Tx) Put(key, value string) error {
 // Commit submits the transaction's reads and writes to the log and calls
 // done with its tid and outcome: Applied, or ConflictIgnored if a value it
 // read changed after its snapshot (begin again to retry). An empty
-// transaction, or one the log rejects, ends with an error, and nothing is
-// applied.
+// transaction, or one the log rejects, ends with an error that is
+// ErrRejected, and nothing is applied; a commit whose outcome the leader
+// can no longer work out (it was logged, then retried after the versions
+// it read were collected) ends with one that is ErrOutcomeUnknown.
 func (tx *Tx) Commit(done func(tid int, o Outcome, err error)) {
 	t := Txn{Snapshot: tx.snapshot, Reads: tx.reads, Writes: tx.writes}
 	if err := t.check(); err != nil {
-		done(0, 0, err)
+		done(0, 0, &commitError{ErrRejected, err.Error()})
 		return
 	}
 	if len(t.Writes) == 0 && tx.ck.snapshotReads {
@@ -174,14 +193,21 @@ func (tx *Tx) Commit(done func(tid int, o Outcome, err error)) {
 	wrong := func(r any) bool { return r.(*CommitReply).Err == ErrWrongLeader }
 	tx.ck.ck.Call("Server.Commit", args, func() any { return &CommitReply{} }, wrong, func(r any) {
 		reply := r.(*CommitReply)
-		switch reply.Err {
-		case OK:
+		if reply.Err == OK {
 			tx.ck.last = max(tx.ck.last, reply.Tid)
-			done(reply.Tid, reply.Outcome, nil)
-		case ErrTooOld:
-			done(reply.Tid, 0, fmt.Errorf("logorder: the outcome of tid %d is no longer known: its versions are collected", reply.Tid))
-		default:
-			done(reply.Tid, 0, errors.New(reply.Reason))
 		}
+		done(reply.Tid, reply.Outcome, commitErr(reply))
 	})
+}
+
+// commitErr returns the error a commit's reply stands for, or nil.
+func commitErr(reply *CommitReply) error {
+	switch reply.Err {
+	case OK:
+		return nil
+	case ErrTooOld:
+		return &commitError{ErrOutcomeUnknown, fmt.Sprintf("logorder: the outcome of tid %d is no longer known: its versions are collected", reply.Tid)}
+	default:
+		return &commitError{ErrRejected, reply.Reason}
+	}
 }

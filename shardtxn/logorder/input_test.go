@@ -29,6 +29,7 @@ func TestBadInput(t *testing.T) {
 		var err error
 		tx.Commit(func(_ int, _ logorder.Outcome, e error) { err = e })
 		assert.EqualError(t, err, "logorder: an empty transaction")
+		assert.ErrorIs(t, err, logorder.ErrRejected)
 		long := strings.Repeat("k", logorder.MaxKey+1)
 		assert.ErrorContains(t, tx.Put(long, "v"), "of 128 bytes (at most 127)")
 		assert.ErrorContains(t, tx.Get(long, func(string, bool, error) { t.Error("no answer to a bad key") }), "at most 127")

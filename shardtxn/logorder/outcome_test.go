@@ -1,6 +1,7 @@
 package logorder_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -60,4 +61,26 @@ func TestRetryAtAFollowerDecidedAgain(t *testing.T) {
 	assert.Equal(t, first, again, "the same tid and outcome")
 	assert.Equal(t, before+1, d.server(f).Stats().Redecided, "decided again for the retry")
 	assert.Zero(t, d.server(f).Pending())
+}
+
+// A commit retried after the versions as of the tid before its own were
+// collected cannot be decided again: the leader answers ErrTooOld, which
+// the clerk reports as ErrOutcomeUnknown.
+func TestRetryAfterCollectionIsTooOld(t *testing.T) {
+	cfg := config(1, 1)
+	cfg.Versions, cfg.SnapshotEvery = 4, 1
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	d.put(t, ck, "a", "0")
+	r := d.raw()
+	args := &logorder.CommitArgs{Session: rsm.Session{Client: 7, Seq: 1}, Txn: logorder.Txn{Snapshot: ck.LastTid(), Reads: []logorder.Read{{Key: "a", Value: "0", Found: true}}, Writes: []logorder.Write{{Key: "a", Value: "1"}}}}
+	var first, again logorder.CommitReply
+	r.call(t, 0, "Server.Commit", args, &first)
+	require.Equal(t, logorder.Applied, first.Outcome)
+	for i := range 12 {
+		d.put(t, ck, "b", fmt.Sprint(i))
+	}
+	r.call(t, 0, "Server.Commit", args, &again)
+	assert.Equal(t, logorder.ErrTooOld, again.Err)
+	assert.Equal(t, first.Tid, again.Tid, "the session table still knows the tid")
 }

@@ -186,3 +186,17 @@ func TestMachineSnapshot(t *testing.T) {
 	m.Apply(command{})
 	assert.Empty(t, m.queue, "an entry the snapshot covers is not queued again")
 }
+
+// A commit's error says what became of the transaction: rejected, with
+// nothing applied, or logged with an outcome no one can work out again.
+func TestCommitErrors(t *testing.T) {
+	assert.NoError(t, commitErr(&CommitReply{Err: OK, Tid: 3}))
+	err := commitErr(&CommitReply{Err: ErrTooOld, Tid: 3})
+	assert.ErrorIs(t, err, ErrOutcomeUnknown)
+	assert.NotErrorIs(t, err, ErrRejected)
+	assert.EqualError(t, err, "logorder: the outcome of tid 3 is no longer known: its versions are collected")
+	err = commitErr(&CommitReply{Err: ErrBadRequest, Reason: "logorder: snapshot tid 9 is not before the transaction's tid 3"})
+	assert.ErrorIs(t, err, ErrRejected)
+	assert.NotErrorIs(t, err, ErrOutcomeUnknown)
+	assert.EqualError(t, err, "logorder: snapshot tid 9 is not before the transaction's tid 3")
+}
