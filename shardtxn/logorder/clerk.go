@@ -3,6 +3,7 @@ package logorder
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/replab/replab/labrpc"
@@ -40,6 +41,7 @@ func (e *commitError) Unwrap() error { return e.kind }
 // inside the world: each call returns at once and its callback runs later.
 type Clerk struct {
 	host          *sim.Host
+	inc           uint64 // the host's incarnation: the clerk dies with it
 	nodes         *nodes // for Begin and Get
 	all           []int  // every node's index
 	layout        Layout
@@ -49,25 +51,38 @@ type Clerk struct {
 }
 
 // MakeClerk returns a clerk on host talking to servers, node i at
-// servers[i], placed as layout says.
+// servers[i], placed as layout says. The clerk dies with its host: once
+// the host is killed, its calls end with an error.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, layout Layout) (*Clerk, error) {
+	switch {
+	case host == nil:
+		return nil, fmt.Errorf("logorder: MakeClerk: a nil host")
+	case !host.Alive():
+		return nil, fmt.Errorf("logorder: MakeClerk: host %s is dead", host.Name())
+	}
 	if err := layout.Validate(); err != nil {
 		return nil, err
 	}
 	if len(servers) != layout.Nodes {
 		return nil, fmt.Errorf("logorder: a clerk with %d servers for a layout of %d nodes", len(servers), layout.Nodes)
 	}
+	if i := slices.Index(servers, nil); i >= 0 {
+		return nil, fmt.Errorf("logorder: MakeClerk: the end to node %d is nil", i)
+	}
 	all := make([]int, len(servers))
 	for i := range all {
 		all[i] = i
 	}
-	return &Clerk{host: host, nodes: newNodes(host, servers, rsm.DefaultTimeout), all: all, layout: layout, ck: rsm.MakeClerk(host, servers)}, nil
+	return &Clerk{host: host, inc: host.Incarnation(), nodes: newNodes(host, servers, rsm.DefaultTimeout), all: all, layout: layout, ck: rsm.MakeClerk(host, servers)}, nil
 }
 
 // SetTimeout sets how long the clerk waits for a server's answer before
 // it asks another (rsm.DefaultTimeout unless set). It panics if d is not
-// positive.
+// positive or longer than MaxSetting.
 func (ck *Clerk) SetTimeout(d time.Duration) {
+	if d > MaxSetting {
+		panic(fmt.Sprintf("logorder: clerk timeout %v is longer than a day (MaxSetting)", d))
+	}
 	ck.ck.SetTimeout(d)
 	ck.nodes.timeout = d
 }
@@ -85,16 +100,26 @@ func (ck *Clerk) LastTid() int { return ck.last }
 
 // A Tx is a transaction under way at a snapshot tid.
 type Tx struct {
-	ck       *Clerk
-	snapshot int
-	reads    []Read  // the first read of each key, as of the snapshot
-	writes   []Write // the newest value put to each key, in order of first put
+	ck        *Clerk
+	committed bool // Commit was called: the Tx takes no more calls
+	snapshot  int
+	reads     []Read  // the first read of each key, as of the snapshot
+	writes    []Write // the newest value put to each key, in order of first put
 }
 
 // Begin starts a transaction at the most recent tid of a random server
 // that has processed minTid (paper 004's begin(min_tid)), and calls done
 // with it, or with an error if minTid is negative or in the future.
+//
+// Begin panics if done is nil.
 func (ck *Clerk) Begin(minTid int, done func(*Tx, error)) {
+	if done == nil {
+		panic("logorder: Begin with a nil callback")
+	}
+	if err := ck.usable(); err != nil {
+		done(nil, err)
+		return
+	}
 	ck.nodes.ask(ck.all, "Server.Recent", &RecentArgs{Min: minTid}, func() any { return &RecentReply{} }, func(r any) bool {
 		reply := r.(*RecentReply)
 		switch reply.Err {
@@ -118,6 +143,12 @@ func (tx *Tx) Snapshot() int { return tx.snapshot }
 // ErrSnapshotTooOld). A bad key is refused with an error, and nothing is
 // sent. done may run before Get returns.
 func (tx *Tx) Get(key string, done func(value string, found bool, err error)) error {
+	if err := tx.usable("Get"); err != nil {
+		return err
+	}
+	if done == nil {
+		return fmt.Errorf("logorder: Get %s with a nil callback", key)
+	}
 	if err := CheckKey(key); err != nil {
 		return err
 	}
@@ -156,6 +187,9 @@ func (tx *Tx) Get(key string, done func(value string, found bool, err error)) er
 // Put buffers a write of value to key, for Commit. A bad key or value is
 // refused with an error.
 func (tx *Tx) Put(key, value string) error {
+	if err := tx.usable("Put"); err != nil {
+		return err
+	}
 	if err := CheckKey(key); err != nil {
 		return err
 	}
@@ -178,13 +212,23 @@ func (tx *Tx) Put(key, value string) error {
 // transaction, or one the log rejects, ends with an error that is
 // ErrRejected, and nothing is applied; a commit whose outcome the leader
 // can no longer work out (it was logged, then retried after the versions
-// it read were collected) ends with one that is ErrOutcomeUnknown.
+// it read were collected) ends with one that is ErrOutcomeUnknown. A
+// transaction is sent to the log once: a Commit, Get or Put after a
+// Commit that sent it is refused. Commit panics if done is nil.
 func (tx *Tx) Commit(done func(tid int, o Outcome, err error)) {
+	if done == nil {
+		panic("logorder: Commit with a nil callback")
+	}
+	if err := tx.usable("Commit"); err != nil {
+		done(0, 0, &commitError{ErrRejected, err.Error()})
+		return
+	}
 	t := Txn{Snapshot: tx.snapshot, Reads: tx.reads, Writes: tx.writes}
 	if err := t.check(); err != nil {
 		done(0, 0, &commitError{ErrRejected, err.Error()})
 		return
 	}
+	tx.committed = true
 	if len(t.Writes) == 0 && tx.ck.snapshotReads {
 		done(tx.snapshot, Applied, nil)
 		return
@@ -198,6 +242,24 @@ func (tx *Tx) Commit(done func(tid int, o Outcome, err error)) {
 		}
 		done(reply.Tid, reply.Outcome, commitErr(reply))
 	})
+}
+
+// usable returns an error if the clerk cannot make calls: its host was
+// killed since the clerk was made (the clerk died with it).
+func (ck *Clerk) usable() error {
+	if ck.host.Incarnation() != ck.inc {
+		return fmt.Errorf("logorder: a clerk on host %s, which was killed since; make a new clerk", ck.host.Name())
+	}
+	return nil
+}
+
+// usable returns an error if the transaction cannot take a call of what:
+// it was committed, or its clerk cannot make calls.
+func (tx *Tx) usable(what string) error {
+	if tx.committed {
+		return fmt.Errorf("logorder: %s on a transaction at snapshot %d that was committed already", what, tx.snapshot)
+	}
+	return tx.ck.usable()
 }
 
 // commitErr returns the error a commit's reply stands for, or nil.

@@ -54,6 +54,11 @@ func DefaultConfig() Config {
 		ReadWait: 50 * time.Millisecond, RPCTimeout: 300 * time.Millisecond}
 }
 
+// MaxSetting is the longest duration a Config (or a clerk's timeout) may
+// set: a day, far past any wait that makes sense, and short enough that no
+// timer set from it can overflow the virtual clock.
+const MaxSetting = 24 * time.Hour
+
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
 	switch {
@@ -67,8 +72,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("logorder: Versions %d must be positive", c.Versions)
 	case c.ReadWait <= 0:
 		return fmt.Errorf("logorder: ReadWait %v must be positive", c.ReadWait)
+	case c.ReadWait > MaxSetting:
+		return fmt.Errorf("logorder: ReadWait %v is longer than a day (MaxSetting)", c.ReadWait)
 	case c.RPCTimeout <= 0:
 		return fmt.Errorf("logorder: RPCTimeout %v must be positive", c.RPCTimeout)
+	case c.RPCTimeout > MaxSetting:
+		return fmt.Errorf("logorder: RPCTimeout %v is longer than a day (MaxSetting)", c.RPCTimeout)
 	}
 	if err := c.Layout.Validate(); err != nil {
 		return err

@@ -103,11 +103,89 @@ func TestStartAndClerkBadInput(t *testing.T) {
 	_, err = logorder.Start(h, make([]*labrpc.ClientEnd, 3), 0, h.Persister(), h.PersisterNamed("disk"), cfg)
 	assert.EqualError(t, err, "logorder: CacheSize -1 is negative")
 	h.PersisterNamed("bad").Save(nil, []byte{5, 1})
-	_, err = logorder.Start(h, make([]*labrpc.ClientEnd, 3), 0, h.Persister(), h.PersisterNamed("bad"), config(3, 1))
+	net := labrpc.MakeNetwork(w)
+	peers := []*labrpc.ClientEnd{net.MakeEnd("0", h), net.MakeEnd("1", h), net.MakeEnd("2", h)}
+	_, err = logorder.Start(h, peers, 0, h.Persister(), h.PersisterNamed("bad"), config(3, 1))
 	assert.ErrorContains(t, err, "logorder: node 0: bad snapshot")
 	assert.Zero(t, h.Persister().SnapshotSize(), "the log's persister is as it was")
 	_, err = logorder.MakeClerk(h, make([]*labrpc.ClientEnd, 2), cfg.Layout)
 	assert.EqualError(t, err, "logorder: a clerk with 2 servers for a layout of 3 nodes")
 	_, err = logorder.MakeClerk(h, make([]*labrpc.ClientEnd, 2), logorder.Layout{Nodes: 2, Replicas: 3, Ranges: 1})
 	assert.ErrorContains(t, err, "replication factor 3")
+}
+
+// The public API names every bad argument at the call, and applies
+// nothing: nil hosts, ends, persisters and callbacks, settings that would
+// overflow the virtual clock, a transaction used after its Commit, and a
+// clerk whose host was killed.
+func TestAPIBadInput(t *testing.T) {
+	w := sim.NewWorld(1)
+	h := w.NewHost("h")
+	cfg := config(3, 1)
+	ends := make([]*labrpc.ClientEnd, 3)
+	start := func(host *sim.Host, ps, disk *sim.Persister) error {
+		_, err := logorder.Start(host, ends, 0, ps, disk, cfg)
+		return err
+	}
+	assert.EqualError(t, start(nil, h.Persister(), h.PersisterNamed("d")), "logorder: Start: a nil host")
+	assert.EqualError(t, start(h, nil, h.PersisterNamed("d")), "logorder: Start: a nil persister")
+	assert.EqualError(t, start(h, h.Persister(), nil), "logorder: Start: a nil disk")
+	assert.EqualError(t, start(h, h.Persister(), h.PersisterNamed("d")), "logorder: Start: the end to node 0 is nil")
+	_, err := logorder.MakeClerk(nil, ends, cfg.Layout)
+	assert.EqualError(t, err, "logorder: MakeClerk: a nil host")
+	_, err = logorder.MakeClerk(h, ends, cfg.Layout)
+	assert.EqualError(t, err, "logorder: MakeClerk: the end to node 0 is nil")
+	dead := w.NewHost("dead")
+	dead.Kill()
+	_, err = logorder.MakeClerk(dead, ends, cfg.Layout)
+	assert.EqualError(t, err, "logorder: MakeClerk: host dead is dead")
+	for _, c := range []struct {
+		set  func(*logorder.Config)
+		want string
+	}{
+		{func(c *logorder.Config) { c.ReadWait = logorder.MaxSetting + 1 }, "logorder: ReadWait 24h0m0.000000001s is longer than a day (MaxSetting)"},
+		{func(c *logorder.Config) { c.RPCTimeout = 1<<63 - 1 }, "logorder: RPCTimeout 2562047h47m16.854775807s is longer than a day (MaxSetting)"},
+	} {
+		bad := cfg
+		c.set(&bad)
+		assert.EqualError(t, bad.Validate(), c.want)
+	}
+	edge := cfg
+	edge.ReadWait, edge.RPCTimeout = logorder.MaxSetting, logorder.MaxSetting
+	assert.NoError(t, edge.Validate(), "a day is allowed")
+
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	d.put(t, ck, "a", "1")
+	assert.PanicsWithValue(t, "logorder: Begin with a nil callback", func() { ck.Begin(0, nil) })
+	assert.PanicsWithValue(t, "logorder: clerk timeout 24h0m0.000000001s is longer than a day (MaxSetting)", func() { ck.SetTimeout(logorder.MaxSetting + 1) })
+	tx := d.begin(t, ck, ck.LastTid())
+	assert.EqualError(t, tx.Get("a", nil), "logorder: Get a with a nil callback")
+	assert.PanicsWithValue(t, "logorder: Commit with a nil callback", func() { tx.Commit(nil) })
+	require.NoError(t, tx.Put("a", "2"))
+	d.commit(t, tx)
+	var again error
+	tx.Commit(func(_ int, _ logorder.Outcome, err error) { again = err })
+	assert.ErrorIs(t, again, logorder.ErrRejected, "a second Commit")
+	assert.EqualError(t, again, fmt.Sprintf("logorder: Commit on a transaction at snapshot %d that was committed already", tx.Snapshot()))
+	assert.ErrorContains(t, tx.Put("b", "x"), "Put on a transaction at snapshot")
+	assert.ErrorContains(t, tx.Get("a", func(string, bool, error) { t.Error("answered") }), "Get on a transaction at snapshot")
+	v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), "a")
+	assert.Equal(t, "2", v, "committed once")
+
+	late := d.clerk()
+	open := d.begin(t, late, 0)
+	var host *sim.Host
+	for _, h := range d.w.Hosts() {
+		if h.Name() == fmt.Sprintf("client%d", d.clients) {
+			host = h
+		}
+	}
+	require.NotNil(t, host, "the clerk's host")
+	host.Kill()
+	host.Restart()
+	var begun error
+	late.Begin(0, func(_ *logorder.Tx, err error) { begun = err })
+	assert.EqualError(t, begun, "logorder: a clerk on host "+host.Name()+", which was killed since; make a new clerk")
+	assert.ErrorContains(t, open.Put("a", "3"), "which was killed since")
 }

@@ -2,6 +2,7 @@ package logorder
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft/raftapi"
@@ -58,11 +59,22 @@ type tidWait struct {
 // state from disk (the node's snapshot) and its log from persister (Raft's
 // state). Register its Services on the host's labrpc server.
 func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *sim.Persister, cfg Config) (*Server, error) {
+	switch {
+	case host == nil:
+		return nil, fmt.Errorf("logorder: Start: a nil host")
+	case persister == nil:
+		return nil, fmt.Errorf("logorder: Start: a nil persister")
+	case disk == nil:
+		return nil, fmt.Errorf("logorder: Start: a nil disk")
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if len(peers) != cfg.Layout.Nodes {
 		return nil, fmt.Errorf("logorder: %d peers for a layout of %d nodes", len(peers), cfg.Layout.Nodes)
+	}
+	if i := slices.Index(peers, nil); i >= 0 {
+		return nil, fmt.Errorf("logorder: Start: the end to node %d is nil", i)
 	}
 	s := &Server{host: host, cfg: cfg, me: me, nodes: newNodes(host, peers, cfg.RPCTimeout), disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{},
 		restarted: persister.RaftStateSize() > 0, known: make([]int, len(peers))}
