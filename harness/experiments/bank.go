@@ -30,6 +30,9 @@ type bankDesign struct {
 	Name string
 	txn  *shardtxn.Config
 	log  *logorder.Config
+	// clerkTimeout, if set, is how long a logorder client waits for an
+	// answer before it asks another server (else the services' 300 ms).
+	clerkTimeout time.Duration
 }
 
 // twoPC is a shardtxn design, from shardtxn's defaults with conflicts c
@@ -78,7 +81,11 @@ func (d bankDesign) deploy(seed int64) (*bankEnv, error) {
 		return nil, err
 	}
 	e := &bankEnv{w: w, c: c, client: func(name string, times *services.OpTimes) workload.TxnClient {
-		return services.LogOrderClient{Clerk: services.LogOrderClerk(c, name, d.log.Layout), AnySnapshot: true, RowSize: rowSize, Overdraft: true, Times: times}
+		ck := services.LogOrderClerk(c, name, d.log.Layout)
+		if d.clerkTimeout > 0 {
+			ck.SetTimeout(d.clerkTimeout)
+		}
+		return services.LogOrderClient{Clerk: ck, AnySnapshot: true, RowSize: rowSize, Overdraft: true, Times: times}
 	}}
 	ok := false
 	e.client("settle", nil).Transfer([]bank.Transfer{{From: 0, To: 1, Amount: 1}}, func(txncheck.Outcome) { ok = true })

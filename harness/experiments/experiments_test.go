@@ -219,9 +219,10 @@ func TestFrangipaniContention(t *testing.T) {
 func TestNamiFailoverDoesNotStallOnRestart(t *testing.T) {
 	t.Parallel()
 	plan := failoverPlan{200 * time.Millisecond, 400 * time.Millisecond, 700 * time.Millisecond, 900 * time.Millisecond, 1200 * time.Millisecond}
-	at, faults, err := failoverRun(1, namiFive(), 1, plan)
+	run, err := failoverRun(1, namiFive(), 1, plan)
 	require.NoError(t, err)
-	require.Len(t, faults, 2, "the leader's and the follower's outages")
+	require.Len(t, run.faults, 2, "the leader's and the follower's outages")
+	at := run.at
 	assert.Less(t, pause(at, plan.restartLeader, plan.killFollower), 300*time.Millisecond, "a pause after the leader's restart")
 	assert.Less(t, pause(at, plan.restartFollower, plan.length), 300*time.Millisecond, "a pause after the follower's restart")
 }

@@ -1,13 +1,14 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn/logorder"
-	"github.com/replab/replab/sim/plant"
 )
 
 // The two clusters of paper 004's tables: 3 nodes without replication,
@@ -17,6 +18,18 @@ import (
 func namiThree() bankDesign  { return logOrdered("Nami 3 nodes", 3, 1, 10000) }
 func namiFive() bankDesign   { return logOrdered("Nami 5 nodes, 2-way", 5, 2, 10000) }
 func namiSingle() bankDesign { return logOrdered("single node (for RocksDB)", 1, 1, 10000) }
+
+// namiWaits is namiFive as the paper built it (§4.3): a node that has
+// not caught up holds a read until it has, instead of answering ErrBehind
+// after ReadWait, and clients and nodes wait 5 s for an answer before they
+// ask the key's other owner (paper 000's client timeout: the paper gives
+// none), where ours wait 300 ms.
+func namiWaits() bankDesign {
+	d := namiFive()
+	d.Name = "the paper's: reads wait for a restarted node"
+	d.log.ReadWait, d.log.RPCTimeout, d.clerkTimeout = time.Hour, 5*time.Second, 5*time.Second
+	return d
+}
 
 // bankAccounts is the banking app's number of accounts.
 const bankAccounts = 30000
@@ -250,7 +263,7 @@ func namiFailoverExperiment() Experiment {
 	return Experiment{
 		Name:        "nami-failover",
 		Reproduces:  "Nami paper (004), Fig. 2",
-		Description: "cumulative banking-app moves over time, 5 nodes with 2-way replication, the log's leader killed and restarted, then a follower: ours and with the paper's bug (reads served before catch-up) planted",
+		Description: "cumulative banking-app moves over time, 5 nodes with 2-way replication, the log's leader killed and restarted, then a follower: ours, and the paper's design, whose restarted node holds reads until it has caught up",
 		Seed:        1,
 		Full:        "runs the paper's 150 s timeline with 5 workers instead of a tenth of it with 1",
 		Run:         runNamiFailover,
@@ -272,20 +285,37 @@ func namiPlan(full bool) failoverPlan {
 	return p
 }
 
-// failoverRun runs the banking app's workers on design d along plan and
-// returns when each transaction committed, from the plan's start, and the
-// faults, from the same.
-func failoverRun(seed int64, d bankDesign, workers int, plan failoverPlan) ([]time.Duration, []fault.Interval, error) {
+// A failover is what failoverRun saw: when each transaction committed and
+// the faults, from the plan's start, and the largest Raft state (the log
+// and its snapshot's metadata, persisted) any node held, sampled every
+// 100 ms.
+type failover struct {
+	at      []time.Duration
+	faults  []fault.Interval
+	logPeak int
+}
+
+// failoverRun runs the banking app's workers on design d along plan.
+func failoverRun(seed int64, d bankDesign, workers int, plan failoverPlan) (failover, error) {
 	e, err := d.deploy(seed)
 	if err != nil {
-		return nil, nil, err
+		return failover{}, err
 	}
+	var out failover
+	var sample func()
+	sample = func() {
+		for i := range e.c.Replicas(0) {
+			out.logPeak = max(out.logPeak, e.c.Persister(0, i).RaftStateSize())
+		}
+		e.w.After(100*time.Millisecond, sample)
+	}
+	sample()
 	start := e.w.Now()
 	l := e.start(workers, bankAccounts)
 	e.w.Run(plan.killLeader)
 	leader, err := e.killLeader()
 	if err != nil {
-		return nil, nil, err
+		return failover{}, err
 	}
 	steps := []struct {
 		at   time.Duration
@@ -299,21 +329,22 @@ func failoverRun(seed int64, d bankDesign, workers int, plan failoverPlan) ([]ti
 	for _, s := range steps {
 		e.w.Run(start + s.at - e.w.Now())
 		if err := e.c.Apply(fault.Fault{Kind: s.kind, Host: s.host()}); err != nil {
-			return nil, nil, err
+			return failover{}, err
 		}
 	}
 	e.w.Run(start + plan.length - e.w.Now())
 	l.stop()
-	at := make([]time.Duration, len(l.at))
+	out.at = make([]time.Duration, len(l.at))
 	for i, t := range l.at {
-		at[i] = t - start
+		out.at[i] = t - start
 	}
-	return at, e.c.Log().Shift(-start).Intervals(plan.length), nil
+	out.faults = e.c.Log().Shift(-start).Intervals(plan.length)
+	return out, nil
 }
 
 // namiFailoverWorkers is how many banking-app workers Fig. 2 runs: 5
-// with -full, else 1 (its log of 1 KB rows, never trimmed, is most of the
-// run's cost).
+// with -full, else 1 (its log of 1 KB rows, kept while a node is down, is
+// most of the run's cost).
 func namiFailoverWorkers(full bool) int {
 	if full {
 		return 5
@@ -323,28 +354,29 @@ func namiFailoverWorkers(full bool) int {
 
 func runNamiFailover(p Params) (*Result, error) {
 	plan := namiPlan(p.Full)
-	buggy := namiFive()
-	cfg := *buggy.log
-	bug, _ := plant.Named(logorder.PlantedBugs(), "restarted node serves reads before it has caught up")
-	bug.Plant(&cfg)
-	buggy.Name, buggy.log = "with the paper's bug", &cfg
-	designs := []bankDesign{namiFive(), buggy}
+	designs := []bankDesign{namiFive(), namiWaits()}
 	ats := make([][]time.Duration, len(designs))
-	var faults []fault.Interval
-	err := parallel(len(designs), func(i int) error {
-		at, f, err := failoverRun(p.Seed, designs[i], namiFailoverWorkers(p.Full), plan)
-		ats[i] = at
-		if i == 0 {
-			faults = f
-		}
+	runs := make([]failover, len(designs))
+	run := func(i int) error {
+		var err error
+		runs[i], err = failoverRun(p.Seed, designs[i], namiFailoverWorkers(p.Full), plan)
+		ats[i] = runs[i].at
 		return err
-	})
+	}
+	// At full length each run holds a few GB at its peak (the log of 1 KB
+	// rows kept while a node is down): one at a time.
+	var err error
+	if p.Full {
+		err = errors.Join(run(0), run(1))
+	} else {
+		err = parallel(len(designs), run)
+	}
 	if err != nil {
 		return nil, err
 	}
 	bin := plan.length / 150
-	tab := plots.NewTable("time_s", "moves_ours", "moves_with_bug")
-	series := []plots.Series{{Name: "ours"}, {Name: "with the paper's bug planted: reads before catch-up"}}
+	tab := plots.NewTable("time_s", "moves_ours", "moves_papers")
+	series := []plots.Series{{Name: "ours"}, {Name: "the paper's design: reads wait for a restarted node to catch up"}}
 	counts := make([][]int, len(designs))
 	for i := range designs {
 		counts[i] = make([]int, 151)
@@ -366,22 +398,54 @@ func runNamiFailover(p Params) (*Result, error) {
 		}
 		tab.Add(row...)
 	}
-	ch, err := plots.TimeSeries(plots.Axes{Title: "Cumulative money moves around a leader's and a follower's failure", X: "time (s)", Y: "money moves"}, faults, series...)
+	ch, err := plots.TimeSeries(plots.Axes{Title: "Cumulative money moves around a leader's and a follower's failure", X: "time (s)", Y: "money moves"}, runs[0].faults, series...)
 	if err != nil {
 		return nil, err
 	}
+	// The longest pause after each restart, and the rates before the first
+	// kill and while each node is down, per design.
+	type shape struct {
+		leader, follower time.Duration
+		up, lDown, fDown float64
+	}
+	shapes := make([]shape, len(designs))
 	var notes []string
 	for i, d := range designs {
-		notes = append(notes, fmt.Sprintf("%s: %d moves; longest pause after the leader's restart %v, after the follower's %v", d.Name, bankMoves*len(ats[i]),
-			pause(ats[i], plan.restartLeader, plan.killFollower).Round(time.Millisecond), pause(ats[i], plan.restartFollower, plan.length).Round(time.Millisecond)))
+		at := ats[i]
+		shapes[i] = shape{pause(at, plan.restartLeader, plan.killFollower).Round(time.Millisecond), pause(at, plan.restartFollower, plan.length).Round(time.Millisecond),
+			moveRate(at, 0, plan.killLeader), moveRate(at, plan.killLeader, plan.restartLeader), moveRate(at, plan.killFollower, plan.restartFollower)}
+		sh := shapes[i]
+		notes = append(notes, fmt.Sprintf("%s: %d moves; longest pause after the leader's restart %v, after the follower's %v; moves a second before the first kill %.0f, while the leader is down %.0f, while the follower is down %.0f; the largest log a node held %.1f MB",
+			d.Name, bankMoves*len(at), sh.leader, sh.follower, sh.up, sh.lDown, sh.fDown, float64(runs[i].logPeak)/1e6))
 	}
+	ours, theirs := shapes[0], shapes[1]
 	caption := fmt.Sprintf("Paper 004's Fig. 2 on our store: money moves (5 a transaction) that %d banking-app worker(s) completed over time, 5 nodes with 2-way replication; "+
-		"the log's leader is killed at %v and restarted at %v, a follower killed at %v and restarted at %v (shaded; the paper's timeline is ten times as long; `-full` runs it, with 5 workers). "+
-		"The paper's curve dipped at each kill and went flat at each restart: its restarted node advertised itself before catching up, and reads sent to it waited. "+
-		"Ours answers a read as of a tid it has not processed after 50 ms with ErrBehind and the client asks the key's other owner, so it does not stall on a restart; "+
-		"planting the paper's bug (the second curve) brings the stall back. While a node is down ours goes on at about half its rate, where the paper's slowed slightly: "+
-		"a read or fetch sent to the dead node waits out a 300 ms RPC timeout (which the nodes, deciding the log in order, all wait behind) before its sender asks the key's other owner, and avoids the dead node for the next 600 ms.", namiFailoverWorkers(p.Full), plan.killLeader, plan.restartLeader, plan.killFollower, plan.restartFollower)
+		"the log's leader is killed at %v and restarted at %v, a follower killed at %v and restarted at %v (shaded%s). "+
+		"The paper's curve went flat at each restart: its restarted node advertised itself before it had caught up with the log, and reads sent to it waited until it had. "+
+		"The second curve is that design (a read waits for the node to catch up; clients and nodes wait 5 s for an answer before they ask the key's other owner): it stops for %v after the leader's restart and %v after the follower's, then goes on. "+
+		"Ours answers a read as of a tid it has not processed with ErrBehind after 50 ms, and the client asks the key's other owner (after 300 ms without an answer, too): its longest pauses after the restarts are %v and %v. "+
+		"Moves a second before the first kill, while the leader is down and while the follower is down: ours %.0f, %.0f and %.0f; the paper's design %.0f, %.0f and %.0f "+
+		"(a read or fetch sent to the dead node waits out the RPC timeout before its sender asks the key's other owner).",
+		namiFailoverWorkers(p.Full), plan.killLeader, plan.restartLeader, plan.killFollower, plan.restartFollower, cutDown(p.Full),
+		theirs.leader, theirs.follower, ours.leader, ours.follower, ours.up, ours.lDown, ours.fDown, theirs.up, theirs.lDown, theirs.fDown)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-failover", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+}
+
+// cutDown says, in a caption, that a cut-down run is a tenth of the
+// paper's timeline.
+func cutDown(full bool) string {
+	if full {
+		return ""
+	}
+	return "; the paper's timeline is ten times as long, and `-full` runs it with 5 workers"
+}
+
+// moveRate returns the money moves a second that the transactions of at
+// (ascending) made between from and to.
+func moveRate(at []time.Duration, from, to time.Duration) float64 {
+	lo, _ := slices.BinarySearch(at, from)
+	hi, _ := slices.BinarySearch(at, to)
+	return float64(bankMoves*(hi-lo)) / (to - from).Seconds()
 }
 
 // pause returns the longest time between from and to in which no
