@@ -81,6 +81,9 @@
 // # Planted bugs
 //
 // PlantedBugs lists mistakes that can be switched on in a Config, for the
-// tests to show that each is caught: among them the paper's own, a node
-// that serves reads before it has caught up.
+// tests to show that each is caught: among them a harsher form of the
+// paper's own. The paper's restarted node advertised itself before it had
+// caught up and held the reads sent to it until it had, which stalls the
+// clients (experiment nami-failover draws it); the planted one answers
+// them from what it has applied, which is wrong, and the checks catch it.
 package logorder
