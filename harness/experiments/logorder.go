@@ -20,14 +20,14 @@ func namiFive() bankDesign   { return logOrdered("Nami 5 nodes, 2-way", 5, 2, 10
 func namiSingle() bankDesign { return logOrdered("single node (for RocksDB)", 1, 1, 10000) }
 
 // namiWaits is namiFive as the paper built it (§4.3): a node that has
-// not caught up holds a read until it has, instead of answering ErrBehind
-// after ReadWait, and clients and nodes wait 5 s for an answer before they
-// ask the key's other owner (paper 000's client timeout: the paper gives
-// none), where ours wait 300 ms.
+// not caught up holds a read until it has (HoldReads), instead of
+// answering ErrBehind, and clients and nodes wait 5 s for an answer before
+// they ask the key's other owner (paper 000's client timeout: the paper
+// gives none), where ours wait 300 ms.
 func namiWaits() bankDesign {
 	d := namiFive()
 	d.Name = "the paper's: reads wait for a restarted node"
-	d.log.ReadWait, d.log.RPCTimeout, d.clerkTimeout = time.Hour, 5*time.Second, 5*time.Second
+	d.log.HoldReads, d.log.RPCTimeout, d.clerkTimeout = true, 5*time.Second, 5*time.Second
 	return d
 }
 

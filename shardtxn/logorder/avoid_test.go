@@ -42,7 +42,7 @@ func TestDeadOwnerAvoided(t *testing.T) {
 		}
 		assert.LessOrEqual(t, n, 1, "timeout %v: within twice the timeout of its first silence, the dead owner is asked no more", timeout)
 		n = 0
-		for range 8 {
+		for range 20 {
 			d.w.Run(2*timeout + time.Millisecond)
 			if slow() {
 				n++

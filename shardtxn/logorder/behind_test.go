@@ -1,9 +1,11 @@
 package logorder_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/stretchr/testify/assert"
@@ -40,4 +42,40 @@ func TestBehindAndRetriedCommits(t *testing.T) {
 	assert.Equal(t, first, again, "the same tid and outcome")
 	assert.Equal(t, before+1, d.server(l).Stats().Redecided)
 	assert.Zero(t, d.server(l).Pending())
+}
+
+// A node that a read asks to go farBehind tids or more past what it has
+// processed answers ErrBehind at once, marked Far (its callers avoid it
+// while it catches up); with HoldReads, as the paper's servers did, it
+// holds the read until it has caught up instead.
+func TestFarBehindAndHeldReads(t *testing.T) {
+	for _, hold := range []bool{false, true} {
+		cfg := config(3, 3)
+		cfg.HoldReads = hold
+		d := deploy(t, 1, cfg)
+		ck := d.clerk()
+		_, cut, _ := d.cutOff(t, ck)
+		var tid int
+		for i := range 300 {
+			tid = d.put(t, ck, "a", fmt.Sprint(i))
+		}
+		r := d.raw()
+		var get logorder.GetReply
+		ended, start := false, d.w.Now()
+		var took time.Duration
+		r.ends[cut].Call("Server.Get", &logorder.GetArgs{Tid: tid, Keys: []string{"a"}}, &get, func(bool) { ended, took = true, d.w.Now()-start })
+		d.w.Run(time.Second)
+		if !hold {
+			require.True(t, ended)
+			assert.Equal(t, logorder.ErrBehind, get.Err)
+			assert.True(t, get.Far, "marked far behind")
+			assert.Less(t, took, cfg.ReadWait, "at once, not after ReadWait")
+			continue
+		}
+		assert.False(t, ended, "HoldReads: held while the node is cut off")
+		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Heal}))
+		d.runUntil(t, "the held read", &ended)
+		assert.Equal(t, logorder.OK, get.Err, "answered once caught up")
+		assert.Equal(t, "299", get.Values[0].Value)
+	}
 }

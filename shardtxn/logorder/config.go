@@ -37,8 +37,15 @@ type Config struct {
 	Versions int
 	// ReadWait is how long a server holds a read as of a tid it has not
 	// applied yet before it answers ErrBehind, so that the client asks
-	// another owner rather than wait for one that is catching up.
+	// another owner rather than wait for one that is catching up. A read
+	// far past what the server has processed is answered ErrBehind at
+	// once.
 	ReadWait time.Duration
+	// HoldReads holds every read as of a tid the server has not processed
+	// until it has, as paper 004's servers did (§4.3), instead of
+	// answering ErrBehind: a restarted node then stalls the clients that
+	// ask it until it has caught up. For comparisons.
+	HoldReads bool
 	// RPCTimeout is how long a server or client waits for an answer
 	// before it asks again, elsewhere.
 	RPCTimeout time.Duration

@@ -32,8 +32,13 @@ func (s *Server) Recent(args *RecentArgs, reply *RecentReply, d *labrpc.Deferred
 		d.Reply()
 		return
 	}
+	if s.far(args.Min) {
+		reply.Err, reply.Far = ErrBehind, true
+		d.Reply()
+		return
+	}
 	if args.Min <= s.rs.Applied() || !s.rs.IsLeader() {
-		s.waitFor(args.Min, s.cfg.ReadWait, answer)
+		s.waitFor(args.Min, s.readWait(), answer)
 		return
 	}
 	s.rs.Submit(rsm.Session{}, command{}, func(r any, ok bool) {
@@ -44,9 +49,29 @@ func (s *Server) Recent(args *RecentArgs, reply *RecentReply, d *labrpc.Deferred
 			reply.Err, reply.Reason = ErrBadRequest, fmt.Sprintf("logorder: tid %d is in the future: the log's newest tid is %d", args.Min, r.(int))
 			d.Reply()
 		default:
-			s.waitFor(args.Min, s.cfg.ReadWait, answer)
+			s.waitFor(args.Min, s.readWait(), answer)
 		}
 	})
+}
+
+// farBehind is how many tids past what a server has processed a read may
+// ask for and still wait ReadWait: a server further behind (catching up
+// after a restart) could not reach it in time, and answers ErrBehind at
+// once, marked Far, so that its callers leave it alone while it catches
+// up instead of paying ReadWait on it again and again.
+const farBehind = 256
+
+// far reports whether tid is farBehind or more past what the server has
+// processed (and the server answers ErrBehind at all).
+func (s *Server) far(tid int) bool { return !s.cfg.HoldReads && tid-s.through() >= farBehind }
+
+// readWait is how long the server holds a read as of a tid it has not
+// processed: ReadWait, or with HoldReads until it has (no limit).
+func (s *Server) readWait() time.Duration {
+	if s.cfg.HoldReads {
+		return 0
+	}
+	return s.cfg.ReadWait
 }
 
 // early reports whether the planted bug has this server serve reads
@@ -81,7 +106,12 @@ func (s *Server) Get(args *GetArgs, reply *GetReply, d *labrpc.Deferred) {
 		serve(s.through())
 		return
 	}
-	s.waitFor(args.Tid, s.cfg.ReadWait, func(ok bool) {
+	if s.far(args.Tid) {
+		reply.Err, reply.Far = ErrBehind, true
+		d.Reply()
+		return
+	}
+	s.waitFor(args.Tid, s.readWait(), func(ok bool) {
 		if !ok {
 			reply.Err = ErrBehind
 			d.Reply()

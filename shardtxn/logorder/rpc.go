@@ -18,11 +18,13 @@ const (
 // 004's getRecentTid, with begin's min_tid).
 type RecentArgs struct{ Min int }
 
-// RecentReply is the server's most recent tid.
+// RecentReply is the server's most recent tid. Far, with ErrBehind, says
+// the server is catching up, too far behind to be asked again soon.
 type RecentReply struct {
 	Err    Err
 	Tid    int
 	Reason string
+	Far    bool
 }
 
 // GetArgs asks an owner for keys' values as of Tid (paper 004's getAsOf,
@@ -34,12 +36,18 @@ type GetArgs struct {
 	Latest bool
 }
 
-// GetReply holds the values, one per key asked for.
+// GetReply holds the values, one per key asked for. Far, with ErrBehind,
+// says the server is catching up, too far behind to be asked again soon.
 type GetReply struct {
 	Err    Err
 	Values []Read
 	Reason string
+	Far    bool
 }
+
+// farBehind tells a caller to avoid the server for a while (see nodes).
+func (r *RecentReply) farBehind() bool { return r.Err == ErrBehind && r.Far }
+func (r *GetReply) farBehind() bool    { return r.Err == ErrBehind && r.Far }
 
 // CommitArgs is a client's transaction, sent to the log's leader under a
 // session that names it for every retry.

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/rsm/wire"
+	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -199,4 +201,27 @@ func TestCommitErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrRejected)
 	assert.NotErrorIs(t, err, ErrOutcomeUnknown)
 	assert.EqualError(t, err, "logorder: snapshot tid 9 is not before the transaction's tid 3")
+}
+
+// A silent node is avoided for twice the timeout, then twice as long at
+// each failure more, up to maxAvoid (or twice the timeout, if longer);
+// an answer starts it over.
+func TestAvoidanceDoubles(t *testing.T) {
+	w := sim.NewWorld(1)
+	n := newNodes(w.NewHost("h"), make([]*labrpc.ClientEnd, 2), 300*time.Millisecond)
+	var got []time.Duration
+	for range 7 {
+		n.shun(1)
+		got = append(got, n.avoid[1]-w.Now())
+	}
+	ms := time.Millisecond
+	assert.Equal(t, []time.Duration{600 * ms, 1200 * ms, 2400 * ms, 4800 * ms, 5 * time.Second, 5 * time.Second, 5 * time.Second}, got)
+	assert.Zero(t, n.avoid[0], "the other node is not avoided")
+	n.strikes[1] = 0 // it answered
+	n.shun(1)
+	assert.Equal(t, 600*ms, n.avoid[1]-w.Now())
+	long := newNodes(w.NewHost("g"), make([]*labrpc.ClientEnd, 1), 5*time.Second)
+	long.shun(0)
+	long.shun(0)
+	assert.Equal(t, 10*time.Second, long.avoid[0]-w.Now(), "twice a timeout longer than maxAvoid")
 }
