@@ -12,17 +12,43 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/replab/replab/sim/simtest"
 )
 
 // A Sheet is a grade sheet: every test of a lab's catalogue, with the
 // points the catalogue gives it and what a `go test -json` run did with
 // it. Points come from the catalogue, never from the run: a test that
 // did not run scores 0, and the maximum is always the whole catalogue's.
+//
+// A sheet is a grade only if labsim ran the catalogue itself, in a fresh
+// kit, on the student's files and on seeds it chose (GradeStudent). A
+// sheet of a run a student hands in (Grade) is practice: it reads what the
+// run says of itself, which can be edited.
 type Sheet struct {
 	Lab     string `json:"lab"`     // raft or kvraft
 	Package string `json:"package"` // the package the catalogue ran in, as the run named it
+	// Graded says that labsim ran the catalogue on the student's files
+	// itself; if false, the sheet is practice, not a grade.
+	Graded bool `json:"graded"`
+	// Seeds are the seeds the grader chose, or, for practice, the seeds
+	// the run's first passing test ran; SeedsFrom says where they came
+	// from.
+	Seeds     []int64 `json:"seeds,omitempty"`
+	SeedsFrom string  `json:"seeds_from,omitempty"`
+	// Files are the student's files that were graded, with their SHA-256.
+	Files []File `json:"files,omitempty"`
+	// Refused says why the submission was refused before anything ran:
+	// each a file and line, and what is wrong there. It scores 0.
+	Refused []string `json:"refused,omitempty"`
+	// Shape names what is wrong with the run's shape: more than one run, a
+	// test run twice or not on the seeds chosen or without its replay
+	// check, a pass that a failure contradicts, a pass the kit's record of
+	// the run does not show. Any of these scores the whole sheet 0.
+	Shape []string `json:"shape,omitempty"`
 	// Status is how the package's run ended: "ok", "FAIL", "does not
-	// build", or "unfinished" (the run stopped before the package did).
+	// build", "unfinished" (the run stopped before the package did), or
+	// "refused" (nothing ran).
 	Status string `json:"status"`
 	// BuildError is the compiler's first error when the package does not
 	// build.
@@ -38,6 +64,12 @@ type Sheet struct {
 	Parts   []Part   `json:"parts"`
 	Points  int      `json:"points"` // earned
 	Max     int      `json:"max"`    // the whole catalogue's
+}
+
+// A File is one of the student's files that a grade ran on.
+type File struct {
+	Path   string `json:"path"` // slash-separated, from the kit's root
+	SHA256 string `json:"sha256"`
 }
 
 // A Result is one catalogue test's outcome.
@@ -99,13 +131,29 @@ var (
 
 // Grade reads a `go test -json` stream of a run of lab's catalogue (lab is
 // "raft" or "kvraft"; "" reads it from the run's package names) and
-// returns its grade sheet. Lines that are not JSON (the go command's own
-// messages) are skipped; a stream with no events at all is an error.
+// returns its sheet: practice, not a grade, since a run handed in may have
+// been edited or written from scratch (GradeStudent grades). Lines that
+// are not JSON (the go command's own messages) are skipped; a stream with
+// no events at all is an error.
 func Grade(r io.Reader, lab string) (*Sheet, error) {
 	events, err := readEvents(r)
 	if err != nil {
 		return nil, err
 	}
+	return gradeEvents(events, lab, nil)
+}
+
+// ownRun is what a grader knows of a run it made: the seeds it chose, and
+// what the kit's harness recorded of each graded test.
+type ownRun struct {
+	seeds   []int64
+	records []simtest.GradeRecord
+}
+
+// gradeEvents returns the sheet of the run whose events these are; own is
+// nil for a run handed in.
+func gradeEvents(events []event, lab string, own *ownRun) (*Sheet, error) {
+	var err error
 	if lab == "" {
 		if lab, err = guessLab(events); err != nil {
 			return nil, err
@@ -120,8 +168,8 @@ func Grade(r io.Reader, lab string) (*Sheet, error) {
 		return nil, err
 	}
 	g := &grader{
-		sheet:  &Sheet{Lab: lab, Package: pkg, Status: unfinished, Parts: []Part{}},
-		byName: map[string]*Result{}, marked: map[string]bool{}, replayNext: map[string]bool{},
+		sheet:  &Sheet{Lab: lab, Package: pkg, Graded: own != nil, Status: unfinished, Parts: []Part{}},
+		byName: map[string]*Result{}, marked: map[string]bool{}, replayNext: map[string]bool{}, runs: map[string]*testRun{},
 	}
 	for _, t := range cat {
 		g.sheet.Tests = append(g.sheet.Tests, Result{Test: t.Name, Part: t.Part, Max: t.Points, Status: notRun})
@@ -132,7 +180,7 @@ func Grade(r io.Reader, lab string) (*Sheet, error) {
 	for _, e := range events {
 		g.add(e)
 	}
-	g.total()
+	g.total(own)
 	return g.sheet, nil
 }
 
@@ -215,6 +263,12 @@ type grader struct {
 	byName     map[string]*Result // the catalogue's tests
 	marked     map[string]bool    // the test logged its part and points as the catalogue does
 	replayNext map[string]bool    // the next output of this test is a replay command
+	runs       map[string]*testRun
+	order      []string // the tests of runs, as the run first named them
+	// starts and ends count the package's start and end events, failOut
+	// its output lines that say FAIL.
+	starts, ends int
+	failOut      bool
 }
 
 func (g *grader) add(e event) {
@@ -229,16 +283,10 @@ func (g *grader) add(e event) {
 	case e.Package != s.Package:
 		return
 	case e.Test == "":
-		switch {
-		case e.Action == "pass":
-			s.Status = "ok"
-		case e.Action == "fail" && e.FailedBuild != "":
-			s.Status = doesNotBuild
-		case e.Action == "fail":
-			s.Status = "FAIL"
-		}
+		g.addPackage(e)
 		return
 	}
+	g.addRun(e)
 	top, _, sub := strings.Cut(e.Test, "/")
 	r := g.byName[top]
 	if r == nil && slices.Contains(specs[s.Lab].checks, top) {
@@ -282,6 +330,26 @@ func (g *grader) add(e event) {
 	}
 }
 
+// addPackage notes an event of the package as a whole.
+func (g *grader) addPackage(e event) {
+	s := g.sheet
+	switch {
+	case e.Action == "start":
+		g.starts++
+	case e.Action == "output" && strings.HasPrefix(e.Output, "FAIL"):
+		g.failOut = true
+	case e.Action == "pass":
+		g.ends++
+		s.Status = "ok"
+	case e.Action == "fail" && e.FailedBuild != "":
+		g.ends++
+		s.Status = doesNotBuild
+	case e.Action == "fail":
+		g.ends++
+		s.Status = "FAIL"
+	}
+}
+
 // check records what the run said of the kit's check test: a run starts
 // it unfinished, and its pass, fail or skip ends it; a failing run of it
 // (with -count) stays failed.
@@ -297,23 +365,36 @@ func (g *grader) check(test, action string) {
 	}
 }
 
-// total gives each test its points and sums them by part and in all.
-func (g *grader) total() {
+// total gives each test its points and sums them by part and in all; a
+// run of the wrong shape (see Sheet.Shape) earns nothing.
+func (g *grader) total(own *ownRun) {
 	s := g.sheet
 	if s.Status == doesNotBuild && s.BuildError == "" {
 		s.BuildError = "(the run shows no compiler error)"
 	}
-	parts := map[string]int{} // index in s.Parts
 	for i := range s.Tests {
 		r := &s.Tests[i]
 		if r.Status == "pass" && !g.marked[r.Test] {
 			r.Status = notOurs
 		}
-		if r.Status == "pass" {
-			r.Points = r.Max
-		}
 		if r.Status != "fail" {
 			r.Seed, r.Replay = nil, ""
+		}
+	}
+	g.checkShape(own)
+	s.sum()
+}
+
+// sum gives each passing test its points, unless the submission was
+// refused or the run's shape is wrong, and sums them by part and in all.
+func (s *Sheet) sum() {
+	parts := map[string]int{} // index in s.Parts
+	s.Parts, s.Points, s.Max = []Part{}, 0, 0
+	for i := range s.Tests {
+		r := &s.Tests[i]
+		r.Points = 0
+		if r.Status == "pass" && len(s.Shape) == 0 && len(s.Refused) == 0 {
+			r.Points = r.Max
 		}
 		s.Points += r.Points
 		s.Max += r.Max
@@ -340,11 +421,16 @@ func (s *Sheet) NotRun() []string {
 }
 
 // Err returns nil if every test of the catalogue ran and passed, or else
-// an error that says why the sheet is not full marks: the package does not
-// build, tests did not run (then the sheet is not a full grade), or tests
-// failed.
+// an error that says why the sheet is not full marks: the submission was
+// refused, the run's shape is wrong, the package does not build, tests
+// did not run (then the sheet is not a full grade), or tests failed.
 func (s *Sheet) Err() error {
-	if s.Status == doesNotBuild {
+	switch {
+	case len(s.Refused) > 0:
+		return fmt.Errorf("%d of %d points: the submission is refused: %s%s", s.Points, s.Max, s.Refused[0], more(len(s.Refused)-1))
+	case len(s.Shape) > 0:
+		return fmt.Errorf("%d of %d points: not one whole run of the catalogue: %s%s", s.Points, s.Max, s.Shape[0], more(len(s.Shape)-1))
+	case s.Status == doesNotBuild:
 		return fmt.Errorf("%d of %d points: %s does not build: %s", s.Points, s.Max, s.Package, s.BuildError)
 	}
 	if n := len(s.NotRun()); n > 0 {
@@ -356,15 +442,52 @@ func (s *Sheet) Err() error {
 	return nil
 }
 
+// more says how many more problems there are than the one quoted.
+func more(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (and 1 more)"
+	}
+	return fmt.Sprintf(" (and %d more)", n)
+}
+
 // WriteTable writes the sheet as a table: the package and how its run
-// ended, a line per catalogue test with its part, points and result, each
-// failing test's replay command under it, then the points by part and in
-// all, and what the run did not show.
+// ended, whether the sheet is a grade or practice and the seeds, what
+// refused the submission or spoiled the run's shape, a line per catalogue
+// test with its part, points and result, each failing test's replay
+// command under it, then the points by part and in all, and what the run
+// did not show.
 func (s *Sheet) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "lab %s, package %s: %s\n", s.Lab, s.Package, s.Status)
 	if s.BuildError != "" {
 		fmt.Fprintf(&b, "    %s\n", s.BuildError)
+	}
+	switch {
+	case s.Graded && len(s.Refused) == 0:
+		fmt.Fprintf(&b, "graded: labsim ran the catalogue on the student's files in a fresh kit, on seeds %s (%s)\n", seedList(s.Seeds), s.SeedsFrom)
+	case s.Graded:
+	case len(s.Seeds) > 0:
+		fmt.Fprintf(&b, "PRACTICE, NOT A GRADE: this sheet reads what a run says of itself, which can be edited (labsim grade -student grades); seeds %s\n", seedList(s.Seeds))
+	default:
+		b.WriteString("PRACTICE, NOT A GRADE: this sheet reads what a run says of itself, which can be edited (labsim grade -student grades)\n")
+	}
+	for _, f := range s.Files {
+		fmt.Fprintf(&b, "student's file %s sha256 %s\n", f.Path, f.SHA256)
+	}
+	if len(s.Refused) > 0 {
+		b.WriteString("\nREFUSED, nothing ran, 0 points:\n")
+		for _, p := range s.Refused {
+			fmt.Fprintf(&b, "    %s\n", p)
+		}
+	}
+	if len(s.Shape) > 0 {
+		b.WriteString("\nNOT ONE WHOLE RUN OF THE CATALOGUE, 0 points:\n")
+		for _, p := range s.Shape {
+			fmt.Fprintf(&b, "    %s\n", p)
+		}
 	}
 	width := len("test")
 	for _, r := range s.Tests {
@@ -390,7 +513,7 @@ func (s *Sheet) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "part %-4s %d/%d\n", p.Part, p.Points, p.Max)
 	}
 	fmt.Fprintf(&b, "total     %d/%d\n", s.Points, s.Max)
-	if n := len(s.NotRun()); n > 0 && s.Status != doesNotBuild {
+	if n := len(s.NotRun()); n > 0 && s.Status != doesNotBuild && len(s.Refused) == 0 {
 		fmt.Fprintf(&b, "\nnot a full grade: %d of the catalogue's %d tests did not run to the end (a -run subset, a crash or a timeout, or tests missing from the package); they score 0\n", n, len(s.Tests))
 	}
 	if len(s.Checks) > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,14 +43,49 @@ func (s *stream) test(pkg, test, result string, lines ...string) {
 	s.event(pkg, test, result, "")
 }
 
+// graded adds a run of the catalogue's test as the kit's harness runs
+// it: it logs its part and points and runs seeds (the kit's defaults if
+// none are given), then, if all passed, its replay check, and ends with
+// result.
+func (s *stream) graded(t *testing.T, test, result string, seeds ...int64) {
+	cat, err := Catalogue("raft")
+	require.NoError(t, err)
+	i := slices.IndexFunc(cat, func(g Graded) bool { return g.Name == test })
+	require.GreaterOrEqual(t, i, 0, test)
+	if len(seeds) == 0 {
+		seeds = []int64{1, 2, 3}
+	}
+	s.event(labPkg, test, "run", "")
+	s.event(labPkg, test, "output", fmt.Sprintf("    catalogue_test.go:16: part %s, %d points\n", cat[i].Part, cat[i].Points))
+	subtest := func(name, result string) {
+		s.event(labPkg, test+"/"+name, "run", "")
+		s.event(labPkg, test+"/"+name, result, "")
+	}
+	for _, seed := range seeds {
+		if result == "fail" { // as simtest.OnFailure and go test say it
+			s.event(labPkg, fmt.Sprintf("%s/seed=%d", test, seed), "run", "")
+			s.event(labPkg, fmt.Sprintf("%s/seed=%d", test, seed), "output", fmt.Sprintf("    simtest.go:270: FAILED with seed %d; replay with:\n", seed))
+			s.event(labPkg, fmt.Sprintf("%s/seed=%d", test, seed), "output", fmt.Sprintf("    --- FAIL: %s/seed=%d (0.01s)\n", test, seed))
+			s.event(labPkg, fmt.Sprintf("%s/seed=%d", test, seed), "fail", "")
+			break
+		}
+		subtest(fmt.Sprintf("seed=%d", seed), result)
+	}
+	if result == "pass" {
+		subtest(fmt.Sprintf("replay=%d", seeds[0]), "pass")
+	}
+	s.event(labPkg, test, result, "")
+}
+
 // catalogue adds a run of each of the raft catalogue's tests that logs
-// its part and points and passes, but for the tests in skip.
-func (s *stream) catalogue(t *testing.T, skip ...string) {
+// its part and points, runs seeds (the kit's defaults if none are given)
+// and passes, but for the tests in skip.
+func (s *stream) catalogue(t *testing.T, skip []string, seeds ...int64) {
 	cat, err := Catalogue("raft")
 	require.NoError(t, err)
 	for _, g := range cat {
-		if !strings.Contains(" "+strings.Join(skip, " ")+" ", " "+g.Name+" ") {
-			s.test(labPkg, g.Name, "pass", fmt.Sprintf("part %s, %d points", g.Part, g.Points))
+		if !slices.Contains(skip, g.Name) {
+			s.graded(t, g.Name, "pass", seeds...)
 		}
 	}
 }
@@ -73,7 +109,7 @@ func (sh *Sheet) result(name string) Result {
 
 func TestGradeFullRun(t *testing.T) {
 	var s stream
-	s.catalogue(t)
+	s.catalogue(t, nil)
 	s.event(labPkg, "", "pass", "")
 	sheet := s.grade(t, "")
 	assert.Equal(t, "raft", sheet.Lab)
@@ -91,7 +127,7 @@ func TestGradeFullRun(t *testing.T) {
 // than a Scanner's default limit (64 KB).
 func TestGradeLongOutput(t *testing.T) {
 	var s stream
-	s.catalogue(t)
+	s.catalogue(t, nil)
 	s.event(labPkg, "TestCount", "output", strings.Repeat("x", 1<<20)+"\n")
 	sheet := s.grade(t, "")
 	assert.Equal(t, 100, sheet.Points)
@@ -119,7 +155,7 @@ func TestGradeDependencyDoesNotBuild(t *testing.T) {
 func TestGradeTampering(t *testing.T) {
 	t.Run("a test of one's own claims points", func(t *testing.T) {
 		var s stream
-		s.catalogue(t, "TestBackup")
+		s.catalogue(t, []string{"TestBackup"})
 		s.test(labPkg, "TestBackup", "fail", "part 3B, 3 points")
 		s.test(labPkg, "TestMine", "pass", "part 3B, 85 points")
 		s.test(kitModule+"/other", "TestOther", "pass", "part 3E, 85 points")
@@ -135,7 +171,7 @@ func TestGradeTampering(t *testing.T) {
 	})
 	t.Run("the kit's checks are listed, for no points", func(t *testing.T) {
 		var s stream
-		s.catalogue(t)
+		s.catalogue(t, nil)
 		s.test(labPkg, "TestSeedDriven", "fail", "part 3A, 15 points")
 		s.test(labPkg, "TestSeedDriven", "pass") // -count=2: the failure stays
 		s.test(labPkg, "TestCatalogueComplete", "pass")
@@ -151,13 +187,13 @@ func TestGradeTampering(t *testing.T) {
 		assert.Contains(t, table.String(), "\nthe kit's checks, for no points: TestSeedDriven fail, TestCatalogueComplete pass\nnot graded, as not the catalogue's: TestMine TestSeedDriven2\n")
 
 		var started stream
-		started.catalogue(t)
+		started.catalogue(t, nil)
 		started.event(labPkg, "TestSeedDriven", "run", "")
 		assert.Equal(t, []Check{{"TestSeedDriven", "unfinished"}}, started.grade(t, "").Checks)
 	})
 	t.Run("a catalogue test deleted", func(t *testing.T) {
 		var s stream
-		s.catalogue(t, "TestFigure8", "TestCount")
+		s.catalogue(t, []string{"TestFigure8", "TestCount"})
 		s.event(labPkg, "", "pass", "")
 		sheet := s.grade(t, "")
 		assert.Equal(t, [2]int{93, 100}, [2]int{sheet.Points, sheet.Max}, "the denominator stays the catalogue's")
@@ -167,7 +203,7 @@ func TestGradeTampering(t *testing.T) {
 	})
 	t.Run("a catalogue test replaced by a stub", func(t *testing.T) {
 		var s stream
-		s.catalogue(t, "TestFigure8", "TestCount", "TestRejoin")
+		s.catalogue(t, []string{"TestFigure8", "TestCount", "TestRejoin"})
 		s.test(labPkg, "TestFigure8", "pass")
 		s.test(labPkg, "TestCount", "pass", "part 3B, 30 points")
 		s.test(labPkg, "TestRejoin/seed=1", "pass", "part 3B, 3 points") // a subtest's claim is not the catalogue's
@@ -204,12 +240,13 @@ func TestGradeTampering(t *testing.T) {
 	})
 	t.Run("a failure hidden by a second run", func(t *testing.T) {
 		var s stream
-		s.catalogue(t)
-		s.test(labPkg, "TestCount", "fail", "part 3B, 3 points")
-		s.catalogue(t) // -count=2: the second run passes
+		s.catalogue(t, []string{"TestCount"})
+		s.graded(t, "TestCount", "fail")
+		s.graded(t, "TestCount", "pass") // -count=2: the second run passes
 		sheet := s.grade(t, "")
 		assert.Equal(t, "fail", sheet.result("TestCount").Status)
-		assert.Equal(t, 97, sheet.Points)
+		assert.Equal(t, []string{"TestCount ran 2 times: a sheet grades one run of each test"}, sheet.Shape)
+		assert.Zero(t, sheet.Points)
 	})
 }
 
@@ -237,7 +274,9 @@ func TestGradeRun(t *testing.T) {
 	var table bytes.Buffer
 	require.NoError(t, s.WriteTable(&table))
 	for _, want := range []string{
-		"lab raft, package example.edu/course/lab/raft: FAIL\n\ntest                           part  points  result\n",
+		"lab raft, package example.edu/course/lab/raft: FAIL\n" +
+			"PRACTICE, NOT A GRADE: this sheet reads what a run says of itself, which can be edited (labsim grade -student grades); seeds 1, 2, 3\n" +
+			"\ntest                           part  points  result\n",
 		"TestInitialElection            3A       5/5  pass\nTestReElection                 3A       0/5  not run\n",
 		"TestFigure8Unreliable          3C       0/4  fail (seed 1)\n    replay: go test ./raft -run '^TestFigure8Unreliable$' -seed 1 -v\n",
 		"part 3A   5/15\npart 3B   3/30\npart 3C   0/32\npart 3D   3/23\ntotal     11/100\n",

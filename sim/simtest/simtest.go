@@ -5,7 +5,8 @@
 //
 // Seeds come from fixed defaults, so `go test ./...` is reproducible. The
 // -seed flag (for one package) or the SIM_SEED environment variable (for
-// any number of packages) replaces them with one seed; -seeds N or
+// any number of packages) replaces them with one seed, or with a
+// comma-separated list of seeds run in that order; -seeds N or
 // SIM_SEEDS with seeds 1 to N, all run even after one fails, and the
 // failing ones listed with their replay commands. The -simtrace flag or
 // SIM_TRACE names a directory to write each world's event trace into.
@@ -36,7 +37,7 @@ import (
 )
 
 var (
-	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only (SIM_SEED does the same for any package)")
+	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only, or these comma-separated seeds in order (SIM_SEED does the same for any package)")
 	seedsFlag = flag.String("seeds", "", "run world-driven tests with seeds 1 to `N`, all of them, and list the seeds that fail with their replay commands (SIM_SEEDS does the same for any package)")
 	traceFlag = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
 )
@@ -44,8 +45,8 @@ var (
 // maxSeeds bounds -seeds: a million runs of a test is a typo, not a plan.
 const maxSeeds = 1_000_000
 
-// Seeds returns the seeds a test runs: the one given by -seed or SIM_SEED,
-// 1 to N for -seeds N or SIM_SEEDS, or else defaults. A malformed seed or
+// Seeds returns the seeds a test runs: the one given by -seed or SIM_SEED
+// (or the comma-separated list given there), 1 to N for -seeds N or SIM_SEEDS, or else defaults. A malformed seed or
 // count, or both a seed and a count, fails the test.
 func Seeds(t testing.TB, defaults ...int64) []int64 {
 	t.Helper()
@@ -63,11 +64,18 @@ func seedsFrom(one, many string, defaults []int64) ([]int64, error) {
 	case one != "" && many != "":
 		return nil, fmt.Errorf("simtest: a seed (%s) and a number of seeds (%s): give one", one, many)
 	case one != "":
-		seed, err := strconv.ParseInt(one, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("simtest: seed %q is not an integer", one)
+		var seeds []int64
+		for _, s := range strings.Split(one, ",") {
+			seed, err := strconv.ParseInt(s, 10, 64)
+			switch {
+			case err != nil && s == one:
+				return nil, fmt.Errorf("simtest: seed %q is not an integer", one)
+			case err != nil:
+				return nil, fmt.Errorf("simtest: seed %q in %q is not an integer", s, one)
+			}
+			seeds = append(seeds, seed)
 		}
-		return []int64{seed}, nil
+		return seeds, nil
 	case many != "":
 		n, err := strconv.Atoi(many)
 		if err != nil || n < 1 || n > maxSeeds {
@@ -112,10 +120,20 @@ type Result struct {
 // the same virtual time, event count and trace hash.
 func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Result) {
 	t.Helper()
+	run(t, defaults, body, nil)
+}
+
+// run is Run, noting in rec, if not nil, the seeds that ran and failed and
+// whether the replay check passed.
+func run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Result, rec *GradeRecord) {
+	t.Helper()
+	if rec == nil {
+		rec = &GradeRecord{}
+	}
 	seeds := Seeds(t, defaults...)
 	var first sim.Summary
-	var failed []int64
 	for i, seed := range seeds {
+		rec.Seeds = append(rec.Seeds, seed)
 		ok := t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			OnFailure(t, seed)
 			start := time.Now()
@@ -130,17 +148,17 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 				t.Name(), r.World.Now().Seconds(), time.Since(start).Seconds(), r.Hosts, r.RPCs, r.Bytes, r.Ops, seed, r.World.TraceHash())
 		})
 		if !ok {
-			failed = append(failed, seed)
+			rec.Failed = append(rec.Failed, seed)
 			if !manySeeds() {
 				return
 			}
 		}
 	}
-	if len(failed) > 0 {
-		t.Logf("%s", failedSeeds(t.Name(), len(seeds), failed))
+	if len(rec.Failed) > 0 {
+		t.Logf("%s", failedSeeds(t.Name(), len(seeds), rec.Failed))
 		return
 	}
-	t.Run(fmt.Sprintf("replay=%d", seeds[0]), func(t *testing.T) {
+	rec.Replayed = t.Run(fmt.Sprintf("replay=%d", seeds[0]), func(t *testing.T) {
 		OnFailure(t, seeds[0])
 		if err := sameRun(first, body(t, seeds[0]).World.Summary()); err != nil {
 			t.Fatal(err)
@@ -156,25 +174,29 @@ func Run(t *testing.T, defaults []int64, body func(t *testing.T, seed int64) Res
 // the next test: a student's panicking node costs one test, not all. A
 // failing test also logs what in the package under test breaks the rule
 // that a run is a function of its seed (see SeedDriven), if anything does.
+// If SIM_GRADE_RECORD names a file, the test appends its GradeRecord
+// there as it ends.
 func RunGraded(t *testing.T, name, part string, points int, defaults []int64, body func(t *testing.T, seed int64) Result) {
 	t.Helper()
 	if t.Name() != name {
 		t.Fatalf("simtest: %s runs the test %s: call it from a function with its name", t.Name(), name)
 	}
+	rec := &GradeRecord{Test: name, Part: part, Points: points}
+	t.Cleanup(func() { record(t, rec) }) // the first cleanup runs last, when the test's outcome is known
 	t.Logf("part %s, %d points", part, points)
 	t.Cleanup(func() {
 		if t.Failed() {
 			explainSeedDriven(t)
 		}
 	})
-	Run(t, defaults, func(t *testing.T, seed int64) Result {
+	run(t, defaults, func(t *testing.T, seed int64) Result {
 		defer func() {
 			if p := recover(); p != nil {
 				t.Fatalf("panic: %v\n%s", p, panicStack())
 			}
 		}()
 		return body(t, seed)
-	})
+	}, rec)
 }
 
 // CheckDeclared fails t for each name that the Go file at path (relative
