@@ -32,6 +32,7 @@ type Network struct {
 	hooked map[int]bool          // hosts whose deaths the network watches
 
 	delayRule DelayRule
+	watchers  []*watcher // see Watch
 
 	count      int
 	bytes      int64
