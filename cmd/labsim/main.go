@@ -6,9 +6,10 @@
 //	labsim list [-v]
 //	labsim run EXPERIMENT [-seed N] [-full] [-out DIR]
 //	labsim figures [-out DIR] [-parallel P] [-full]
-//	labsim sweep SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]
+//	labsim sweep SCENARIO [-seeds N] [-first S] [-shard i/n|auto] [-json FILE] [-parallel P]
 //	labsim sweep SCENARIO -seed N [-trace FILE] [-out DIR]
 //	labsim sweep SCENARIO -plant BUG [either's flags] | -plant list
+//	labsim merge FILE|DIR... [-json FILE]
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
 //	labsim kit KIT [-out DIR] [-module PATH]
 //	labsim grade [-in FILE] [-lab LAB] [-json FILE]
@@ -21,7 +22,10 @@
 // its CSV, PNG and SVG files; figures runs them all from their pinned
 // seeds and writes an index. sweep runs a chaos scenario over many seeds
 // and prints every failing seed with the command that replays it, or
-// replays one seed; -plant switches one of the services' planted bugs on.
+// replays one seed; -plant switches one of the services' planted bugs on;
+// -shard splits a sweep over machines (auto: a Kubernetes Indexed Job, a
+// GitHub Actions matrix or a Slurm array) and -json writes its results as
+// JSON lines, which merge puts together into one verdict.
 // demo is a ping counter (not Raft) under random faults, run twice to show
 // that a seed replays to the same trace hash. kit writes a course kit (a
 // skeleton to fill in, the lab's test catalogue, the simulator) as a

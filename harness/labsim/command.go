@@ -19,37 +19,52 @@ type command struct {
 	// its values (default: 'labsim list').
 	arg, argHint string
 	// flags defines the command's flags on fs and returns the function
-	// that runs it with them.
-	flags func(fs *flag.FlagSet) action
+	// that runs it with them; a command that takes one or more arguments
+	// (merge's files) has flagsMany instead.
+	flags     func(fs *flag.FlagSet) action
+	flagsMany func(fs *flag.FlagSet) actionMany
 }
 
 // An action runs a command with its argument ("" if it takes none).
 type action func(e *env, arg string) error
 
+// An actionMany runs a command with its one or more arguments.
+type actionMany func(e *env, args []string) error
+
 // commands returns labsim's commands, in the order help lists them.
 func commands() []*command {
-	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, demoCmd, kitCmd, gradeCmd, checkCmd}
+	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, mergeCmd, demoCmd, kitCmd, gradeCmd, checkCmd}
 }
 
-// flagSet returns c's flags, with an action that runs c with them.
-func (c *command) flagSet() (*flag.FlagSet, action) {
+// flagSet returns c's flags, with the function that runs c with them and
+// its arguments.
+func (c *command) flagSet() (*flag.FlagSet, actionMany) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are printed once, by exec
 	fs.Usage = func() {}
-	return fs, c.flags(fs)
+	if c.flagsMany != nil {
+		return fs, c.flagsMany(fs)
+	}
+	act := c.flags(fs)
+	return fs, func(e *env, args []string) error {
+		if len(args) == 0 {
+			return act(e, "")
+		}
+		return act(e, args[0])
+	}
 }
 
 // exec runs c with the command line args, prints its error if any, and
 // returns the exit status.
 func (c *command) exec(args []string, e *env) int {
 	fs, act := c.flagSet()
-	arg, err := c.parse(fs, args)
+	words, err := c.parse(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		c.help(e.stdout)
 		return exitOK
 	}
 	if err == nil {
-		err = act(e, arg)
+		err = act(e, words)
 	}
 	return report(e, c.name, err)
 }
@@ -78,15 +93,15 @@ func report(e *env, name string, err error) int {
 }
 
 // parse parses args, where flags may come before and after the command's
-// argument, and returns that argument.
-func (c *command) parse(fs *flag.FlagSet, args []string) (string, error) {
+// arguments, and returns those: none, one, or (with flagsMany) one or more.
+func (c *command) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return "", err
+				return nil, err
 			}
-			return "", usageError{fmt.Errorf("%w%s", err, suggestFlag(fs, err))}
+			return nil, usageError{fmt.Errorf("%w%s", err, suggestFlag(fs, err))}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -96,17 +111,17 @@ func (c *command) parse(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	switch {
 	case c.arg == "" && len(words) > 0:
-		return "", usagef("unexpected argument %q: %s takes none", words[0], c.name)
+		return nil, usagef("unexpected argument %q: %s takes none", words[0], c.name)
 	case c.arg == "":
-		return "", nil
+		return nil, nil
 	case len(words) == 0 && c.argHint != "":
-		return "", usagef("which %s? %s", c.arg, c.argHint)
+		return nil, usagef("which %s? %s", c.arg, c.argHint)
 	case len(words) == 0:
-		return "", usagef("which %s? ('labsim list' shows them)", c.arg)
-	case len(words) > 1:
-		return "", usagef("unexpected argument %q after the %s %q", words[1], c.arg, words[0])
+		return nil, usagef("which %s? ('labsim list' shows them)", c.arg)
+	case len(words) > 1 && c.flagsMany == nil:
+		return nil, usagef("unexpected argument %q after the %s %q", words[1], c.arg, words[0])
 	}
-	return words[0], nil
+	return words, nil
 }
 
 // suggestFlag returns the suggestion of a flag of fs for the undefined one

@@ -288,6 +288,7 @@ func TestSweepSeedEdges(t *testing.T) {
 		{"-first", "9223372036854775799", "-seeds", "9"}, // the last seed is the largest there is
 		{"-seeds", "2", "-shard", "1/2"},                 // the last shard with a seed
 		{"-seeds", "2", "-shard", "0/2"},
+		{"-seeds", "2", "-shard", "3/4"}, // more shards than seeds: this one runs none
 	} {
 		r := labsim(nil, append([]string{"sweep", "steady", "-out", t.TempDir()}, args...)...)
 		assert.Equal(t, exitOK, r.code, "%v: %s", args, r.stderr)

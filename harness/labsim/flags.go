@@ -12,8 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/replab/replab/harness/sweep"
 )
 
 // The bounds of labsim's flags, refused while parsing with an error that
@@ -124,24 +122,6 @@ func (r *rangeDuration) Set(s string) error {
 		return fmt.Errorf("out of range: want more than 0s and at most %s", shortDuration(r.max))
 	}
 	*r.v = d
-	return nil
-}
-
-// shard is a -shard flag's value: shard i of n.
-type shard struct{ i, n int }
-
-func (s *shard) String() string { return fmt.Sprintf("%d/%d", s.i, s.n) }
-
-// Set parses s as i/n with 0 <= i < n.
-func (s *shard) Set(v string) error {
-	i, n, err := sweep.ParseShard(v)
-	if err != nil {
-		return errors.New("not of the form i/n, e.g. 0/4")
-	}
-	if i < 0 || i >= n {
-		return errors.New("want i/n with 0 <= i < n")
-	}
-	s.i, s.n = i, n
 	return nil
 }
 

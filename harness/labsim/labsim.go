@@ -70,6 +70,8 @@ type env struct {
 	scenarios   []sweep.Scenario
 	command     string // runs the program, for the commands it prints
 	invoked     string // the program as it was run, for replay commands; cmd() if empty
+	// getenv reads the environment (-shard auto); os.Getenv if nil.
+	getenv func(string) string
 }
 
 // Main runs the command line in os.Args over c, with the standard streams,
@@ -126,6 +128,14 @@ func (e *env) cmd() string {
 		return "go run ./cmd/labsim"
 	}
 	return e.command
+}
+
+// envVar returns the environment variable called name, "" if it is not set.
+func (e *env) envVar(name string) string {
+	if e.getenv == nil {
+		return os.Getenv(name)
+	}
+	return e.getenv(name)
 }
 
 // replayCmd returns the command that replays a run of this program: the

@@ -19,7 +19,15 @@ import (
 	"github.com/replab/replab/sim/simtest"
 )
 
-func TestMain(m *testing.M) { simtest.Main(m) }
+// TestMain runs the tests, or, with LABSIM_AS_MAIN=1 in the environment,
+// labsim itself over the lab's catalogue: tests start it as a process of
+// its own, as a shard of a sweep on a machine of its own would be.
+func TestMain(m *testing.M) {
+	if os.Getenv("LABSIM_AS_MAIN") == "1" {
+		os.Exit(Run(os.Args[1:], Lab(), os.Stdin, os.Stdout, os.Stderr))
+	}
+	simtest.Main(m)
+}
 
 // A result is what a labsim command line did.
 type result struct {
@@ -41,8 +49,12 @@ func labsim(e *env, args ...string) result {
 // realEnv has the lab's real catalogues, and shows progress at once, as
 // plain lines.
 func realEnv() *env {
-	return &env{experiments: experiments.All(), scenarios: sweep.Scenarios()}
+	return &env{experiments: experiments.All(), scenarios: sweep.Scenarios(), getenv: noEnv}
 }
+
+// noEnv is an empty environment: the tests' own (a CI's, say) must not
+// reach -shard auto.
+func noEnv(string) string { return "" }
 
 // fakeEnv has a catalogue of small fakes: an experiment that works and one
 // that fails, a scenario that passes and one that fails on odd seeds.
@@ -50,6 +62,7 @@ func fakeEnv() *env {
 	table := plots.NewTable("x", "y")
 	table.Add(1, 2)
 	return &env{
+		getenv: noEnv,
 		experiments: []experiments.Experiment{
 			{Name: "tiny", Reproduces: "nothing", Description: "a fake that writes a table", Seed: 3, Full: "writes the same table",
 				Run: func(p experiments.Params) (*experiments.Result, error) {
@@ -94,6 +107,9 @@ func TestEveryCommand(t *testing.T) {
 			assert.Equal(t, exitUsage, bad.code)
 			assertOneError(t, bad, "labsim "+c.name+": flag provided but not defined: -nope")
 
+			if c.flagsMany != nil {
+				return // takes more arguments
+			}
 			extra := labsim(nil, append(append([]string{c.name}, name...), "extra")...)
 			assert.Equal(t, exitUsage, extra.code)
 			assertOneError(t, extra, `unexpected argument "extra"`)
@@ -152,9 +168,18 @@ func TestBadValues(t *testing.T) {
 		{[]string{"sweep", "steady", "-shard", "3/2"}, `invalid value "3/2" for flag -shard: want i/n with 0 <= i < n`},
 		{[]string{"sweep", "steady", "-shard", "2/2"}, `invalid value "2/2" for flag -shard: want i/n with 0 <= i < n`},
 		{[]string{"sweep", "steady", "-shard", "-1/2"}, `invalid value "-1/2" for flag -shard: want i/n with 0 <= i < n`},
-		{[]string{"sweep", "steady", "-shard", "2/4", "-seeds", "2"}, "-shard 2/4: with -seeds 2, shard 2 has no seeds"},
 		{[]string{"sweep", "steady", "-shard", "x"}, `invalid value "x" for flag -shard: not of the form i/n`},
-		{[]string{"sweep", "steady", "-shard", "3/4", "-seeds", "2"}, "-shard 3/4: with -seeds 2, shard 3 has no seeds"},
+		{[]string{"sweep", "steady", "-shard", "auto"}, "-shard auto: no engine's shard is in the environment"},
+		{[]string{"sweep", "steady", "-shard", "auto/0"}, `invalid value "auto/0" for flag -shard: want auto, or auto/N with N the number of shards, at least 1`},
+		{[]string{"sweep", "steady", "-shard", "auto8"}, `invalid value "auto8" for flag -shard`},
+		{[]string{"sweep", "steady", "-seed", "5", "-json", "r.jsonl"}, "-json does not go with -seed"},
+		{[]string{"sweep", "steady", "-json", "/no/such/dir/r.jsonl"}, "-json /no/such/dir/r.jsonl: cannot write /no/such/dir/r.jsonl: no such file or directory"},
+		{[]string{"sweep", "steady", "-json", file + "/"}, "-json " + file + "/: cannot make the directory"},
+
+		{[]string{"merge"}, "which results file? name the shards' files"},
+		{[]string{"merge", "/no/such.jsonl"}, "/no/such.jsonl: no such file or directory"},
+		{[]string{"merge", file}, file + ": no summary line after 0 seed lines"},
+		{[]string{"merge", t.TempDir()}, "a directory without results files (*.jsonl) in it"},
 		{[]string{"sweep", "steady", "-trace", "t"}, "-trace goes with -seed"},
 		{[]string{"sweep", "steady", "-seed", "5", "-seeds", "10"}, "-seeds does not go with -seed"},
 		{[]string{"sweep", "steady", "-seed", "5", "-parallel", "2"}, "-parallel does not go with -seed"},

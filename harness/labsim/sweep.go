@@ -1,9 +1,12 @@
 package labsim
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +17,7 @@ import (
 
 var sweepCmd = &command{
 	name:  "sweep",
-	args:  "SCENARIO [-seeds N] [-first S] [-shard i/n] [-parallel P] [-out DIR]\nSCENARIO -seed N [-trace FILE] [-out DIR]\nSCENARIO -plant BUG [either's flags] | -plant list",
+	args:  "SCENARIO [-seeds N] [-first S] [-shard i/n|auto] [-json FILE] [-parallel P]\nSCENARIO -seed N [-trace FILE] [-out DIR]\nSCENARIO -plant BUG [either's flags] | -plant list",
 	short: "run a chaos scenario over many seeds, or replay one seed",
 	arg:   "scenario",
 	long: `
@@ -24,11 +27,23 @@ linearizability, by the transaction checker, by the bank's total, as
 'labsim help SCENARIO' says) from each of the seeds S, S+1, ..., S+N-1, P
 at a time, with progress on stderr. It prints every failing seed with the
 command that replays it (and the path of porcupine's visualization of a
-violation), and exits with status 1 if any seed failed.
+violation), and exits with status 1 if any seed failed. A sweep runs Go's
+garbage collector at GOGC=400 (its worlds are small and it runs almost
+twice as fast) unless GOGC is set.
+
 -shard i/n runs only every n-th of those seeds from the i-th, so that n
-machines of a CI matrix can share a sweep. A sweep runs Go's garbage
-collector at GOGC=400 (its worlds are small and it runs almost twice as
-fast) unless GOGC is set.
+machines can share a sweep (a shard with no seeds, when n is more than N,
+runs none and passes). -shard auto takes i and n from the engine that runs
+the shards: a Kubernetes Indexed Job (JOB_COMPLETION_INDEX; the Job's
+completions are not in a pod's environment, so give them: auto/N), a
+GitHub Actions matrix (STRATEGY_JOB_INDEX and STRATEGY_JOB_TOTAL, which
+the workflow sets from ${{ strategy.job-index }} and job-total) or a
+Slurm array (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT); it refuses
+when none of them, or more than one, is set. -json writes one JSON line
+per seed and a summary line (format 1, in the README): 'labsim merge'
+puts the shards' files together into one verdict. If FILE is a directory
+or ends in a slash, the file in it is SCENARIO.jsonl, or
+SCENARIO.I-of-N.jsonl for a shard.
 
 With -seed N, sweep replays that one seed and prints its fault log and
 verdict (exit status 1 if it fails); -trace writes its event trace.
@@ -40,12 +55,13 @@ plant.`,
 	flags: func(fs *flag.FlagSet) action {
 		seeds := intFlag(fs, "seeds", 100, 1, maxSeeds, fmt.Sprintf("run `N` seeds, 1 to %d", maxSeeds))
 		first := intFlag(fs, "first", 1, math.MinInt64, math.MaxInt64, "start from seed `S`")
-		sh := &shard{0, 1}
-		fs.Var(sh, "shard", "run only shard `i/n` of the seeds: every n-th from the i-th")
+		sh := &shard{i: 0, n: 1}
+		fs.Var(sh, "shard", "run only shard `i/n` of the seeds: every n-th from the i-th, or auto")
 		par := parallelFlag(fs, "seeds")
 		one := seedFlag(fs, 0, "replay seed `N` alone, verbosely")
 		trace := fs.String("trace", "", "with -seed: write the event trace to `FILE`")
 		dir := fs.String("out", "sweep-out", "write porcupine's visualizations of failures into `DIR`")
+		jsonOut := fs.String("json", "", "write each seed's result and a summary as JSON lines to `FILE` (a directory: a file in it)")
 		plant := fs.String("plant", "", "switch on the planted bug named `BUG` (list: the scenario's bugs)")
 		return func(e *env, name string) error {
 			sc, err := findScenario(e, name)
@@ -55,13 +71,14 @@ plant.`,
 			if *plant == "list" {
 				return listBugs(e, sc)
 			}
+			job := sweepJob{scenario: sc.Name, first: *first, seeds: *seeds, shard: sh, parallel: int(*par), dir: *dir}
 			if *plant != "" {
-				if sc, err = plantBug(sc, *plant); err != nil {
+				if sc, job.plant, err = plantBug(sc, *plant); err != nil {
 					return err
 				}
 			}
 			if isSet(fs, "seed") {
-				for _, f := range []string{"seeds", "first", "shard", "parallel"} {
+				for _, f := range []string{"seeds", "first", "shard", "parallel", "json"} {
 					if isSet(fs, f) {
 						return usagef("-%s does not go with -seed, which replays one seed", f)
 					}
@@ -77,23 +94,31 @@ plant.`,
 			if *first > math.MaxInt64-(*seeds-1) {
 				return usagef("-first %d with -seeds %d: the last seed would pass the largest, %d", *first, *seeds, int64(math.MaxInt64))
 			}
-			if int64(sh.i) >= *seeds {
-				return usagef("-shard %v: with -seeds %d, shard %d has no seeds", sh, *seeds, sh.i)
+			if err := sh.resolve(e); err != nil {
+				return err
 			}
 			if err := checkOut(*dir); err != nil {
 				return err
 			}
-			list, err := sweep.Seeds(*first, *seeds, sh.i, sh.n)
-			if err != nil {
-				return err
+			if *jsonOut != "" {
+				if job.results, err = createResults("-json", *jsonOut, resultsPath(*jsonOut, job.scenario, sh)); err != nil {
+					return err
+				}
 			}
-			where := fmt.Sprintf("%d to %d", *first, *first+*seeds-1)
-			if sh.n > 1 {
-				where = fmt.Sprintf("shard %v of %s", sh, where)
-			}
-			return runSweep(e, sc, list, int(*par), *dir, where)
+			return runSweep(e, sc, job)
 		}
 	},
+}
+
+// A sweepJob is what a sweep runs: which seeds, how, and where its
+// results go.
+type sweepJob struct {
+	scenario, plant string // the scenario's own name, and the planted bug's
+	first, seeds    int64  // the whole sweep: seeds first to first+seeds-1
+	shard           *shard // the part of it this run runs
+	parallel        int
+	dir             string         // for porcupine's visualizations
+	results         *resultsWriter // nil without -json
 }
 
 // listBugs prints the planted bugs sc can run with.
@@ -108,8 +133,9 @@ func listBugs(e *env, sc sweep.Scenario) error {
 }
 
 // plantBug returns sc with the bug called name (with or without its
-// package, "raft: votedFor not persisted") planted, or a usage error.
-func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, error) {
+// package, "raft: votedFor not persisted") planted, and the bug's name, or
+// a usage error.
+func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, string, error) {
 	b, err := find(sweep.Bugs(), func(b sweep.Bug) string {
 		if strings.Contains(name, ": ") {
 			return b.String()
@@ -117,46 +143,84 @@ func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, error) {
 		return b.Name
 	}, "planted bug", name)
 	if err != nil {
-		return sweep.Scenario{}, usagef("%v; 'labsim sweep %s -plant list' lists the bugs it can plant", strings.TrimSuffix(err.Error(), " ('labsim list' shows them)"), sc.Name)
+		return sweep.Scenario{}, "", usagef("%v; 'labsim sweep %s -plant list' lists the bugs it can plant", strings.TrimSuffix(err.Error(), " ('labsim list' shows them)"), sc.Name)
 	}
 	p, err := sweep.Planted(sc, b)
 	if err != nil {
-		return sweep.Scenario{}, usagef("%v ('labsim sweep %s -plant list' lists the bugs it can plant)", err, sc.Name)
+		return sweep.Scenario{}, "", usagef("%v ('labsim sweep %s -plant list' lists the bugs it can plant)", err, sc.Name)
 	}
 	p.Name = sc.Name + " -plant " + strconv.Quote(b.Name)
-	return p, nil
+	return p, b.Name, nil
 }
 
-// runSweep runs sc for every seed in list, par at a time, and prints the
-// failing ones and a summary of the seeds, which where describes.
-func runSweep(e *env, sc sweep.Scenario, list []int64, par int, dir, where string) error {
+// runSweep runs sc for the seeds of job, prints the failing ones and a
+// summary, and writes the results file if job has one.
+func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 	defer simtest.SetGC()()
-	p := newProgress(e, sc.Name, "seeds", len(list), true)
+	sh := job.shard
+	list, err := sweep.Seeds(job.first, job.seeds, sh.i, sh.n)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	outcomes := sweep.Run(sc, list, par, dir, p.set)
-	p.finish()
+	var failing []sweep.Outcome
+	if len(list) > 0 {
+		p := newProgress(e, sc.Name, "seeds", len(list), true)
+		done := 0
+		sweep.Each(sc, list, job.parallel, job.dir, func(k int, o sweep.Outcome) {
+			done++
+			if !o.OK() {
+				failing = append(failing, o)
+			}
+			p.set(done, len(failing))
+			if job.results != nil {
+				job.results.seed(k, seedRecord(o, job.scenario, job.plant, replayLine(e, sc, o.Seed)))
+			}
+		})
+		p.finish()
+	}
 	took := time.Since(start)
-	failed := 0
-	for _, o := range outcomes {
-		if o.OK() {
-			continue
-		}
-		failed++
-		problem := o.Problem
-		if o.HTML != "" {
-			problem = strings.TrimSuffix(problem, "; visualization: "+o.HTML) // on a line of its own
-		}
-		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s sweep %s -seed %d\n", o.Seed, problem, e.replayCmd(), sc.Name, o.Seed)
+	slices.SortFunc(failing, func(a, b sweep.Outcome) int { return cmp.Compare(a.Seed, b.Seed) })
+	for _, o := range failing {
+		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s\n", o.Seed, problemAlone(o), replayLine(e, sc, o.Seed))
 		if o.HTML != "" {
 			fmt.Fprintf(e.stdout, "  porcupine: %s\n", o.HTML)
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s: %s (%s), %d failing, %.1fs, %.1f seeds/s\n",
-		sc.Name, count(len(list), "seed"), where, failed, took.Seconds(), float64(len(list))/took.Seconds())
-	if failed > 0 {
-		return fmt.Errorf("%d of %s failed", failed, count(len(list), "seed"))
+	where := fmt.Sprintf("%d to %d", job.first, job.first+job.seeds-1)
+	switch {
+	case sh.auto:
+		where = fmt.Sprintf("shard %d/%d of %s, from -shard auto on %s", sh.i, sh.n, where, sh.from)
+	case sh.n > 1:
+		where = fmt.Sprintf("shard %d/%d of %s", sh.i, sh.n, where)
+	}
+	rate := ""
+	if len(list) > 0 {
+		rate = fmt.Sprintf(", %.1f seeds/s", float64(len(list))/took.Seconds())
+	}
+	fmt.Fprintf(e.stdout, "%s: %s (%s), %d failing, %.1fs%s\n", sc.Name, count(len(list), "seed"), where, len(failing), took.Seconds(), rate)
+	if job.results != nil {
+		sum := sweep.SummaryRecord{Format: sweep.ResultsFormat, Kind: sweep.KindSummary, Scenario: job.scenario, Plant: job.plant,
+			First: job.first, Seeds: job.seeds, Shard: sh.i, Shards: sh.n, ShardFrom: sh.from,
+			Ran: len(list), Failed: len(failing), Failing: []int64{}, WallSeconds: took.Seconds(), Parallel: job.parallel,
+			Build: buildName(), Go: runtime.Version()}
+		for _, o := range failing {
+			sum.Failing = append(sum.Failing, o.Seed)
+		}
+		if err := job.results.finish(sum); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "results: %s\n", job.results.path)
+	}
+	if len(failing) > 0 {
+		return fmt.Errorf("%d of %s failed", len(failing), count(len(list), "seed"))
 	}
 	return nil
+}
+
+// replayLine is the command that replays seed of sc.
+func replayLine(e *env, sc sweep.Scenario, seed int64) string {
+	return fmt.Sprintf("%s sweep %s -seed %d", e.replayCmd(), sc.Name, seed)
 }
 
 // replay runs one seed and prints everything about it.

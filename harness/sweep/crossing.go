@@ -55,6 +55,7 @@ func (sp CrossingSpec) Run(seed int64, trace io.Writer) (Outcome, [2]int, *sim.W
 	}
 	w := c.World()
 	held := w.RandDuration(time.Millisecond, 10*time.Millisecond)
+	o.Drawn = map[string]string{"second-prepare-hold": held.String()}
 	rule := fmt.Sprintf("second keys' prepares held back %v", held)
 	if err := c.Monkey().SetDelayRule(rule, func(m labrpc.Message) time.Duration {
 		if args, ok := m.Args.(*shardtxn.PrepareArgs); ok && !m.IsReply && len(args.Ops) == 1 && args.Ops[0].Value == "second" {

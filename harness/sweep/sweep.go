@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
@@ -46,6 +47,13 @@ type Outcome struct {
 	FaultLog string // what the chaos monkey did (Run drops it for seeds that pass)
 	Ops      int
 	Summary  sim.Summary
+	// Drawn is what the seed drew of the run's configuration, by name
+	// (txn-crossing's hold on second prepares, say); nil for a scenario
+	// whose configuration is fixed. Its values are as the scenario
+	// prints them.
+	Drawn map[string]string
+	// Wall is the wall time the seed took, set by Run and Each.
+	Wall time.Duration
 }
 
 // OK reports whether the run passed.
@@ -111,12 +119,31 @@ func ParseShard(s string) (i, n int, err error) {
 // million seeds would otherwise hold gigabytes of logs that nobody reads
 // (replaying a seed prints its log).
 func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(done, failed int)) []Outcome {
+	out := make([]Outcome, len(seeds))
+	done, failed := 0, 0
+	Each(sc, seeds, parallel, dir, func(k int, o Outcome) {
+		out[k] = o
+		done++
+		if !o.OK() {
+			failed++
+		}
+		if progress != nil {
+			progress(done, failed)
+		}
+	})
+	return out
+}
+
+// Each runs the scenario for every seed, parallel at a time (0 means one
+// per CPU), and calls each with the seed's index in seeds and its outcome
+// as each seed ends: one call at a time, in the order the seeds end. Like
+// Run, it drops the fault log of a seed that passed; unlike Run, it keeps
+// no outcome, so a sweep of a million seeds can write each as it ends.
+func Each(sc Scenario, seeds []int64, parallel int, dir string, each func(k int, o Outcome)) {
 	if parallel <= 0 {
 		parallel = runtime.GOMAXPROCS(0)
 	}
-	out := make([]Outcome, len(seeds))
 	var mu sync.Mutex
-	done, failed := 0, 0
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range parallel {
@@ -124,19 +151,14 @@ func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(don
 		go func() {
 			defer wg.Done()
 			for k := range next {
+				start := time.Now()
 				o := runSeed(sc, seeds[k], dir)
+				o.Wall = time.Since(start)
 				if o.OK() {
 					o.FaultLog = ""
 				}
 				mu.Lock()
-				out[k] = o
-				done++
-				if !o.OK() {
-					failed++
-				}
-				if progress != nil {
-					progress(done, failed)
-				}
+				each(k, o)
 				mu.Unlock()
 			}
 		}()
@@ -146,7 +168,6 @@ func Run(sc Scenario, seeds []int64, parallel int, dir string, progress func(don
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 // runSeed runs one seed of sc; a panic (a node's, or a checker's) fails

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,8 +96,27 @@ func TestTargetedScenariosPassAndReplay(t *testing.T) {
 			assert.Greater(t, first.Ops, 15, "transactions ran (txn-leader-outages, most of whose 10 s may be outages, the fewest)")
 			assert.Equal(t, first.Summary, again.Summary, "seed 1 replays to the same trace")
 			assert.NotZero(t, first.Summary.Hash)
+			assert.Equal(t, first.Drawn, again.Drawn, "seed 1 draws the same configuration")
+			if name == "txn-crossing" {
+				assert.Regexp(t, `^\d+(\.\d+)?[mµ]?s$`, first.Drawn["second-prepare-hold"], "the hold the seed drew is recorded")
+			}
 		})
 	}
+}
+
+// TestEachCallsOncePerSeed checks that Each hands every seed's outcome
+// over once, with its index in the seeds and its wall time.
+func TestEachCallsOncePerSeed(t *testing.T) {
+	sc := Scenario{Name: "echo", Run: func(seed int64, _ string, _ io.Writer) Outcome { return Outcome{Seed: seed} }}
+	seeds := []int64{5, 9, 2, 7, 11}
+	got := map[int]int64{}
+	Each(sc, seeds, 3, "", func(k int, o Outcome) {
+		_, twice := got[k]
+		assert.False(t, twice, "index %d twice", k)
+		got[k] = o.Seed
+		assert.GreaterOrEqual(t, o.Wall, time.Duration(0))
+	})
+	assert.Equal(t, map[int]int64{0: 5, 1: 9, 2: 2, 3: 7, 4: 11}, got)
 }
 
 func TestRunReportsAPanicAsAFailure(t *testing.T) {
