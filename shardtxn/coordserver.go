@@ -32,6 +32,7 @@ type CoordServer struct {
 	finish  batcher[Txid]
 	ticker  *sim.Timer
 	outbox  []outbox // per shard group: the decisions in flight and held back
+	onLead  func(term int, leading bool)
 }
 
 // A drive is one transaction's prepare phase at the leader.
@@ -128,6 +129,12 @@ func (c *CoordServer) Services() []*labrpc.Service {
 	labrpc.HandleDeferred(svc, "Status", c.Status)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(c.rs.Raft())}
 }
+
+// OnLeadership asks the server to call fn when its Raft node becomes
+// leader of a term (leading true) and when it stops leading, after the
+// server has taken the news itself: a test or a nemesis aims at the
+// coordinator leader without watching the wire. A nil fn stops the calls.
+func (c *CoordServer) OnLeadership(fn func(term int, leading bool)) { c.onLead = fn }
 
 // GetState returns the server's Raft term and whether it leads.
 func (c *CoordServer) GetState() (term int, isLeader bool) { return c.rs.Raft().GetState() }
@@ -303,6 +310,9 @@ func (c *CoordServer) decided(id Txid, res coordResult) {
 // leader recovers what they were for from the table.
 func (c *CoordServer) leadership(term int, leading bool) {
 	c.leading = leading
+	if c.onLead != nil {
+		defer c.onLead(term, leading)
+	}
 	if !leading {
 		for _, id := range slices.SortedFunc(maps.Keys(c.waiters), compareTxid) {
 			for _, answer := range c.waiters[id] {

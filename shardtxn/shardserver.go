@@ -85,6 +85,12 @@ func (s *ShardServer) Services() []*labrpc.Service {
 	return []*labrpc.Service{svc, raftapi.ServiceOf(s.rs.Raft())}
 }
 
+// OnLeadership asks the server to call fn when its Raft node becomes
+// leader of a term (leading true) and when it stops leading: a test or a
+// nemesis aims at a shard's leader without watching the wire. A nil fn
+// stops the calls.
+func (s *ShardServer) OnLeadership(fn func(term int, leading bool)) { s.rs.OnLeadership(fn) }
+
 // GetState returns the server's Raft term and whether it leads.
 func (s *ShardServer) GetState() (term int, isLeader bool) { return s.rs.Raft().GetState() }
 
