@@ -27,12 +27,8 @@ func (r *Router) pauseFor(n int) time.Duration {
 		return roundPause
 	}
 	p := r.backoff
-	for ; n > 1 && p < r.maxBackoff; n-- {
-		if p > r.maxBackoff/2 {
-			p = r.maxBackoff // doubling would pass it (or overflow)
-		} else {
-			p *= 2
-		}
+	for range min(n-1, 62) { // 62 doublings reach any bound from 1 ns
+		p += min(p, r.maxBackoff-p) // doubles p up to the bound, never past it (nor overflows)
 	}
 	return r.host.World().RandDuration(p/2, p)
 }
