@@ -1,10 +1,12 @@
 package logorder_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/labrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,4 +52,42 @@ func TestDeadOwnerAvoided(t *testing.T) {
 		}
 		assert.Greater(t, n, 0, "timeout %v: once twice the timeout has passed, the dead owner may be asked again", timeout)
 	}
+}
+
+// A node that answers a read Far (too far behind to serve it in time) is
+// avoided for twice the timeout: the clerk's next reads go to the key's
+// other owner, and once the time has passed it may be asked again.
+func TestFarBehindOwnerAvoided(t *testing.T) {
+	cfg := config(3, 2)
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	timeout := 100 * time.Millisecond
+	ck.SetTimeout(timeout)
+	_, cut, _ := d.cutOff(t, ck)
+	key := keyOn(cut, cfg.Layout, "k")
+	for i := range 300 {
+		d.put(t, ck, key, fmt.Sprint(i))
+	}
+	asked := 0
+	cutHost := d.w.Hosts()[d.c.HostOf(0, cut)]
+	stop := d.c.Net().Watch(func(m labrpc.Message) {
+		if m.Method == "Server.Get" && !m.IsReply && m.To == cutHost {
+			asked++
+		}
+	})
+	defer stop()
+	read := func() {
+		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), key)
+		require.Equal(t, "299", v)
+	}
+	for range 12 {
+		read()
+	}
+	assert.LessOrEqual(t, asked, 1, "asked once at most within twice the timeout")
+	asked = 0
+	for range 20 {
+		d.w.Run(2*timeout + time.Millisecond)
+		read()
+	}
+	assert.Positive(t, asked, "asked again once twice the timeout has passed")
 }

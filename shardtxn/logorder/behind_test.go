@@ -70,6 +70,19 @@ func TestFarBehindAndHeldReads(t *testing.T) {
 			assert.Equal(t, logorder.ErrBehind, get.Err)
 			assert.True(t, get.Far, "marked far behind")
 			assert.Less(t, took, cfg.ReadWait, "at once, not after ReadWait")
+			// The edge: 256 tids past what the node processed is far; 255
+			// is waited for.
+			p := d.server(cut).Processed()
+			for _, c := range []struct {
+				tid  int
+				far  bool
+				wait time.Duration
+			}{{p + 256, true, 0}, {p + 255, false, cfg.ReadWait}} {
+				get = logorder.GetReply{}
+				took := r.call(t, cut, "Server.Get", &logorder.GetArgs{Tid: c.tid, Keys: []string{"a"}}, &get)
+				assert.Equal(t, c.far, get.Far, "tid %d, %d past", c.tid, c.tid-p)
+				assert.GreaterOrEqual(t, took, c.wait)
+			}
 			continue
 		}
 		assert.False(t, ended, "HoldReads: held while the node is cut off")

@@ -159,6 +159,8 @@ func TestAPIBadInput(t *testing.T) {
 	d.put(t, ck, "a", "1")
 	assert.PanicsWithValue(t, "logorder: Begin with a nil callback", func() { ck.Begin(0, nil) })
 	assert.PanicsWithValue(t, "logorder: clerk timeout 24h0m0.000000001s is longer than a day (MaxSetting)", func() { ck.SetTimeout(logorder.MaxSetting + 1) })
+	assert.NotPanics(t, func() { ck.SetTimeout(logorder.MaxSetting) }, "a day is allowed")
+	ck.SetTimeout(300 * time.Millisecond)
 	tx := d.begin(t, ck, ck.LastTid())
 	assert.EqualError(t, tx.Get("a", nil), "logorder: Get a with a nil callback")
 	assert.PanicsWithValue(t, "logorder: Commit with a nil callback", func() { tx.Commit(nil) })
