@@ -12,6 +12,7 @@
 //	labsim merge FILE|DIR... [-json FILE]
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
 //	labsim kit KIT [-out DIR] [-module PATH]
+//	labsim grade -student DIR [-lab LAB] [-module PATH] [-secret S] [-timeout D] [-json FILE]
 //	labsim grade [-in FILE] [-lab LAB] [-json FILE]
 //	labsim check FILE [-timeout D] [-out DIR]
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
@@ -29,8 +30,9 @@
 // demo is a ping counter (not Raft) under random faults, run twice to show
 // that a seed replays to the same trace hash. kit writes a course kit (a
 // skeleton to fill in, the lab's test catalogue, the simulator) as a
-// standalone module; grade turns a 'go test -json' run of a kit's tests
-// into a grade sheet. check checks a key/value history recorded elsewhere
+// standalone module; grade -student grades a student's files, run in a
+// fresh kit on seeds it chooses, and grade -in turns a 'go test -json'
+// run of a kit's tests into a practice sheet. check checks a key/value history recorded elsewhere
 // (porcupine's and Jepsen's log format) for linearizability.
 //
 // Flags may come before or after a command's argument. Progress goes to

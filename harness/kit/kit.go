@@ -5,9 +5,15 @@
 // their import paths rewritten to the kit's module path; a skeleton of the
 // package the student writes, whose every function says "not implemented"
 // until it is written; the catalogue as that package's tests; a go.mod and
-// go.sum; a README for the student; and GUIDE.md, on writing Raft for a
-// deterministic world. Grade turns a `go test -json` run of the catalogue
-// into a grade sheet.
+// go.sum; a README for the student; GUIDE.md, on writing Raft for a
+// deterministic world; INSTRUCTORS.md, on grading; and SHA256SUMS, the
+// hashes of the files a student must not change.
+//
+// GradeStudent grades what a student hands in: it refuses files it does
+// not expect and code that could reach past the tests, runs the catalogue
+// in a fresh kit on seeds it chooses, and grades that run. Grade turns a
+// `go test -json` run of the catalogue into a sheet that says it is
+// practice, not a grade.
 package kit
 
 import (
@@ -54,6 +60,15 @@ type spec struct {
 	// checks are the other tests the kit hands out in the lab's package:
 	// they earn no points, and a grade sheet lists how they ended.
 	checks []string
+	// student are the files the student writes, as path.Match patterns
+	// from the kit's root; a test file (_test.go) is never the student's.
+	student []string
+	// imports are the kit's packages (by their path in the kit) that the
+	// student's files may import, besides stdImports.
+	imports []string
+	// seeds is how many seeds each test runs by default, and so in a
+	// grade.
+	seeds int
 }
 
 // A Graded is a test of a lab's catalogue: the name of its test function,
@@ -96,6 +111,9 @@ var specs = map[string]spec{
 		templates: []string{"raft-skeleton", "raft"},
 		catalogue: raftCatalogue,
 		checks:    []string{"TestCatalogueComplete", "TestSeedDriven"},
+		student:   []string{"raft/*.go"},
+		imports:   []string{"labrpc", "raft/raftapi", "sim", "sim/plant"},
+		seeds:     len(rafttest.DefaultSeeds),
 	},
 	"kvraft": {
 		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
@@ -104,6 +122,9 @@ var specs = map[string]spec{
 		requires:  []string{"github.com/anishathalye/porcupine"},
 		catalogue: kvraftCatalogue,
 		checks:    []string{"TestCatalogueComplete", "TestSeedDriven"},
+		student:   []string{"raft/*.go", "kvraft/*.go"},
+		imports:   []string{"labrpc", "raft", "raft/raftapi", "sim", "sim/plant"},
+		seeds:     len(kvtest.DefaultSeeds),
 	},
 }
 
@@ -125,10 +146,15 @@ func Write(kind, dir, module string) error {
 	if err := checkEmpty(dir); err != nil {
 		return err
 	}
-	files, err := sp.files(module)
+	files, err := sp.files(kind, module)
 	if err != nil {
 		return err
 	}
+	return writeFiles(dir, files)
+}
+
+// writeFiles writes each of files, by its slash-separated path, under dir.
+func writeFiles(dir string, files map[string][]byte) error {
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -141,8 +167,9 @@ func Write(kind, dir, module string) error {
 	return nil
 }
 
-// files returns the files of the kit as a module named module: each file's contents by its slash-separated path in the kit.
-func (sp spec) files(module string) (map[string][]byte, error) {
+// files returns the files of the kit called kind as a module named
+// module: each file's contents by its slash-separated path in the kit.
+func (sp spec) files(kind, module string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	src := replab.Sources
 	for _, pkg := range sp.packages {
@@ -210,6 +237,10 @@ func (sp spec) files(module string) (map[string][]byte, error) {
 	if len(gosum) > 0 {
 		out["go.sum"] = gosum
 	}
+	if out[instructorsFile], err = sp.instructors(kind, module); err != nil {
+		return nil, err
+	}
+	out[sumsFile] = sp.sums(out)
 	return out, nil
 }
 

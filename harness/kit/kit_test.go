@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -60,22 +61,6 @@ func runIn(t *testing.T, cmd *exec.Cmd, dir string) (string, bool) {
 	return string(out), err == nil
 }
 
-// goTestFailing runs the tests of package pkg of the kit in dir that match
-// the pattern run, as go test does, when they are to fail: go test caches
-// passing runs only, and would link the test binary afresh each time.
-// Instead, go test -c (which vets the package, as go test does) writes the
-// binary beside the kit's directory, where it stays from run to run, and
-// an up-to-date binary is not linked again; it then runs in the package's
-// directory, as go test runs it.
-func goTestFailing(t *testing.T, dir, pkg, run string) (string, bool) {
-	t.Helper()
-	bin := dir + ".test"
-	if out, ok := goTest(t, dir, "-c", "-o", bin, pkg); !ok {
-		return out, false
-	}
-	return runIn(t, exec.Command(bin, "-test.paniconexit0", "-test.timeout=10m0s", "-test.run", run), filepath.Join(dir, pkg))
-}
-
 // writeKit writes the kit called kind afresh into a directory of the
 // system's temporary directory that is the same from run to run: the go
 // build cache keys compiled packages by their directory, so a fixed one
@@ -94,7 +79,12 @@ func writeKit(t *testing.T, kind string) string {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))), test, kind)
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, Write(kind, dir, kitModule))
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() {
+		os.RemoveAll(dir)
+		// The directories above it, unless another test's kit is there.
+		os.Remove(filepath.Dir(dir))
+		os.Remove(filepath.Dir(filepath.Dir(dir)))
+	})
 	return dir
 }
 
@@ -197,6 +187,13 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 		assert.Contains(t, string(gomod), "\nrequire github.com/anishathalye/porcupine v")
 		assert.Equal(t, 2, strings.Count(string(gosum), "github.com/anishathalye/porcupine v"), "the module's and its go.mod's sums")
 	}
+	checkSums(t, dir, kind)
+	instructors, err := os.ReadFile(filepath.Join(dir, instructorsFile))
+	require.NoError(t, err)
+	for _, want := range append([]string{"labsim grade -student DIR", "`go test -json ./" + kind + "`", "`" + kitModule + "/sim`"}, specs[kind].student...) {
+		assert.Contains(t, string(instructors), want)
+	}
+
 	guide, err := os.ReadFile(filepath.Join(dir, "GUIDE.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(guide), "# Writing Raft for a deterministic world")
@@ -219,6 +216,33 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 	for part, p := range points {
 		assert.True(t, strings.HasSuffix(rows[part], " | "+strconv.Itoa(p)+" |"), "README's points for part %s: want %d in %q", part, p, rows[part])
 	}
+}
+
+// checkSums checks that the kit's SHA256SUMS holds the hash of each of its
+// files but the student's and itself, as sha256sum -c would.
+func checkSums(t *testing.T, dir, kind string) {
+	b, err := os.ReadFile(filepath.Join(dir, sumsFile))
+	require.NoError(t, err)
+	listed := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		sum, name, ok := strings.Cut(line, "  ")
+		require.True(t, ok, line)
+		content, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprintf("%x", sha256.Sum256(content)), sum, name)
+		listed[name] = true
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		assert.Equal(t, !specs[kind].isStudent(rel) && rel != sumsFile, listed[rel], "%s in %s", rel, sumsFile)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.True(t, listed[instructorsFile])
 }
 
 var (
@@ -357,12 +381,11 @@ func ticker() {
 func startTicker() { go ticker() }
 `
 
-// check writes the kit, shows that its skeleton fails the catalogue's
+// skeleton writes the kit, shows that its skeleton fails the catalogue's
 // first test saying what is not implemented (with the replay command),
 // and, with a goroutine-based file added, what breaks a seed, in that
-// test and in TestSeedDriven; then it drops our packages and our
-// lab_test.go in and runs k.run.
-func (k kitRun) check(t *testing.T) {
+// test and in TestSeedDriven; it returns the kit's directory.
+func (k kitRun) skeleton(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("-short: builds a kit and runs go test in it twice")
 	}
@@ -370,7 +393,7 @@ func (k kitRun) check(t *testing.T) {
 	pkg := "./" + k.kind
 	portFile := filepath.Join(dir, k.kind, "port.go")
 	require.NoError(t, os.WriteFile(portFile, []byte(fmt.Sprintf(port, k.kind)), 0o644))
-	out, ok := goTestFailing(t, dir, pkg, "^("+k.run[0]+"|TestSeedDriven)$")
+	out, ok := goTest(t, dir, "-run", "^("+k.run[0]+"|TestSeedDriven)$", pkg)
 	assert.False(t, ok, "the skeleton passes:\n%s", out)
 	assert.Contains(t, out, "panic: not implemented: "+k.missing)
 	assert.Contains(t, out, "go test "+pkg+" -run '^"+k.run[0]+"$' -seed 1 -v", "the replay command")
@@ -380,12 +403,19 @@ func (k kitRun) check(t *testing.T) {
 	}
 	assert.Contains(t, out, "--- FAIL: TestSeedDriven ")
 	require.NoError(t, os.Remove(portFile))
+	return dir
+}
 
+// check checks the kit's skeleton, then drops our packages and our
+// lab_test.go into the kit and runs k.run there, graded as practice.
+func (k kitRun) check(t *testing.T) {
+	dir := k.skeleton(t)
+	pkg := "./" + k.kind
 	for _, p := range k.ours {
 		copyOurs(t, dir, p)
 	}
 	copyOurs(t, dir, k.kind, "lab_test.go")
-	out, ok = goTest(t, dir, pkg, "-json", "-run", "^("+strings.Join(k.run, "|")+")$")
+	out, ok := goTest(t, dir, pkg, "-json", "-run", "^("+strings.Join(k.run, "|")+")$")
 	require.True(t, ok, "our code fails the kit's catalogue:\n%s", out)
 	sheet, err := Grade(strings.NewReader(out), "")
 	require.NoError(t, err)
@@ -398,16 +428,75 @@ func (k kitRun) check(t *testing.T) {
 	assert.Equal(t, len(k.run) == len(cat), sheet.Err() == nil, "a full grade if all ran: %v", sheet.Err())
 }
 
-// TestRaftKit checks the raft kit's skeleton, and runs the whole catalogue
-// on our Raft in the kit.
+// TestRaftKit checks the raft kit's skeleton, then grades our Raft, handed
+// in as a student would, in the kit's directory: full marks. A Raft that
+// forges a passing run in its output and then crashes the run scores 0.
 func TestRaftKit(t *testing.T) {
 	t.Parallel()
-	var all []string
+	var all, forged []string
 	for _, test := range rafttest.Tests() {
 		all = append(all, test.Name)
+		forged = append(forged, fmt.Sprintf("%s:%s:%d", test.Name, test.Part, test.Points))
 	}
-	kitRun{kind: "raft", missing: "raft.Make (raft/raft.go)", run: all}.check(t)
+	dir := kitRun{kind: "raft", missing: "raft.Make (raft/raft.go)", run: all}.skeleton(t)
+	grade := func(files map[string][]byte) *Sheet {
+		sheet, err := GradeStudent(Submission{Dir: submit(t, files), Module: kitModule, Work: dir, Secret: t.Name()})
+		require.NoError(t, err)
+		return sheet
+	}
+	sheet := grade(ourRaft(t, kitModule))
+	assert.NoError(t, sheet.Err(), "%s", sheet.table(t))
+	assert.Equal(t, 100, sheet.Points)
+	assert.Len(t, sheet.Seeds, 3)
+	assert.Contains(t, sheet.table(t), "graded: labsim ran the catalogue on the student's files in a fresh kit, on seeds "+seedList(sheet.Seeds)+" (drawn from the grader's secret and the student's files)\n")
+
+	sheet = grade(map[string][]byte{"raft/raft.go": []byte(fmt.Sprintf(forger, kitModule, kitModule, kitModule, strings.Join(forged[1:], " ")))})
+	assert.Zero(t, sheet.Points)
+	require.Equal(t, "unfinished", sheet.result(all[0]).Status, "the test the crash cut short: %s", sheet.table(t))
+	assert.Equal(t, []string{
+		fmt.Sprintf("27 tests (%s) ran seeds %d, not the seeds the grader chose (%s)", strings.Join(all[1:], ", "), sheet.Seeds[0], seedList(sheet.Seeds)),
+		fmt.Sprintf("27 tests (%s) passed in the run's output, yet the kit's record of the run has no outcome of it: output forged by the code under test?", strings.Join(all[1:], ", ")),
+	}, sheet.Shape, "%s", sheet.table(t))
 }
+
+// forger is a student's raft.go (for a kit's module, and tests given as
+// name:part:points) that prints a passing run of each test on the seed
+// of the world it is in, framed as go test frames its own lines, then
+// panics on a goroutine of its own, which ends the run before the real
+// tests can end.
+const forger = `package raft
+
+import (
+	"fmt"
+	"strings"
+
+	"%s/labrpc"
+	"%s/raft/raftapi"
+	"%s/sim"
+)
+
+type Raft struct{}
+
+func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, apply func(raftapi.ApplyMsg)) *Raft {
+	seed := host.World().Seed()
+	for _, t := range strings.Fields("%s") {
+		f := strings.Split(t, ":")
+		test := f[0]
+		fmt.Printf("\x16=== RUN   %%s\n    catalogue_test.go:16: part %%s, %%s points\n", test, f[1], f[2])
+		for _, sub := range []string{fmt.Sprintf("seed=%%d", seed), fmt.Sprintf("replay=%%d", seed)} {
+			fmt.Printf("\x16=== RUN   %%s/%%s\n\x16--- PASS: %%s/%%s (0.00s)\n", test, sub, test, sub)
+		}
+		fmt.Printf("\x16--- PASS: %%s (0.00s)\n", test)
+	}
+	go func() { panic("the run ends here") }()
+	select {}
+}
+
+func (rf *Raft) GetState() (int, bool)          { return 0, false }
+func (rf *Raft) Start(any) (int, int, bool)     { return 0, 0, false }
+func (rf *Raft) Snapshot(int, []byte)           {}
+func (rf *Raft) Kill()                          {}
+`
 
 // TestKVRaftKit checks the kvraft kit's skeleton, and runs the quicker half
 // of the catalogue (both parts) on our Raft, service core and key/value

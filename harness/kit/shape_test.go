@@ -17,7 +17,7 @@ import (
 // kit's records.
 func (s *stream) gradeOwn(t *testing.T, seeds []int64, records []simtest.GradeRecord) *Sheet {
 	t.Helper()
-	events, err := readEvents(strings.NewReader(s.b.String()))
+	events, err := readEvents(strings.NewReader(s.b.String()), nil)
 	require.NoError(t, err)
 	sheet, err := gradeEvents(events, "raft", &ownRun{seeds: seeds, records: records})
 	require.NoError(t, err)
