@@ -61,14 +61,18 @@ type Result struct {
 func (r Result) OK() bool { return r.Verdict == porcupine.Ok }
 
 // Problem describes a failed check in one line, or returns "" if it passed.
-func (r Result) Problem() string {
+func (r Result) Problem() string { return r.ProblemAt(VirtualTime) }
+
+// ProblemAt says what Problem says, with the operations' times as clock
+// writes them (LogLines for a history ReadKVLog read).
+func (r Result) ProblemAt(clock Clock) string {
 	switch r.Verdict {
 	case porcupine.Ok:
 		return ""
 	case porcupine.Illegal:
 		s := fmt.Sprintf("history of %d operations is not linearizable", r.Ops)
 		if r.Explanation != nil {
-			s += ": " + r.Explanation.String()
+			s += ": " + r.Explanation.describe(clock)
 		} else {
 			s += fmt.Sprintf(" (%s; explaining it ran out of time)", r.Violation)
 		}

@@ -40,17 +40,44 @@ type Op struct {
 	Text string // as the model describes it (DescribeOperation)
 }
 
-// String says the explanation in one line: the partition, the operation,
-// how many operations the longest order accepted places before it, and
-// the last writes completed before it (the first three).
-func (e *Explanation) String() string {
+// A Clock writes when an operation ran, from its call and return times
+// (a return of math.MaxInt64: it never returned).
+type Clock func(call, ret int64) string
+
+// VirtualTime writes times as the durations of virtual time they are in
+// a recorded history: "45ms to 50ms".
+func VirtualTime(call, ret int64) string {
+	if ret == math.MaxInt64 {
+		return fmt.Sprintf("from %v, never returned", time.Duration(call))
+	}
+	return fmt.Sprintf("%v to %v", time.Duration(call), time.Duration(ret))
+}
+
+// LogLines writes times as the lines of a log that ReadKVLog read, whose
+// lines are its times: "lines 3 to 4".
+func LogLines(call, ret int64) string {
+	if ret == math.MaxInt64 {
+		return fmt.Sprintf("from line %d, never returned", call)
+	}
+	return fmt.Sprintf("lines %d to %d", call, ret)
+}
+
+// String says the explanation in one line, with times in virtual time:
+// the partition, the operation, how many operations the longest order
+// accepted places before it, and the last writes completed before it (the
+// first three).
+func (e *Explanation) String() string { return e.describe(VirtualTime) }
+
+// describe says the explanation as String does, with times as clock
+// writes them.
+func (e *Explanation) describe(clock Clock) string {
 	const shown = 3
 	var b strings.Builder
 	ops := "operations"
 	if len(e.Order) == 1 {
 		ops = "operation"
 	}
-	fmt.Fprintf(&b, "%s: %v, cannot follow the longest linearizable order (%d %s); ", e.Part, e.Stuck, len(e.Order), ops)
+	fmt.Fprintf(&b, "%s: %s, cannot follow the longest linearizable order (%d %s); ", e.Part, e.Stuck.describe(clock), len(e.Order), ops)
 	if len(e.Writes) == 0 {
 		b.WriteString("no write completed before it")
 		return b.String()
@@ -60,7 +87,7 @@ func (e *Explanation) String() string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprint(&b, w)
+		b.WriteString(w.describe(clock))
 	}
 	if n := len(e.Writes) - shown; n > 0 {
 		fmt.Fprintf(&b, " and %d more", n)
@@ -68,12 +95,14 @@ func (e *Explanation) String() string {
 	return b.String()
 }
 
-// String describes the operation, its place and its times.
-func (o Op) String() string {
-	if o.Return == math.MaxInt64 {
-		return fmt.Sprintf("operation %d, %s (client %d, from %v, never returned)", o.Index, o.Text, o.ClientId, time.Duration(o.Call))
-	}
-	return fmt.Sprintf("operation %d, %s (client %d, %v to %v)", o.Index, o.Text, o.ClientId, time.Duration(o.Call), time.Duration(o.Return))
+// String describes the operation, its place and its times in virtual
+// time.
+func (o Op) String() string { return o.describe(VirtualTime) }
+
+// describe describes the operation as String does, with times as clock
+// writes them.
+func (o Op) describe(clock Clock) string {
+	return fmt.Sprintf("operation %d, %s (client %d, %s)", o.Index, o.Text, o.ClientId, clock(o.Call, o.Return))
 }
 
 // locate returns parts[failed], of the model's partitions of ops, with

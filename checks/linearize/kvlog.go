@@ -2,8 +2,10 @@ package linearize
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -29,11 +31,15 @@ func ReadKVLog(r io.Reader) ([]porcupine.Operation, error) {
 	var h History
 	open := map[int]int{} // process → its open operation's id
 	scan := bufio.NewScanner(r)
-	scan.Buffer(nil, 1<<24)
-	for line := 1; scan.Scan(); line++ {
+	scan.Buffer(nil, maxKVLine)
+	line := 1
+	for ; scan.Scan(); line++ {
 		text := strings.TrimSpace(scan.Text())
 		if text == "" {
 			continue
+		}
+		if jepsenRegister.MatchString(text) {
+			return nil, fmt.Errorf("line %d: %w", line, ErrRegisterLog)
 		}
 		ev, err := parseKVEvent(text)
 		if err != nil {
@@ -65,11 +71,25 @@ func ReadKVLog(r io.Reader) ([]porcupine.Operation, error) {
 		}
 		// "info": the operation stays open, as if it never returned.
 	}
-	if err := scan.Err(); err != nil {
+	if err := scan.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d: longer than %d MB, which no event of a key/value log is", line, maxKVLine>>20)
+	} else if err != nil {
 		return nil, err
 	}
 	return h.Operations(), nil
 }
+
+// maxKVLine is the longest line ReadKVLog reads.
+const maxKVLine = 16 << 20
+
+// ErrRegisterLog says that a log is one of Jepsen's register tests (the
+// format of porcupine's test_data/jepsen/etcd_*.log: a process, a type
+// and :read, :write or :cas on one register, tab-separated), which
+// ReadKVLog does not read: only key/value logs.
+var ErrRegisterLog = errors.New("a Jepsen register log (:read, :write and :cas on one register, as in porcupine's test_data/jepsen/etcd_*.log): registers are not supported, only key/value logs ({:process P, :type T, :f :get, :put or :append, :key K, :value V} a line)")
+
+// jepsenRegister matches a line of a Jepsen register log.
+var jepsenRegister = regexp.MustCompile(`^(INFO\s+jepsen\.util - )?\d+\t:(invoke|ok|fail|info)\t:(read|write|cas)\t`)
 
 // A kvEvent is one line of a key/value log.
 type kvEvent struct {

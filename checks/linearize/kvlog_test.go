@@ -220,8 +220,28 @@ func TestReadKVLogNamesTheBadLine(t *testing.T) {
 		{`{:process 0, :type :ok, :f :get, :key "x", :value nil}`, `line 1: process 0 completes an operation it did not invoke`},
 		{inv + "\n" + `{:process 0, :type :ok, :f :put, :key "x", :value "1"}`, `line 2: process 0 completes put("x") but invoked get("x")`},
 		{inv + "\n" + `{:process 0, :type :ok, :f :get, :key "y", :value nil}`, `line 2: process 0 completes get("y") but invoked get("x")`},
+		{inv + "\n\n" + `{:process 0, :type :ok, :f :get, :key "x", :value "` + strings.Repeat("x", 16<<20) + `"}`, `line 3: longer than 16 MB, which no event of a key/value log is`},
 	} {
 		_, err := ReadKVLog(strings.NewReader(c.log))
-		assert.EqualError(t, err, c.err, c.log)
+		assert.EqualError(t, err, c.err, firstLine(c.log))
+	}
+}
+
+// firstLine returns s up to its first newline, or its first 100 bytes.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s[:min(len(s), 100)]
+}
+
+// TestReadKVLogRefusesRegisters reads porcupine's Jepsen register logs,
+// which are not key/value logs: the error says so, on their first line.
+func TestReadKVLogRefusesRegisters(t *testing.T) {
+	for _, c := range []struct{ log, line string }{
+		{"INFO  jepsen.util - 0\t:invoke\t:read\tnil\n", "line 1"},
+		{"\n3\t:ok\t:cas\t[4 4]\n", "line 2"},
+	} {
+		_, err := ReadKVLog(strings.NewReader(c.log))
+		assert.ErrorIs(t, err, ErrRegisterLog)
+		assert.ErrorContains(t, err, c.line+": a Jepsen register log")
 	}
 }

@@ -73,10 +73,8 @@ func runIn(t *testing.T, cmd *exec.Cmd, dir string) (string, bool) {
 // once, never share one.
 func writeKit(t *testing.T, kind string) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
 	test := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))), test, kind)
+	dir := filepath.Join(kitRoot(), test, kind)
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, Write(kind, dir, kitModule))
 	t.Cleanup(func() {
@@ -86,6 +84,24 @@ func writeKit(t *testing.T, kind string) string {
 		os.Remove(filepath.Dir(filepath.Dir(dir)))
 	})
 	return dir
+}
+
+// kitRoot returns the directory of the system's temporary directory that
+// this checkout's kit tests write their kits under.
+func kitRoot() string {
+	wd, _ := os.Getwd()
+	return filepath.Join(os.TempDir(), fmt.Sprintf("replab-kit-test-%08x", crc32.ChecksumIEEE([]byte(wd))))
+}
+
+// TestMain runs the tests, then fails if they left anything in kitRoot:
+// a kit is some megabytes, and the next run writes it afresh anyway.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if _, err := os.Stat(kitRoot()); err == nil {
+		fmt.Fprintf(os.Stderr, "the kit's tests left %s behind\n", kitRoot())
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // copyOurs puts our package pkg in place of the kit's in dir: it removes

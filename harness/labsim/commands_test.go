@@ -75,7 +75,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestRunWritesAnExperiment(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "new", "dir")
+	dir := filepath.Join(t.TempDir(), "new")
 	r := labsim(realEnv(), "run", "election-cdf", "-out", dir)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "election-cdf (seed 1")
@@ -141,7 +141,7 @@ func TestSweepAndReplay(t *testing.T) {
 }
 
 func TestKit(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "new", "kit")
+	dir := filepath.Join(t.TempDir(), "kit")
 	r := labsim(nil, "kit", "raft", "-out", dir, "-module", "example.edu/lab")
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, "wrote the raft kit (module example.edu/lab) into "+dir+"\n"+

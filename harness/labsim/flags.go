@@ -126,25 +126,28 @@ func (r *rangeDuration) Set(s string) error {
 }
 
 // checkOut checks that files can be written into dir, creating nothing:
-// dir must be a writable directory, or not exist yet under one.
+// dir must be a writable directory, or a new one in a writable directory
+// that exists. A missing parent is refused, as -trace refuses one, not
+// made: a typo in -out would otherwise make a chain of directories.
 func checkOut(dir string) error {
 	at := dir
-	for {
-		fi, err := os.Stat(at)
-		if err == nil {
-			if !fi.IsDir() {
-				return usagef("-out %s: %s is not a directory", dir, at)
-			}
-			break
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return usagef("-out %s: %s is not a directory", dir, dir)
+	case err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		return usagef("-out %s: %v", dir, errors.Unwrap(err))
+	case err != nil:
+		at = filepath.Dir(dir)
+		parent, err := os.Stat(at)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return usagef("-out %s: its parent %s does not exist (labsim makes the last directory of -out only)", dir, at)
+		case err != nil && !errors.Is(err, syscall.ENOTDIR):
+			return usagef("-out %s: %v", dir, errors.Unwrap(err))
+		case err != nil || !parent.IsDir():
+			return usagef("-out %s: %s is not a directory", dir, at)
 		}
-		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return usagef("-out %s: %v", dir, err)
-		}
-		parent := filepath.Dir(at)
-		if parent == at {
-			return usagef("-out %s: %v", dir, err)
-		}
-		at = parent
 	}
 	f, err := os.CreateTemp(at, ".labsim-*")
 	if err != nil {

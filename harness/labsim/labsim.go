@@ -87,7 +87,8 @@ func Main(c Catalogue) {
 
 // invokedAs returns the command that reruns a program run as arg0: arg0
 // as it was typed ("labsim" from the PATH, "./labsim", ...), or "" if go
-// run built it into a temporary directory that is gone when it ends.
+// run built it: into a temporary directory that is gone when it ends, or,
+// since Go 1.24, into Go's build cache, where a path is no command to type.
 func invokedAs(arg0 string) string {
 	if goRunBinary.MatchString(filepath.ToSlash(arg0)) {
 		return ""
@@ -95,8 +96,10 @@ func invokedAs(arg0 string) string {
 	return arg0
 }
 
-// goRunBinary matches where go run puts the binary it builds.
-var goRunBinary = regexp.MustCompile(`/go-build[0-9]+/b[0-9]+/exe/[^/]+$`)
+// goRunBinary matches where go run puts the binary it builds: a temporary
+// directory (.../go-build123/b001/exe/labsim), or the build cache, which
+// keeps a binary under its action's hash (.../go-build/1f/1f...e4-d/labsim).
+var goRunBinary = regexp.MustCompile(`(/go-build[0-9]+/b[0-9]+/exe|/[0-9a-f]{2}/[0-9a-f]{64}-d)/[^/]+$`)
 
 // Run runs the command line args over c with the given streams and
 // returns the exit status, as Main does. Progress is plain lines unless
