@@ -54,9 +54,9 @@ func TestDeadOwnerAvoided(t *testing.T) {
 	}
 }
 
-// A node that answers a read Far (too far behind to serve it in time) is
-// avoided for twice the timeout: the clerk's next reads go to the key's
-// other owner, and once the time has passed it may be asked again.
+// A node that answers a Begin or a read Far (too far behind to serve it
+// in time) is avoided for twice the timeout: the clerk's next calls go to
+// other nodes, and once the time has passed it may be asked again.
 func TestFarBehindOwnerAvoided(t *testing.T) {
 	cfg := config(3, 2)
 	d := deploy(t, 1, cfg)
@@ -68,14 +68,23 @@ func TestFarBehindOwnerAvoided(t *testing.T) {
 	for i := range 300 {
 		d.put(t, ck, key, fmt.Sprint(i))
 	}
-	asked := 0
+	asked, began := 0, 0
 	cutHost := d.w.Hosts()[d.c.HostOf(0, cut)]
 	stop := d.c.Net().Watch(func(m labrpc.Message) {
-		if m.Method == "Server.Get" && !m.IsReply && m.To == cutHost {
+		switch {
+		case m.IsReply || m.To != cutHost:
+		case m.Method == "Server.Get":
 			asked++
+		case m.Method == "Server.Recent":
+			began++
 		}
 	})
 	defer stop()
+	for range 12 {
+		d.begin(t, ck, ck.LastTid())
+	}
+	assert.LessOrEqual(t, began, 1, "a Begin asks it once at most within twice the timeout")
+	d.w.Run(2*timeout + time.Millisecond)
 	read := func() {
 		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), key)
 		require.Equal(t, "299", v)

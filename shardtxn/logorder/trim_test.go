@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,4 +65,25 @@ func TestLogTrimmedBelowWatermark(t *testing.T) {
 		assert.Empty(t, d.disagreement())
 		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
 	})
+}
+
+// A node takes another's announcement of its snapshot as a lower bound
+// of it, and ignores one that names no other node: the watermark moves
+// only with real snapshots.
+func TestBadAnnouncementsIgnored(t *testing.T) {
+	cfg := config(3, 1)
+	cfg.SnapshotEvery = 4
+	d := deploy(t, 1, cfg)
+	ck := d.clerk()
+	for i := range 10 {
+		d.put(t, ck, "a", fmt.Sprint(i))
+	}
+	d.w.Run(time.Second)
+	before := d.server(0).Watermark()
+	require.Positive(t, before)
+	r := d.raw()
+	for _, args := range []logorder.SavedArgs{{Node: 3, Tid: 1 << 40}, {Node: -1, Tid: 1 << 40}, {Node: 0, Tid: 1 << 40}, {Node: 1, Tid: 0}} {
+		r.call(t, 0, "Server.Saved", &args, &logorder.SavedReply{})
+	}
+	assert.Equal(t, before, d.server(0).Watermark(), "out of range, its own, or older than it knows")
 }
