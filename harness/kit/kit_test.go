@@ -206,7 +206,7 @@ func checkKitFiles(t *testing.T, kind string, tests []graded) {
 	checkSums(t, dir, kind)
 	instructors, err := os.ReadFile(filepath.Join(dir, instructorsFile))
 	require.NoError(t, err)
-	for _, want := range append([]string{"labsim grade -student DIR", "`go test -json ./" + kind + "`", "`" + kitModule + "/sim`"}, specs[kind].student...) {
+	for _, want := range append([]string{"labsim grade -student DIR -lab " + kind + " -module " + kitModule + " ", "`go test -json ./" + kind + "`", "`" + kitModule + "/sim`"}, specs[kind].student...) {
 		assert.Contains(t, string(instructors), want)
 	}
 

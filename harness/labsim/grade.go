@@ -23,8 +23,8 @@ var gradeCmd = &command{
 With -student, grade grades what a student hands in: DIR holds the
 student's files at their paths in the kit (raft/*.go but tests; for
 kvraft, kvraft/*.go too), alone or in the whole kit as handed out. It
-writes a fresh kit (the module path from DIR's go.mod, or -module, or
-else lab; LAB from DIR's directories unless given) and refuses the
+writes a fresh kit (its module path from -module, else DIR's go.mod, else
+lab; LAB from DIR's directories unless given) and refuses the
 submission, with 0 points and each reason named by file and line, if
 DIR holds a file that is neither the student's nor the kit's unchanged,
 or a student's file that declares an init function, calls os.Exit,

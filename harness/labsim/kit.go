@@ -26,10 +26,12 @@ points (the key/value kit carries the Raft lab's too, for the Raft it
 stands on); TestSeedDriven, which names each goroutine, lock, sleep or
 wall-clock read in the student's code that breaks a seed; the simulator
 packages they run on, with their imports rewritten to the kit's module
-path; a go.mod, a README for the student, and GUIDE.md, on writing Raft
-for a deterministic world. 'go test ./raft' (or ./kvraft) in the kit fails
-until the student's code passes; 'labsim grade' turns a run into a grade
-sheet. DIR must be empty or new.`,
+path; a go.mod, a README for the student, GUIDE.md, on writing Raft for
+a deterministic world, INSTRUCTORS.md, on grading, and SHA256SUMS, the
+hashes of the files a student must not change. 'go test ./raft' (or
+./kvraft) in the kit fails until the student's code passes; 'labsim grade
+-student' grades a student's files in a fresh kit. DIR must be empty or
+new.`,
 	flags: func(fs *flag.FlagSet) action {
 		dir := fs.String("out", "", "write the kit into `DIR` (default: KIT-kit)")
 		module := fs.String("module", kit.DefaultModule, "the kit's module `PATH`")
