@@ -174,6 +174,7 @@ func (sub Submission) module() (string, error) {
 // skipped, as the go command skips them.
 func (sp spec) collect(dir string, kit map[string][]byte) (files map[string][]byte, refused []string, err error) {
 	files = map[string][]byte{}
+	present, changed := 0, 0 // the kit's files in dir, and those that differ
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -203,12 +204,19 @@ func (sp spec) collect(dir string, kit map[string][]byte) (files map[string][]by
 		case !ours:
 			refused = append(refused, fmt.Sprintf("%s: neither a file of the kit nor the student's (%s, but tests)", rel, strings.Join(sp.student, ", ")))
 		case !bytes.Equal(b, want):
+			present++
+			changed++
 			refused = append(refused, fmt.Sprintf("%s: the kit's file, changed: a grade runs the kit's files as the kit has them (SHA256SUMS lists them)", rel))
+		default:
+			present++
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("kit: %v", err)
+	}
+	if changed > 1 && 2*changed > present {
+		refused = append(refused, fmt.Sprintf("%d of the kit's %d files in %s differ from the kit this labsim writes: was it written by another version of labsim? Grade with the version that wrote it", changed, present, dir))
 	}
 	if len(files) == 0 {
 		refused = append(refused, fmt.Sprintf("%s holds none of the student's files (%s, but tests, at those paths)", dir, strings.Join(sp.student, ", ")))

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +225,8 @@ func TestGradeStudentModule(t *testing.T) {
 	require.NoError(t, os.WriteFile(gomod, []byte(strings.Replace(string(b), "example.edu/lab", "other.edu/lab", 1)), 0o644))
 	got := refused(t, dir)
 	assert.Contains(t, got, "raft/lab_test.go: the kit's file, changed: a grade runs the kit's files as the kit has them (SHA256SUMS lists them)")
+	another := regexp.MustCompile(`^\d+ of the kit's \d+ files in ` + regexp.QuoteMeta(dir) + ` differ from the kit this labsim writes: was it written by another version of labsim\? Grade with the version that wrote it$`)
+	assert.True(t, slices.ContainsFunc(got, another.MatchString), "a line that suggests another version: %q", got)
 	assert.Contains(t, got, `raft/raft.go:10: imports "example.edu/lab/labrpc", which is not among the imports the kit allows (INSTRUCTORS.md lists them)`)
 }
 
