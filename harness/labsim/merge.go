@@ -1,14 +1,12 @@
 package labsim
 
 import (
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/replab/replab/harness/sweep"
 )
@@ -32,7 +30,7 @@ missing or given twice, a file cut short, another scenario, format or
 build. -json writes the merged results as one results file of the whole
 sweep, as one unsharded run would have written it (but for wall times).`,
 	flagsMany: func(fs *flag.FlagSet) actionMany {
-		jsonOut := fs.String("json", "", "also write the merged results, one file of the whole sweep, to `FILE`")
+		jsonOut := fs.String("json", "", "also write the merged results, as one file of the whole sweep, to `FILE` (or a directory)")
 		return func(e *env, args []string) error {
 			files, err := resultsFiles(args)
 			if err != nil {
@@ -52,7 +50,8 @@ sweep, as one unsharded run would have written it (but for wall times).`,
 			}
 			var out *resultsWriter
 			if *jsonOut != "" {
-				if out, err = createResults("-json", *jsonOut, *jsonOut); err != nil {
+				path := resultsPath(*jsonOut, m.Summary.Scenario, &shard{n: 1})
+				if out, err = createResults("-json", *jsonOut, path); err != nil {
 					return err
 				}
 			}
@@ -129,11 +128,7 @@ func printMerged(e *env, m *sweep.Merged) {
 		name = fmt.Sprintf("%s -plant %q", s.Scenario, s.Plant)
 	}
 	fmt.Fprintf(e.stdout, "%s: %s (%s, %s), %d failing\n", name, count(s.Ran, "seed"), s.Span(), count(s.Shards, "shard"), s.Failed)
-	if m.SeedSeconds > 0 {
-		perCore := float64(s.Ran) / m.SeedSeconds
-		fmt.Fprintf(e.stdout, "cost: %.1f core-seconds of seeds, %.2f seeds a core-second (a million: %.1f core-hours); the longest shard took %.1fs\n",
-			m.SeedSeconds, perCore, 1e6/perCore/3600, s.WallSeconds)
-	}
+	printCost(e, m)
 	if s.Failed > 0 {
 		fmt.Fprintf(e.stdout, "verdict: FAIL: %d of %s failed\n", s.Failed, count(s.Ran, "seed"))
 	} else {
@@ -141,19 +136,35 @@ func printMerged(e *env, m *sweep.Merged) {
 	}
 }
 
+// printCost prints what the sweep cost: in CPU time if every shard said
+// (however busy its machine was), else in the seeds' wall times, which
+// count a seed's waits for a core on a busy machine.
+func printCost(e *env, m *sweep.Merged) {
+	s := m.Summary
+	cost, unit := s.CPUSeconds, "CPU-seconds"
+	if cost == 0 {
+		cost, unit = m.SeedSeconds, "seconds of the seeds' wall time"
+	}
+	if cost <= 0 || s.Ran == 0 {
+		return
+	}
+	rate := float64(s.Ran) / cost
+	fmt.Fprintf(e.stdout, "cost: %.1f %s, %.2f seeds a core-second (a million seeds: %.1f core-hours); the longest shard took %.1fs\n",
+		cost, unit, rate, 1e6/rate/3600, s.WallSeconds)
+}
+
 // writeMerged writes the merged results as one file of the whole sweep:
-// every seed's line in seed order, then a summary of one shard that says
-// it came from a merge.
+// every seed's line in seed order (seed first+k is the k/n-th of shard k
+// mod n), then a summary of one shard that says it came from a merge.
 func writeMerged(out *resultsWriter, m *sweep.Merged, all []*sweep.Results) error {
-	var seeds []sweep.SeedRecord
-	for _, r := range all {
-		seeds = append(seeds, r.Seeds...)
-	}
-	slices.SortFunc(seeds, func(a, b sweep.SeedRecord) int { return cmp.Compare(a.Seed, b.Seed) })
-	for k, r := range seeds {
-		out.seed(k, r)
-	}
 	sum := m.Summary
+	shards := make([]*sweep.Results, sum.Shards)
+	for _, r := range all {
+		shards[r.Summary.Shard] = r
+	}
+	for k := range sum.Ran {
+		out.seed(k, shards[k%sum.Shards].Seeds[k/sum.Shards])
+	}
 	sum.Shard, sum.Shards, sum.ShardFrom = 0, 1, sweep.ShardFromMerge
 	return out.finish(sum)
 }

@@ -162,7 +162,7 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), processCPU()
 	var failing []sweep.Outcome
 	if len(list) > 0 {
 		p := newProgress(e, sc.Name, "seeds", len(list), true)
@@ -179,7 +179,7 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 		})
 		p.finish()
 	}
-	took := time.Since(start)
+	took, cpu := time.Since(start), processCPU()-cpu
 	slices.SortFunc(failing, func(a, b sweep.Outcome) int { return cmp.Compare(a.Seed, b.Seed) })
 	for _, o := range failing {
 		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s\n", o.Seed, problemAlone(o), replayLine(e, sc, o.Seed))
@@ -202,7 +202,7 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 	if job.results != nil {
 		sum := sweep.SummaryRecord{Format: sweep.ResultsFormat, Kind: sweep.KindSummary, Scenario: job.scenario, Plant: job.plant,
 			First: job.first, Seeds: job.seeds, Shard: sh.i, Shards: sh.n, ShardFrom: sh.from,
-			Ran: len(list), Failed: len(failing), Failing: []int64{}, WallSeconds: took.Seconds(), Parallel: job.parallel,
+			Ran: len(list), Failed: len(failing), Failing: []int64{}, WallSeconds: took.Seconds(), Parallel: job.parallel, CPUSeconds: cpu.Seconds(),
 			Build: buildName(), Go: runtime.Version()}
 		for _, o := range failing {
 			sum.Failing = append(sum.Failing, o.Seed)

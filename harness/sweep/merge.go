@@ -12,8 +12,9 @@ import (
 type Merged struct {
 	// Summary sums the shards up: Shard is 0, Shards how many the sweep
 	// was split into, ShardFrom the shards' engine if they share one;
-	// Ran, Failed and Failing count every shard's seeds, and WallSeconds
-	// is the longest shard's wall time.
+	// Ran, Failed and Failing count every shard's seeds, WallSeconds is
+	// the longest shard's wall time, and CPUSeconds adds up the shards'
+	// (0 unless every shard has it).
 	Summary SummaryRecord
 	// Failing are the failing seeds, in seed order.
 	Failing []Failure
@@ -76,9 +77,12 @@ func Merge(files []*Results) (*Merged, error) {
 		First: f0.First, Seeds: f0.Seeds, Shards: f0.Shards, ShardFrom: f0.ShardFrom,
 		Build: f0.Build, Go: f0.Go, Failing: []int64{},
 	}}
+	cpu := true
 	for _, f := range byShard {
 		s := f.Summary
 		m.Summary.Ran += s.Ran
+		m.Summary.CPUSeconds += s.CPUSeconds
+		cpu = cpu && s.CPUSeconds > 0
 		m.Summary.WallSeconds = max(m.Summary.WallSeconds, s.WallSeconds)
 		m.Summary.Parallel = max(m.Summary.Parallel, s.Parallel)
 		if s.ShardFrom != m.Summary.ShardFrom {
@@ -90,6 +94,9 @@ func Merge(files []*Results) (*Merged, error) {
 				m.Failing = append(m.Failing, Failure{r, f.Name})
 			}
 		}
+	}
+	if !cpu {
+		m.Summary.CPUSeconds = 0
 	}
 	slices.SortFunc(m.Failing, func(a, b Failure) int { return cmp.Compare(a.Seed, b.Seed) })
 	for _, f := range m.Failing {

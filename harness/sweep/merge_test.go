@@ -46,6 +46,13 @@ func TestMergeReportsEveryFailingSeed(t *testing.T) {
 	assert.Equal(t, "labsim sweep kv -seed 14", m.Failing[1].Replay)
 	assert.Equal(t, "seed 21 failed", m.Failing[2].Problem)
 	assert.InDelta(t, 15.0, m.SeedSeconds, 1e-9)
+	assert.InDelta(t, 12.0, m.Summary.CPUSeconds, 1e-9, "the shards' CPU time, added up")
+
+	files := shards(t, "kv", 30, 8)
+	files["s5"] = strings.Replace(files["s5"], `"cpu_s":1.5,`, "", 1)
+	m, err = merge(t, files)
+	require.NoError(t, err)
+	assert.Zero(t, m.Summary.CPUSeconds, "not every shard said")
 
 	m, err = merge(t, shards(t, "kv", 3, 5)) // shards 3/5 and 4/5 ran no seed
 	require.NoError(t, err)

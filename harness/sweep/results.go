@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,9 +93,12 @@ type SummaryRecord struct {
 	Failed    int     `json:"failed"`  // of them, failing
 	Failing   []int64 `json:"failing"` // the failing seeds, in order
 	// WallSeconds is the wall time of the whole shard, with Parallel
-	// seeds at a time.
+	// seeds at a time, and CPUSeconds the CPU time (user and system) its
+	// process used: the shard's cost in core-seconds, however busy the
+	// machine was (absent where the system does not say).
 	WallSeconds float64 `json:"wall_s"`
 	Parallel    int     `json:"parallel"`
+	CPUSeconds  float64 `json:"cpu_s,omitempty"`
 	// Build names the program that ran the sweep (its module version and
 	// VCS revision, as far as it knows them), and Go the Go release that
 	// built it: seeds replay alike only within one build.
@@ -115,7 +119,7 @@ func (s SummaryRecord) Span() string {
 // Results are one results file, read and checked.
 type Results struct {
 	Name    string       // the file's name, for messages
-	Seeds   []SeedRecord // in the file's order
+	Seeds   []SeedRecord // in seed order
 	Summary SummaryRecord
 }
 
@@ -130,6 +134,7 @@ const maxLine = 16 << 20
 // and the bad value.
 func ReadResults(name string, r io.Reader) (*Results, error) {
 	res := &Results{Name: name}
+	var scenario, plant string // the last seen, shared by the lines that repeat them
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	line, summaryAt := 0, 0
@@ -160,6 +165,19 @@ func ReadResults(name string, r io.Reader) (*Results, error) {
 		case KindSeed:
 			var s SeedRecord
 			err = json.Unmarshal(sc.Bytes(), &s)
+			// A million seeds' lines are held at once: strings that every
+			// line repeats are kept once.
+			s.Kind = KindSeed
+			if s.Verdict == VerdictOK {
+				s.Verdict = VerdictOK
+			}
+			if s.Scenario == scenario {
+				s.Scenario = scenario
+			}
+			if s.Plant == plant {
+				s.Plant = plant
+			}
+			scenario, plant = s.Scenario, s.Plant
 			res.Seeds = append(res.Seeds, s)
 		case KindSummary:
 			err = json.Unmarshal(sc.Bytes(), &res.Summary)
@@ -200,7 +218,7 @@ func (res *Results) check() error {
 	if err != nil {
 		return err
 	}
-	seen := make(map[int64]bool, len(res.Seeds))
+	seen := make([]bool, len(want)) // by place in the shard
 	var failing []int64
 	for _, r := range res.Seeds {
 		switch {
@@ -208,20 +226,23 @@ func (res *Results) check() error {
 			return fmt.Errorf("seed %d is of %s, the summary of %s", r.Seed, describe(r.Scenario, r.Plant), describe(s.Scenario, s.Plant))
 		case r.Verdict != VerdictOK && r.Verdict != VerdictFail:
 			return fmt.Errorf("seed %d: verdict %q (want %q or %q)", r.Seed, r.Verdict, VerdictOK, VerdictFail)
-		case seen[r.Seed]:
-			return fmt.Errorf("seed %d is there twice", r.Seed)
 		case !inShard(r.Seed, s):
 			return fmt.Errorf("seed %d is not one of shard %d/%d of seeds %s", r.Seed, s.Shard, s.Shards, s.Span())
+		case seen[place(r.Seed, s)]:
+			return fmt.Errorf("seed %d is there twice", r.Seed)
 		}
-		seen[r.Seed] = true
+		seen[place(r.Seed, s)] = true
 		if !r.OK() {
 			failing = append(failing, r.Seed)
 		}
 	}
-	for _, seed := range want {
-		if !seen[seed] {
-			return fmt.Errorf("seed %d of shard %d/%d is missing (%d of its %d seeds are there)", seed, s.Shard, s.Shards, len(seen), len(want))
+	for k, seed := range want {
+		if !seen[k] {
+			return fmt.Errorf("seed %d of shard %d/%d is missing (%d of its %d seeds are there)", seed, s.Shard, s.Shards, len(res.Seeds), len(want))
 		}
+	}
+	if !slices.IsSortedFunc(res.Seeds, bySeed) {
+		slices.SortFunc(res.Seeds, bySeed)
 	}
 	slices.Sort(failing)
 	switch {
@@ -241,6 +262,14 @@ func inShard(seed int64, s SummaryRecord) bool {
 	k := uint64(seed - s.First) // cannot overflow: 0 <= seed-First < Seeds
 	return k%uint64(s.Shards) == uint64(s.Shard)
 }
+
+// place returns the place of seed, one of the seeds of s's shard, among them.
+func place(seed int64, s SummaryRecord) int {
+	return int(uint64(seed-s.First) / uint64(s.Shards))
+}
+
+// bySeed orders seed lines by seed.
+func bySeed(a, b SeedRecord) int { return cmp.Compare(a.Seed, b.Seed) }
 
 // describe names a scenario, with its planted bug if any.
 func describe(scenario, plant string) string {

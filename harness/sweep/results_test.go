@@ -52,7 +52,7 @@ func shardFile(t *testing.T, scenario string, first, count int64, i, n int, fail
 	require.NoError(t, err)
 	var b strings.Builder
 	sum := SummaryRecord{Format: ResultsFormat, Kind: KindSummary, Scenario: scenario, First: first, Seeds: count, Shard: i, Shards: n,
-		Ran: len(seeds), Failing: []int64{}, WallSeconds: 1, Parallel: 2, Build: "test", Go: "go"}
+		Ran: len(seeds), Failing: []int64{}, WallSeconds: 1, CPUSeconds: 1.5, Parallel: 2, Build: "test", Go: "go"}
 	for _, s := range seeds {
 		r := SeedRecord{Format: ResultsFormat, Kind: KindSeed, Scenario: scenario, Seed: s, Verdict: VerdictOK, WallSeconds: 0.5,
 			Trace: "0000000000000001", Replay: fmt.Sprintf("labsim sweep %s -seed %d", scenario, s)}
