@@ -174,7 +174,8 @@ func TestBadValues(t *testing.T) {
 		{[]string{"sweep", "steady", "-shard", "auto8"}, `invalid value "auto8" for flag -shard`},
 		{[]string{"sweep", "steady", "-seed", "5", "-json", "r.jsonl"}, "-json does not go with -seed"},
 		{[]string{"sweep", "steady", "-json", "/no/such/dir/r.jsonl"}, "-json /no/such/dir/r.jsonl: cannot write /no/such/dir/r.jsonl: no such file or directory"},
-		{[]string{"sweep", "steady", "-json", file + "/"}, "-json " + file + "/: cannot make the directory"},
+		{[]string{"sweep", "steady", "-json", file + "/"}, "-json " + file + "/: cannot write " + file + "/steady.jsonl: not a directory"},
+		{[]string{"sweep", "steady", "-json", "/no/such/dir/"}, "-json /no/such/dir/: its parent /no/such does not exist (labsim makes the last directory only)"},
 
 		{[]string{"merge"}, "which results file? name the shards' files"},
 		{[]string{"merge", "/no/such.jsonl"}, "/no/such.jsonl: no such file or directory"},

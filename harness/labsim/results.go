@@ -43,11 +43,17 @@ func resultsPath(path, scenario string, sh *shard) string {
 }
 
 // createResults creates the results file at path (and the directory it is
-// in, if path ended in a slash), or returns a usage error naming it.
+// in, if the flag's value given ended in a slash), or returns a usage
+// error naming it.
 func createResults(flag, given, path string) (*resultsWriter, error) {
 	if strings.HasSuffix(given, "/") {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, usagef("%s %s: cannot make the directory: %v", flag, given, err)
+		// The last directory only, as -out: a typo would otherwise make a chain.
+		dir := filepath.Dir(path)
+		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, usagef("%s %s: its parent %s does not exist (labsim makes the last directory only)", flag, given, filepath.Dir(dir))
+			}
+			return nil, usagef("%s %s: cannot make the directory: %v", flag, given, errors.Unwrap(err))
 		}
 	}
 	f, err := os.Create(path)
