@@ -1,6 +1,6 @@
 // Package labsim is the labsim command as a library: list, run, figures,
-// sweep, demo, kit, grade, check and help over a catalogue of experiments and
-// sweep scenarios. cmd/labsim runs it over the lab's own catalogue; a
+// sweep, merge, demo, kit, grade, check and help over a catalogue of
+// experiments and sweep scenarios. cmd/labsim runs it over the lab's own catalogue; a
 // researcher's module runs it over a catalogue of its own, the lab's plus
 // its experiments and scenarios, and gets the same runner: progress on
 // standard error, CSV, PNG and SVG files, an index of the figures, failing

@@ -10,6 +10,11 @@
 // Planted switches one of a service's planted bugs on in a scenario, and
 // FirstFailure finds the first seed that fails: docs/planted-bugs.md
 // shows every planted bug found by some scenario within 20 seeds.
+//
+// A sweep too large for one machine runs in shards (Seeds), each writing
+// its results file (ResultsFormat: a SeedRecord a line, then a
+// SummaryRecord); ReadResults reads one back and checks it, and Merge
+// checks that files are the whole of one sweep and gives its verdict.
 package sweep
 
 import (
