@@ -42,9 +42,9 @@ type Result struct {
 	Ops     int
 	Took    time.Duration
 	Timeout time.Duration // the budget the check was given (NoTimeout: none)
-	// Violation names, for Illegal, the partition found not linearizable.
-	// The check stops at the first it finds: when there are several, which
-	// it names may differ from run to run.
+	// Violation names, for Illegal, the partition found not linearizable:
+	// when there are several, the first in the check's order (smallest
+	// first, then in the model's order), the same from run to run.
 	Violation string
 	// Explanation says, for Illegal, where the partition Violation names
 	// stops being linearizable. It is nil if the search for it ran out of
@@ -87,8 +87,9 @@ func (r Result) ProblemAt(clock Clock) string {
 }
 
 // Check checks ops against model within timeout (wall time, positive;
-// NoTimeout for no limit), each partition in parallel, and stops at the
-// first violation it finds. Only then does it search again, verbosely,
+// NoTimeout for no limit), each partition in parallel, smallest first, and
+// stops the partitions after the first in that order found not
+// linearizable. Only then does it search again, verbosely,
 // the failing partition alone (within timeout again), to explain the
 // violation (Result.Explanation) and to draw it with porcupine's
 // visualization and the faults marked, in dir/name.html (dir is created).

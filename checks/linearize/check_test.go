@@ -3,6 +3,8 @@ package linearize
 import (
 	"context"
 	"math"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -168,4 +170,32 @@ func TestReplayStepsInOrder(t *testing.T) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	assert.Equal(t, porcupine.Unknown, replay(done, stuckModel("stuck", 0).Model, h.Operations()), "a step of a model with StepContext sees ctx")
+}
+
+// When several keys' histories are not linearizable, the check names the
+// first in its order (smallest first), whichever it found first in time:
+// here "second" is found first, while "first" waits for it, and "first"
+// is named, run after run.
+func TestFirstViolationInOrderIsNamed(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var h History
+	record(&h, 0, get("first"), got("never written", 1), 0, 1)
+	record(&h, 1, get("second"), got("never written", 1), 0, 1)
+	for range 20 {
+		found := make(chan struct{})
+		var once sync.Once
+		m := KVModel()
+		m.StepContext = func(ctx context.Context, state, input, output any) (bool, any) {
+			switch input.(KVInput).Key {
+			case "first":
+				<-found
+			case "second":
+				defer once.Do(func() { close(found) })
+			}
+			return kvStep(state, input, output)
+		}
+		r, err := Check(m, h.Operations(), nil, time.Minute, "", "")
+		require.NoError(t, err)
+		assert.Equal(t, `key "first"`, r.Violation)
+	}
 }

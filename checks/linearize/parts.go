@@ -15,15 +15,14 @@ import (
 // partition) within timeout (NoTimeout: no limit): a part whose operations
 // never overlap by replaying them in order, the others each with
 // porcupine, on as many goroutines as there are processors, smallest part
-// first. It
-// returns the index of the first part found not linearizable, at which it
-// stops the others, so that the verdict costs about what it takes to find
-// the violation; or, if there is none, -1 and the indices of the parts
-// whose check ran out of time, in order. When several parts are not
-// linearizable, which is found first may differ from run to run.
+// first (ties in the parts' order). It returns the index of the first
+// part, in that order, that is not linearizable, or, if there is none, -1
+// and the indices of the parts whose check ran out of time, in order. Once
+// a part is found not linearizable, the parts after it in that order are
+// stopped, so that the verdict costs about what it takes to find the
+// violation, and those before it are checked to their end, so that which
+// part is named does not depend on which goroutine got there first.
 func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout time.Duration) (failed int, unfinished []int) {
-	var stop atomic.Bool
-	model = stoppable(model, stop.Load)
 	ctx := context.Background()
 	if timeout != NoTimeout {
 		var cancel context.CancelFunc
@@ -39,31 +38,32 @@ func checkParts(model porcupine.Model, parts [][]porcupine.Operation, timeout ti
 	slices.SortStableFunc(order, func(a, b int) int { return len(parts[a]) - len(parts[b]) })
 	verdicts := make([]porcupine.CheckResult, len(parts))
 	var next atomic.Int64
-	first := atomic.Int64{}
-	first.Store(-1)
+	var best atomic.Int64 // the position in order of the first part found not linearizable
+	best.Store(int64(len(order)))
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(parts)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for n := int(next.Add(1) - 1); n < len(order) && !stop.Load(); n = int(next.Add(1) - 1) {
+			for n := next.Add(1) - 1; n < best.Load(); n = next.Add(1) - 1 {
 				i := order[n]
+				m := stoppable(model, func() bool { return best.Load() < n })
 				if sequential(parts[i]) {
-					verdicts[i] = replay(ctx, model, parts[i])
+					verdicts[i] = replay(ctx, m, parts[i])
 				} else {
-					verdicts[i] = search(ctx, model, parts[i])
+					verdicts[i] = search(ctx, m, parts[i])
 				}
-				// The first Illegal is real: nothing was stopped before
-				// it. Those after it may be the stop's doing.
-				if verdicts[i] == porcupine.Illegal && first.CompareAndSwap(-1, int64(i)) {
-					stop.Store(true)
+				// An Illegal found before any part ahead of it in order
+				// was: nothing stopped it. One found after may be the
+				// stop's doing, and is not counted.
+				for b := best.Load(); verdicts[i] == porcupine.Illegal && n < b && !best.CompareAndSwap(b, n); b = best.Load() {
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if i := first.Load(); i >= 0 {
-		return int(i), nil
+	if n := best.Load(); n < int64(len(order)) {
+		return order[n], nil
 	}
 	for i, v := range verdicts {
 		if v == porcupine.Unknown {
