@@ -140,11 +140,12 @@ func deafen(e *env, h int) error {
 }
 
 // paperRaft is the paper's Raft as far as the paper describes it: its
-// timing, entries sent on the heartbeat, and neither PreVote nor
-// CheckQuorum, which it does not mention.
+// timing, entries sent on the heartbeat, and neither PreVote, CheckQuorum
+// nor a bound on the bytes of one AppendEntries, which it does not
+// mention.
 func paperRaft() raft.Config {
 	rc := raft.PaperConfig()
-	rc.HeartbeatOnly, rc.PreVote, rc.CheckQuorum = true, false, false
+	rc.HeartbeatOnly, rc.PreVote, rc.CheckQuorum, rc.MaxBatchBytes = true, false, false, 0
 	return rc
 }
 

@@ -26,10 +26,11 @@ type mode struct {
 
 // paperModes are the paper profile as our Raft runs it, sending new
 // entries as soon as Start is called, and as the paper's Raft did,
-// holding them back until the next heartbeat.
+// holding them back until the next heartbeat, with no bound on the bytes
+// one heartbeat carries.
 func paperModes() []mode {
 	ours, theirs := raft.PaperConfig(), raft.PaperConfig()
-	theirs.HeartbeatOnly = true
+	theirs.HeartbeatOnly, theirs.MaxBatchBytes = true, 0
 	return []mode{
 		{"ours: send on Start", ours},
 		{"the paper's: send on the 400 ms heartbeat", theirs},
