@@ -22,9 +22,9 @@ var bugTable = flag.Bool("bugtable", false, "TestPlantedBugTable: run every plan
 var tableScenarios = map[string][]string{
 	"raft":       {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "raft-figure8", "raft-votes"},
 	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift"},
-	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing"},
-	"logorder":   {"logorder-lists", "logorder-bank"},
-	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers"},
+	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing", "txn-cuts"},
+	"logorder":   {"logorder-lists", "logorder-bank", "logorder-failover"},
+	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates"},
 }
 
 // catchers names, for every planted bug, the sweep scenario that hunts
