@@ -140,6 +140,26 @@ func TestSweepAndReplay(t *testing.T) {
 	assert.Positive(t, info.Size())
 }
 
+// A replay needs no writable directory unless one is asked for: where the
+// default sweep-out cannot be made (here a file of that name is in the
+// way, as a read-only checkout would be), it replays and draws nothing,
+// and says so for a failing seed; an -out that cannot be written is still
+// refused.
+func TestReplayWhereSweepOutCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("sweep-out", nil, 0o444))
+	r := labsim(realEnv(), "sweep", "kv-linearizability", "-seed", "2")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "verdict: ok")
+	r = labsim(realEnv(), "sweep", "txn-crossing", "-plant", "shardtxn: fixed instead of randomized lock waits", "-seed", "1")
+	assert.Equal(t, exitFailed, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "porcupine's visualization is not written: sweep-out cannot be written here")
+	r = labsim(realEnv(), "sweep", "kv-linearizability", "-seed", "2", "-out", "sweep-out")
+	assert.Equal(t, exitUsage, r.code)
+	assertOneError(t, r, "-out sweep-out: sweep-out is not a directory")
+}
+
 func TestKit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "kit")
 	r := labsim(nil, "kit", "raft", "-out", dir, "-module", "example.edu/lab")

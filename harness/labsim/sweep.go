@@ -83,10 +83,14 @@ plant.`,
 						return usagef("-%s does not go with -seed, which replays one seed", f)
 					}
 				}
-				if err := checkOut(*dir); err != nil {
-					return err
+				out := *dir
+				if err := checkOut(out); err != nil {
+					if isSet(fs, "out") {
+						return err
+					}
+					out = "" // the default cannot be written here (a read-only checkout): the replay draws nothing
 				}
-				return replay(e, sc, *one, *trace, *dir)
+				return replay(e, sc, *one, *trace, out)
 			}
 			if *trace != "" {
 				return usagef("-trace goes with -seed: trace one run at a time")
@@ -223,7 +227,8 @@ func replayLine(e *env, sc sweep.Scenario, seed int64) string {
 	return fmt.Sprintf("%s sweep %s -seed %d", e.replayCmd(), sc.Name, seed)
 }
 
-// replay runs one seed and prints everything about it.
+// replay runs one seed and prints everything about it, drawing a
+// violation into dir ("": nowhere).
 func replay(e *env, sc sweep.Scenario, seed int64, trace, dir string) error {
 	w, closeTrace, err := traceFile(trace)
 	if err != nil {
@@ -238,8 +243,11 @@ func replay(e *env, sc sweep.Scenario, seed int64, trace, dir string) error {
 		fmt.Fprintf(e.stdout, "event trace: %s\n", trace)
 	}
 	if !o.OK() {
-		if o.HTML != "" {
+		switch {
+		case o.HTML != "":
 			fmt.Fprintf(e.stdout, "porcupine: %s\n", o.HTML)
+		case dir == "":
+			fmt.Fprintf(e.stdout, "porcupine's visualization is not written: sweep-out cannot be written here (-out DIR names another place)\n")
 		}
 		return fmt.Errorf("seed %d: FAIL: %s", seed, o.Problem)
 	}
