@@ -50,9 +50,10 @@ func testSweep(t *testing.T, bank bool) {
 // TestFailover runs paper 004's failover timeline at its length (150 s of
 // bank transfers, the log's leader and a follower killed in turn), with
 // progress checked after every restart and fewer versions kept than a
-// restarted node is behind.
+// restarted node is behind, on seed 2 (the sweeps' test runs seed 1 and
+// replays it; labsim sweep logorder-failover runs many).
 func TestFailover(t *testing.T) {
-	for _, seed := range simtest.Seeds(t, 2, 3) {
+	for _, seed := range simtest.Seeds(t, 2) {
 		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.FailoverConfig(), Bank: true, Failover: true}
 		o, w := sp.Run(seed, "", nil)
 		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
