@@ -93,23 +93,26 @@ func CDF(a Axes, samples ...Samples) (*Chart, error) {
 
 // Bars plots grouped bars, each labelled with its value: bar series k has
 // its value for group i in series[k].Values[i]. On a logarithmic value
-// axis the bars rise from the bottom of the axis.
+// axis the bars rise from the bottom of the axis. A NaN value is a bar
+// the series does not have (a paper that gives no number for a group):
+// its place is left empty and labelled "none".
 func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
 	ch := newChart(a)
-	w := vg.Points(120 / float64(max(1, len(series))))
 	lowest := math.Inf(1)
 	for k, s := range series {
 		if len(s.Values) != len(groups) {
 			return nil, fmt.Errorf("plots: bar series %q has %d values for %d groups", s.Name, len(s.Values), len(groups))
 		}
 		for _, v := range s.Values {
+			if math.IsNaN(v) {
+				continue
+			}
 			if !(v > 0) && a.LogY {
 				return nil, fmt.Errorf("plots: bar series %q has the value %v, which a logarithmic axis cannot show", s.Name, v)
 			}
 			lowest = min(lowest, v)
 		}
-		b := &bars{values: s.Values, width: w, color: palette(k),
-			offset: w * vg.Length(float64(k)-float64(len(series)-1)/2)}
+		b := &bars{values: s.Values, k: k, n: len(series), color: palette(k)}
 		ch.Plot.Add(b)
 		if len(series) > 1 {
 			ch.addLegend(s.Name, b)
@@ -119,7 +122,7 @@ func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
 	ch.Plot.X.Min, ch.Plot.X.Max = -0.5, float64(len(groups))-0.5
 	ch.groups = groups
 	ch.grid.Vertical.Color = nil // groups are not a scale to read off
-	if a.LogY && len(series) > 0 {
+	if a.LogY && !math.IsInf(lowest, 1) {
 		// Start a power of ten below half the lowest bar, so that it
 		// stands clear of the axis.
 		ch.Plot.Y.Min = math.Pow(10, math.Floor(math.Log10(lowest/2)))
@@ -128,33 +131,61 @@ func Bars(a Axes, groups []string, series ...Samples) (*Chart, error) {
 	return ch, nil
 }
 
-// bars is one series of a bar chart: a bar per group, shifted by offset
-// from the group's centre, rising from the bottom of the axis, with its
-// value written on top.
+// bars is series k of the n of a bar chart: a bar per group, the k-th
+// from the left of the group's n, rising from the bottom of the axis, with
+// its value written on top; "none" at the bottom where the value is NaN.
 type bars struct {
-	values        []float64
-	width, offset vg.Length
-	color         color.Color
+	values []float64
+	k, n   int
+	color  color.Color
+}
+
+// groupBars is the most room a group's bars take together: less where the
+// groups are narrower, so that a gap of groupGap stays between groups.
+const (
+	groupBars = vg.Length(120)
+	groupGap  = vg.Length(6)
+)
+
+// barWidth returns the width of each of n bars in a group group wide.
+func barWidth(group vg.Length, n int) vg.Length {
+	return max(0, min(groupBars, group-groupGap)) / vg.Length(n)
 }
 
 // Plot draws the bars and their labels.
 func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
+	width := barWidth(trX(1)-trX(0), b.n)
+	offset := width * vg.Length(float64(b.k)-float64(b.n-1)/2)
 	sty := plot.NewLegend().TextStyle
 	sty.Font.Size = vg.Points(9)
 	sty.XAlign = draw.XCenter
 	for i, v := range b.values {
-		x, y := trX(float64(i))+b.offset, trY(v)
+		x := trX(float64(i)) + offset
+		if math.IsNaN(v) {
+			c.FillText(fitText(sty, "none", width), vg.Point{X: x, Y: c.Min.Y + vg.Points(2)}, "none")
+			continue
+		}
+		y := trY(v)
 		c.SetColor(b.color)
-		c.Fill(vg.Rectangle{Min: vg.Point{X: x - b.width/2, Y: c.Min.Y}, Max: vg.Point{X: x + b.width/2, Y: y}}.Path())
+		c.Fill(vg.Rectangle{Min: vg.Point{X: x - width/2, Y: c.Min.Y}, Max: vg.Point{X: x + width/2, Y: y}}.Path())
 		label := formatValue(v)
-		c.FillText(fitText(sty, label, b.width), vg.Point{X: x, Y: y + vg.Points(2)}, label)
+		c.FillText(fitText(sty, label, width), vg.Point{X: x, Y: y + vg.Points(2)}, label)
 	}
 }
 
-// DataRange returns the groups' range and the values'.
+// DataRange returns the groups' range and the values', NaNs left out.
 func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
-	return 0, float64(len(b.values) - 1), slices.Min(b.values), slices.Max(b.values)
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for _, v := range b.values {
+		if !math.IsNaN(v) {
+			ymin, ymax = min(ymin, v), max(ymax, v)
+		}
+	}
+	if ymin > ymax { // no values: an empty range at zero
+		ymin, ymax = 0, 0
+	}
+	return 0, float64(len(b.values) - 1), ymin, ymax
 }
 
 // Thumbnail draws a block of the bars' color for the legend.

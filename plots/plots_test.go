@@ -204,6 +204,31 @@ func TestBarsLeaveNoGap(t *testing.T) {
 	assert.GreaterOrEqual(t, ch.Plot.Y.Padding+group/2, half, "a label wider than its group fits beside the axis")
 }
 
+// TestBarsWithoutAValue checks that a NaN is a bar a series does not
+// have: accepted on a logarithmic axis, left out of the value range (and
+// of the axis's bottom), and drawn as an empty place.
+func TestBarsWithoutAValue(t *testing.T) {
+	ch, err := Bars(Axes{Y: "ops/s", LogY: true}, []string{"g1", "g2"}, Samples{Name: "here", Values: []float64{20, 300}}, Samples{Name: "paper", Values: []float64{math.NaN(), 40}})
+	require.NoError(t, err)
+	assert.InDelta(t, 10/1.2, ch.Plot.Y.Min, 1e-9, "a power of ten below half the lowest bar (20), a little lower still")
+	_, _, lo, hi := (&bars{values: []float64{math.NaN(), 40}}).DataRange()
+	assert.Equal(t, []float64{40, 40}, []float64{lo, hi})
+	_, _, lo, hi = (&bars{values: []float64{math.NaN()}}).DataRange()
+	assert.Equal(t, []float64{0, 0}, []float64{lo, hi}, "no values at all")
+	_, err = Figure{Name: "none", Charts: []*Chart{ch}}.Save(t.TempDir())
+	require.NoError(t, err)
+}
+
+// TestBarsFitTheirGroup checks that a group's bars keep 120 points
+// between them where the group has room, and otherwise leave a gap to the
+// next group's.
+func TestBarsFitTheirGroup(t *testing.T) {
+	assert.Equal(t, vg.Length(60), barWidth(200, 2), "room enough")
+	assert.Equal(t, vg.Length(60), barWidth(126, 2), "just enough")
+	assert.Equal(t, vg.Length(45), barWidth(96, 2), "four groups on a chart")
+	assert.Equal(t, vg.Length(0), barWidth(3, 2), "no room at all")
+}
+
 func TestFitText(t *testing.T) {
 	sty := plot.NewLegend().TextStyle
 	sty.Font.Size = vg.Points(9)

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -167,6 +168,11 @@ func TestFrangipaniTables(t *testing.T) {
 	assert.Equal(t, 0.1, value("linearizable ops_per_s_vs_kvraft_on_start", 4+3), "the report's Frangipani against its Raft on Start")
 	assert.Equal(t, []string{"linearizable in 1 of 1", "linearizable in 1 of 1", "linearizable in 1 of 1", "linearizable in 1 of 1", "passed", "passed", "passed", "passed"}, rows["linearizable porcupine"])
 	assert.Empty(t, rows["speed us_per_op"][4+2], "the report gives no speed for the instructors' solution")
+	require.Len(t, r.Figures, 1)
+	caption := r.Figures[0].Caption
+	assert.Contains(t, caption, fmt.Sprintf("Locks only makes %.2f operations per second per client there, %.2f times kvraft on Start",
+		value("linearizable ops_per_s_per_client", locks), value("linearizable ops_per_s_vs_kvraft_on_start", locks)), "like with like, from the data")
+	assert.Contains(t, caption, fmt.Sprintf("Frangipani as it is here makes %.2f", value("linearizable ops_per_s_per_client", fr)))
 	paths, err := r.Write(t.TempDir(), "frangipani-tables")
 	require.NoError(t, err)
 	assert.Len(t, paths, 3, "a CSV, a PNG and an SVG")

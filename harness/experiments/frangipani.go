@@ -215,26 +215,41 @@ func cell(v float64) any {
 }
 
 // tablesFigure draws the three tables' headline numbers as bars, ours
-// beside the report's, for the systems the report has a column for: its
-// KV Raft (replicating on heartbeats), the Raft that replicates on Start,
-// and its Frangipani.
+// beside the report's, like with like: kvraft replicating on heartbeats
+// (the report's KV Raft), kvraft replicating on Start (its optimized Raft),
+// frangipani with locks only (its Frangipani), and frangipani as it is
+// here, which the report has no column for.
 func tablesFigure(systems []kvSystem, rows []tableRow, sc tablesScale) (plots.Figure, error) {
-	groups := []string{"kvraft on heartbeats", "kvraft on Start", "frangipani"}
-	cols := []int{0, 1, 3} // of the systems, and of the report's columns
+	groups := []string{"kvraft\non heartbeats", "kvraft\non Start", "frangipani,\nlocks only", "frangipani\nas it is here"}
+	reportCol := []int{0, 1, 3, -1} // the report's column of each group's system; -1: none
+	if len(systems) != len(groups) {
+		return plots.Figure{}, fmt.Errorf("frangipani-tables: %d systems for %d groups", len(systems), len(groups))
+	}
+	at := func(test, metric string) tableRow {
+		i := slices.IndexFunc(rows, func(r tableRow) bool { return r.test == test && r.metric == metric })
+		if i < 0 {
+			panic(fmt.Sprintf("frangipani-tables: no row %s %s", test, metric)) // tablesResult makes them all
+		}
+		return rows[i]
+	}
 	var charts []*plots.Chart
 	for _, c := range []struct {
-		at   int
+		row  tableRow
 		axes plots.Axes
 	}{
-		{0, plots.Axes{Title: "Basic test: one client on one key", Y: "operations per second (log)", LogY: true}},
-		{4, plots.Axes{Title: "Speed test: 1000 Appends one after another", Y: "µs per Append (log)", LogY: true}},
-		{7, plots.Axes{Title: fmt.Sprintf("Linearizable test: 15 clients under faults (here: mean of %d seeds)", sc.seeds), Y: "operations per second per client"}},
+		{at("basic", "ops_per_s"), plots.Axes{Title: "Basic test: one client on one key", Y: "operations per second (log)", LogY: true}},
+		{at("speed", "us_per_op"), plots.Axes{Title: "Speed test: 1000 Appends one after another", Y: "µs per Append (log)", LogY: true}},
+		{at("linearizable", "ops_per_s_per_client"), plots.Axes{Title: fmt.Sprintf("Linearizable test: 15 clients under faults (here: mean of %d seeds)", sc.seeds), Y: "operations per second per client"}},
 	} {
 		here := plots.Samples{Name: "here (virtual time)"}
 		report := plots.Samples{Name: "the report (wall time, its machine)"}
 		for i := range groups {
-			here.Values = append(here.Values, rows[c.at].ours[cols[i]])
-			report.Values = append(report.Values, rows[c.at].report[cols[i]])
+			here.Values = append(here.Values, c.row.ours[i])
+			v := math.NaN()
+			if reportCol[i] >= 0 {
+				v = c.row.report[reportCol[i]]
+			}
+			report.Values = append(report.Values, v)
 		}
 		ch, err := plots.Bars(c.axes, groups, here, report)
 		if err != nil {
@@ -242,20 +257,32 @@ func tablesFigure(systems []kvSystem, rows []tableRow, sc tablesScale) (plots.Fi
 		}
 		charts = append(charts, ch)
 	}
-	lin := rows[7].ours
-	caption := fmt.Sprintf("The Frangipani report's three tests, run here in virtual time, beside the report's own numbers: "+
+	const start, locks, ours = 1, 2, 3 // of the systems
+	lin, vs := at("linearizable", "ops_per_s_per_client"), at("linearizable", "ops_per_s_vs_kvraft_on_start")
+	vsMin, vsMax := at("linearizable", "ops_per_s_vs_kvraft_on_start_min"), at("linearizable", "ops_per_s_vs_kvraft_on_start_max")
+	// One client keeps its lock: locks only or not, frangipani is the same.
+	apart := 0.0
+	for _, r := range []tableRow{at("basic", "ops_per_s"), at("speed", "us_per_op")} {
+		apart = max(apart, math.Abs(r.ours[locks]/r.ours[ours]-1))
+	}
+	caption := fmt.Sprintf("The Frangipani report's three tests, run here in virtual time, beside the report's own numbers, like with like: "+
 		"kvraft replicating on its 100 ms heartbeats (the report's \"My KV Raft\"), kvraft replicating on Start (its \"Optimized Raft\"), "+
-		"and frangipani as it is here, which performs the operations of a key that moves from client to client at the lock service. "+
+		"frangipani taking a key's lock for every operation (locks only, as the report's Frangipani does), "+
+		"and frangipani as it is here, which performs at the lock service the operations of a key that moves from client to client; the report has no such design, hence \"none\". "+
 		"Basic: one client, one key, Gets, Puts and Appends back to back, 5 servers, reliable network, for %v (frangipani: %v, as the report cut it; `-full`: %v). "+
 		"Speed: %d Appends one after another, 3 servers. "+
+		"With one client the two frangipani bars are within %.2g %% of each other: a lone client keeps its lock and serves from its cache either way. "+
 		"Linearizable: 15 clients on 7 servers snapshotting at %d KB, each operation on one of 15 keys at random (the lab's mix: 45%% Gets, 5%% Puts, 50%% Appends), unreliable network, "+
 		"the servers split in two at random every 1–1.2 s, %d rounds of %v each ended by crashing and restarting every server, "+
 		"the same partitions at the same times for every system, %d seeds; porcupine found every history linearizable (an unknown verdict would fail the run). "+
-		"Frangipani taking a lock for every operation, as the report's does, makes %.2f operations per second per client there (kvraft on Start: %.2f); "+
-		"in the basic and speed tests it is frangipani. "+
+		"Locks only makes %.2f operations per second per client there, %.2f times kvraft on Start (%.2f); the report's Frangipani made %g, %.2g times its Raft on Start (%g). "+
+		"Frangipani as it is here makes %.2f, %.2f times kvraft on Start (%.2f–%.2f times per seed). "+
 		"The report's operations per second of that test do not follow from its totals (%.0f operations by 15 clients over 15 s is %.1f a second per client; its logs print a client's count of one second): "+
 		"its totals are closer to ours. "+
 		"The value axes of the first two charts are logarithmic. The CSV has every number of the three tables, ours and the report's.",
-		sc.basic, sc.basicCached, sc.basic, sc.appends, linMaxRaftState>>10, sc.rounds, sc.round, sc.seeds, lin[2], lin[1], reportLinear[2][0], reportLinear[2][0]/15/15)
+		sc.basic, sc.basicCached, sc.basic, sc.appends, 100*apart, linMaxRaftState>>10, sc.rounds, sc.round, sc.seeds,
+		lin.ours[locks], vs.ours[locks], lin.ours[start], lin.report[3], vs.report[3], lin.report[start],
+		lin.ours[ours], vs.ours[ours], vsMin.ours[ours], vsMax.ours[ours],
+		reportLinear[2][0], reportLinear[2][0]/15/15)
 	return plots.Figure{Name: "frangipani-tables", Caption: caption, Charts: charts}, nil
 }
