@@ -61,6 +61,7 @@ func All() []Experiment {
 		txnLatencyExperiment(),
 		txnFailoverExperiment(),
 		txnScalingExperiment(),
+		concurrentMapExperiment(),
 		acidTableExperiment(),
 		acidShardsExperiment(),
 		acidCrashExperiment(),
