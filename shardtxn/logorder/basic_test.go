@@ -45,7 +45,7 @@ func TestReadYourWritesAndConflicts(t *testing.T) {
 			assert.Zero(t, s.Pending(), "node %d: no commit waits", i)
 			assert.Zero(t, s.Stats().Redecided, "node %d: each commit's outcome came from processing it", i)
 		}
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }
 
@@ -72,6 +72,6 @@ func TestSnapshotTooOld(t *testing.T) {
 		d.runUntil(t, "a read at an old snapshot", &ended)
 		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), "a")
 		assert.Equal(t, "12", v)
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }

@@ -80,7 +80,7 @@ func TestCommitCacheSavesFetches(t *testing.T) {
 		assert.Less(t, on.Fetches*3, off.Fetches*2, "the cache saves a third of the fetches at least")
 		assert.Positive(t, off.Skipped)
 		assert.Greater(t, off.Skipped, on.Skipped, "with the cache, nodes decide transactions whose reads they hold")
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }
 
@@ -119,7 +119,7 @@ func TestRestartDoesNotStall(t *testing.T) {
 		t.Logf("operations in the second before the kill: %d; in the second after the restart: %d", before, after)
 		assert.Greater(t, before, 50)
 		assert.Greater(t, after*2, before, "no stall after the restart")
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }
 

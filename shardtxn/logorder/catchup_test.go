@@ -43,6 +43,6 @@ func TestFarBehindCatchesUp(t *testing.T) {
 		assert.Greater(t, last-behind, 2*cfg.Versions, "the node came back further behind than the versions kept")
 		assert.True(t, drained, "every node processed the whole log: node %d is at %d of %d", (leader+1)%5, d.server((leader+1)%5).Processed(), last)
 		assert.Empty(t, d.disagreement())
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }

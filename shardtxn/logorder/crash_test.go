@@ -39,6 +39,6 @@ func TestRestartRestoresSnapshotAndCatchesUp(t *testing.T) {
 		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), mine)
 		assert.Equal(t, "last", v)
 		assert.Empty(t, d.disagreement())
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }

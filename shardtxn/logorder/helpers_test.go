@@ -53,6 +53,11 @@ func deploy(t simtest.T, seed int64, cfg logorder.Config) *deployment {
 	return d
 }
 
+// result is the run's summary for simtest.Run.
+func (d *deployment) result() simtest.Result {
+	return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+}
+
 // disagreement returns a tid two nodes decided differently, or "".
 func (d *deployment) disagreement() string {
 	for a := range d.decisions {

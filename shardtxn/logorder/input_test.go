@@ -89,7 +89,7 @@ func TestBadInput(t *testing.T) {
 			assert.Equal(t, logorder.ErrBadRequest, get.Err, "%+v", args)
 		}
 		assert.Empty(t, d.disagreement())
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }
 

@@ -74,6 +74,6 @@ func TestSnapshotReadsGoBackInTime(t *testing.T) {
 		r, err = txncheck.Check(&session, txncheck.StrongSessionSerializable)
 		require.NoError(t, err)
 		assert.Equal(t, 1, r.Count(txncheck.GSingleProcess), "%v", r)
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }

@@ -63,7 +63,7 @@ func TestLogTrimmedBelowWatermark(t *testing.T) {
 		v, _ := d.get(t, d.begin(t, ck, ck.LastTid()), keyOn(down, cfg.Layout, "c"))
 		assert.Equal(t, fmt.Sprint(199-(199-down)%3), v, "the restarted node's keys are whole")
 		assert.Empty(t, d.disagreement())
-		return simtest.Result{World: d.w, Hosts: len(d.w.Hosts()), RPCs: d.c.Net().GetTotalCount()}
+		return d.result()
 	})
 }
 
