@@ -95,8 +95,21 @@ func (c Config) LeaseDuration() time.Duration {
 	return time.Duration(float64(c.ElectionMin) * (1 - c.LeaseDrift) / (1 + c.LeaseDrift))
 }
 
+// MaxSetting is the longest duration a Config may set: a day, far past
+// any timeout that makes sense, and short enough that no timer set from
+// it can overflow the virtual clock.
+const MaxSetting = 24 * time.Hour
+
 // Validate returns an error naming the first setting that cannot work.
 func (c Config) Validate() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"Heartbeat", c.Heartbeat}, {"ElectionMin", c.ElectionMin}, {"ElectionMax", c.ElectionMax}, {"RPCTimeout", c.RPCTimeout}} {
+		if d.v > MaxSetting {
+			return fmt.Errorf("raft: %s %v is longer than a day (MaxSetting)", d.name, d.v)
+		}
+	}
 	if c.Heartbeat <= 0 {
 		return fmt.Errorf("raft: Heartbeat %v is not positive", c.Heartbeat)
 	}
