@@ -28,7 +28,7 @@ func (t *tally) Restore(b []byte) error {
 // A Raft may hand the service an index again (a course's Raft, replaying
 // after a restart); the service applies each index once.
 func TestApplyIgnoresAnIndexAgain(t *testing.T) {
-	s, sm := newSolo(t)
+	s, sm := newSolo(t, DefaultConfig())
 	msg := raft.ApplyMsg{CommandValid: true, Command: entry{Cmd: "x"}, CommandIndex: 1, CommandTerm: 1}
 	s.apply(msg)
 	s.apply(msg)
@@ -38,13 +38,13 @@ func TestApplyIgnoresAnIndexAgain(t *testing.T) {
 	assert.Equal(t, 2, sm.n)
 }
 
-// newSolo is one server of tally on a fresh world, never started as a
-// cluster: the tests hand it what Raft would.
-func newSolo(t *testing.T) (*Server, *tally) {
+// newSolo is one server of tally with cfg on a fresh world, never started
+// as a cluster: the tests hand it what Raft would.
+func newSolo(t *testing.T, cfg Config) (*Server, *tally) {
 	w := sim.NewWorld(1)
 	h := w.NewHost("h")
 	sm := &tally{}
-	s, err := MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), sm, nil, DefaultConfig())
+	s, err := MakeServer(h, make([]*labrpc.ClientEnd, 1), 0, h.Persister(), sm, nil, cfg)
 	require.NoError(t, err)
 	return s, sm
 }
@@ -53,7 +53,7 @@ func newSolo(t *testing.T) (*Server, *tally) {
 // here) and keeps the others; a snapshot no newer than what is applied is
 // ignored.
 func TestSnapshotFailsTheWaitersItCovers(t *testing.T) {
-	s, sm := newSolo(t)
+	s, sm := newSolo(t, DefaultConfig())
 	var covered, later []bool
 	s.waiting[3] = waiter{term: 1, done: func(_ any, ok bool) { covered = append(covered, ok) }}
 	s.waiting[5] = waiter{term: 1, done: func(_ any, ok bool) { covered = append(covered, ok) }}
@@ -75,7 +75,7 @@ func TestSnapshotFailsTheWaitersItCovers(t *testing.T) {
 // A confirmed read at an index not yet applied waits for it, and reads
 // are answered in the order their indices are applied.
 func TestReadsWaitUntilTheirIndexIsApplied(t *testing.T) {
-	s, _ := newSolo(t)
+	s, _ := newSolo(t, DefaultConfig())
 	var got []any
 	s.readAt(2, "r2", func(r any, ok bool) { got = append(got, r) })
 	s.readAt(1, "r1", func(r any, ok bool) { got = append(got, r) })
@@ -111,4 +111,27 @@ func TestAppliedIsTheIndexBeingApplied(t *testing.T) {
 	}
 	assert.Equal(t, []int{1, 2, 5}, sm.indices)
 	assert.Equal(t, 5, s.Applied())
+}
+
+// snapshots is a node that records the indices it is told to snapshot at.
+type snapshots struct {
+	node
+	at []int
+}
+
+func (n *snapshots) Snapshot(index int, _ []byte) { n.at = append(n.at, index) }
+
+// The server snapshots once Raft's persisted state reaches MaxRaftState
+// bytes: not one byte below, and at exactly the limit.
+func TestSnapshotAtMaxRaftState(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MaxRaftState = 100
+	s, _ := newSolo(t, cfg)
+	rf := &snapshots{node: s.rf}
+	s.rf = rf
+	for i, size := range []int{99, 100, 101} {
+		s.ps.Save(make([]byte, size), nil)
+		s.apply(raft.ApplyMsg{CommandValid: true, Command: entry{Cmd: "x"}, CommandIndex: i + 1, CommandTerm: 1})
+	}
+	assert.Equal(t, []int{2, 3}, rf.at)
 }

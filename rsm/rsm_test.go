@@ -20,6 +20,7 @@ import (
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/rsm/wire"
 	"github.com/replab/replab/sim"
+	"github.com/replab/replab/sim/plant"
 )
 
 // counter is a state machine holding one number: a command adds to it
@@ -430,22 +431,6 @@ func TestRouterRunsCallsConcurrently(t *testing.T) {
 	assert.Equal(t, calls+1, w.calls, "the next call goes straight to the leader")
 }
 
-// TestRouterRedirect makes the router try a named server first.
-func TestRouterRedirect(t *testing.T) {
-	w := newWorld(t, rsm.DefaultConfig())
-	l := w.leader(t)
-	client := w.c.NewClient("c")
-	r := rsm.MakeRouter(client, w.c.Ends(client, 0, nil))
-	r.Redirect(l)
-	r.Redirect(-1) // out of range: ignored
-	r.Redirect(3)
-	done := false
-	r.Call("Counter.Add", &AddArgs{Session: rsm.Session{Client: 1, Seq: 1}, N: 1}, func() any { return &AddReply{} },
-		func(r any) bool { return r.(*AddReply).Wrong }, func(any) { done = true })
-	require.True(t, w.w.RunUntil(func() bool { return done }, time.Second))
-	assert.Equal(t, 1, w.calls, "the first try went to the leader named")
-}
-
 // TestGobCodec round-trips commands and results, and refuses values of
 // the wrong type and bytes that do not decode.
 func TestGobCodec(t *testing.T) {
@@ -558,4 +543,24 @@ func TestNewLeaderAppliesEarlierEntries(t *testing.T) {
 	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
 	w.w.Run(3 * time.Second)
 	assert.Equal(t, []int{1, 1}, []int{w.applied[others[0]], w.applied[others[1]]}, "the new leader committed and applied it")
+}
+
+// TestPlantedReplyBeforeCommit plants "writes answered before they
+// commit": the leader answers a write (a request with a session) as soon
+// as it is in its log, with no result, while a read (no session) still
+// waits for the log.
+func TestPlantedReplyBeforeCommit(t *testing.T) {
+	bug, ok := plant.Named(rsm.PlantedBugs(), "writes answered before they commit")
+	require.True(t, ok)
+	cfg := rsm.DefaultConfig()
+	bug.Plant(&cfg)
+	w := newWorld(t, cfg)
+	s := w.server(w.leader(t))
+	var write, read outcome
+	s.Submit(rsm.Session{Client: 1, Seq: 1}, int64(5), write.done)
+	s.Submit(rsm.Session{}, int64(0), read.done)
+	assert.Equal(t, outcome{ok: true, called: 1}, write, "the write answered at once")
+	assert.Zero(t, read.called, "the read waits")
+	w.wait(t, &read, time.Second)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, read, "the read answered once applied, after the write")
 }
