@@ -9,6 +9,7 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
 )
 
 // TestDirectoryBelievesTheNewestTerm keeps, per group, the leader of the
@@ -69,4 +70,36 @@ func TestRouterDiscoversTheLeader(t *testing.T) {
 	assert.NotEqual(t, l, nl)
 	assert.Greater(t, lookups(), reports+2, "the router asked again after the dead leader failed it (and the new leader reported)")
 	assert.Equal(t, 3, w.applied[nl], "every call applied once at the new leader")
+}
+
+// TestLostReportIsSentAgain cuts every server off the directory while the
+// first leader is elected: its report is lost, and it sends it again
+// while it leads, so that once the cut heals the directory names it.
+func TestLostReportIsSentAgain(t *testing.T) {
+	w := newWorldOf(t, rsm.DefaultConfig(), true)
+	var dir *sim.Host
+	for _, h := range w.w.Hosts() {
+		if h.Name() == "directory" {
+			dir = h
+		}
+	}
+	require.NotNil(t, dir)
+	cut := func(down bool) {
+		for _, h := range w.c.Hosts() { // the directory's host is not the monkey's: the test cuts its links itself
+			w.c.Net().SetLink(h, dir, !down)
+		}
+	}
+	cut(true)
+	l := w.leader(t)
+	w.w.Run(time.Second)
+	require.Zero(t, w.c.Net().GetCount("directory"), "no report got through the cut")
+	cut(false)
+	w.w.Run(200 * time.Millisecond) // a lost report fails within 100 ms, and is sent again 10 ms later
+	term, leading := w.server(l).Raft().GetState()
+	require.True(t, leading)
+	var got rsm.LookupReply
+	answered := false
+	w.c.Directory(w.c.NewClient("c")).Call("Directory.Lookup", &rsm.LookupArgs{Group: "n"}, &got, func(ok bool) { answered = ok })
+	require.True(t, w.w.RunUntil(func() bool { return answered }, time.Second))
+	assert.Equal(t, rsm.LookupReply{Known: true, Server: l, Term: term}, got)
 }
