@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -107,8 +108,26 @@ func runNamiLatency(p Params) (*Result, error) {
 		"retried on a conflict), of its commits and of its reads as of the snapshot (getAsOf), over %d accounts, on 3 nodes with no replication and on 5 with every key on 2. "+
 		"Our network has no disk and a 0.5 ms one-way LAN: a commit is a Raft round plus the nodes' decisions; a read that reaches an owner that has not yet processed the snapshot waits for it "+
 		"(up to 50 ms, then asks another owner, if the key has one). That is our tail: a snapshot taken from the log's leader is ahead of the followers until the next heartbeat tells them the commit (up to 100 ms), "+
-		"so a read at a follower waits, and a moveMoney with such a read takes about 100 ms: p95 and p99 are a heartbeat, where the paper's stay near twice its p50.", namiTxns, bankAccounts)
+		"so a read at a follower waits, and a moveMoney with such a read takes about 100 ms: p95 and p99 are a heartbeat, where the paper's stay near twice its p50.%s", namiTxns, bankAccounts, impossiblePercentiles(designs, ops))
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-latency", Caption: caption, Charts: charts}}}, nil
+}
+
+// impossiblePercentiles names the rows of paper 004's Table 1 whose
+// percentiles fall as they rise (a p99 below the p95), which no set of
+// latencies can give, for the caption; "" if there are none.
+func impossiblePercentiles(designs []bankDesign, ops []string) string {
+	var rows []string
+	for i, d := range designs {
+		for _, op := range ops {
+			if p := namiPaperTable1[op][i]; p[1] < p[0] || p[2] < p[1] {
+				rows = append(rows, fmt.Sprintf("%s on %s (p50 %v, p95 %v, p99 %v ms)", op, d.Name, p[0], p[1], p[2]))
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	return " The paper's table cannot be right for " + strings.Join(rows, " and ") + ": a percentile is never below a lower one; we draw it as printed."
 }
 
 func namiWorkersExperiment() Experiment {
