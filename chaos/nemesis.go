@@ -3,6 +3,7 @@ package chaos
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -68,26 +69,31 @@ type NemesisConfig struct {
 // monkey's log full panics, saying why (see Monkey.SetLogLimit).
 type Nemesis struct {
 	m     *Monkey
-	cfg   NemesisConfig
-	total float64
-	last  int    // the last kind with a positive weight, in Weights.list's order
+	d     drawer
 	by    string // what the nemesis is, for a panic
 	timer *sim.Timer
 }
 
-// StartNemesis checks cfg and starts a nemesis; its first fault comes after
-// one gap.
-func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
+// A drawer draws a nemesis's faults from a checked configuration.
+type drawer struct {
+	cfg   NemesisConfig
+	total float64
+	last  int // the last kind with a positive weight, in Weights.list's order
+}
+
+// drawer checks cfg for servers hosts and returns what draws its faults,
+// with MaxDead 0 made a minority.
+func (cfg NemesisConfig) drawer(servers int) (drawer, error) {
 	if cfg.Interval < MinInterval {
-		return nil, fmt.Errorf("chaos: nemesis interval %v is below the minimum, %v (MinInterval): faults faster than messages cross the network only flood the fault log", cfg.Interval, MinInterval)
+		return drawer{}, fmt.Errorf("chaos: nemesis interval %v is below the minimum, %v (MinInterval): faults faster than messages cross the network only flood the fault log", cfg.Interval, MinInterval)
 	}
 	if cfg.Interval > math.MaxInt64/3*2 {
-		return nil, fmt.Errorf("chaos: nemesis interval %v is so long that gaps of 3/2 of it overflow virtual time", cfg.Interval)
+		return drawer{}, fmt.Errorf("chaos: nemesis interval %v is so long that gaps of 3/2 of it overflow virtual time", cfg.Interval)
 	}
 	total, last := 0.0, 0
 	for k, wt := range cfg.Weights.list() {
 		if !(wt.w >= 0) || math.IsInf(wt.w, 1) {
-			return nil, fmt.Errorf("chaos: nemesis weight %s = %v is not a finite non-negative number", wt.name, wt.w)
+			return drawer{}, fmt.Errorf("chaos: nemesis weight %s = %v is not a finite non-negative number", wt.name, wt.w)
 		}
 		if wt.w > 0 {
 			last = k
@@ -95,18 +101,28 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 		total += wt.w
 	}
 	if total == 0 {
-		return nil, fmt.Errorf("chaos: nemesis weights are all zero")
+		return drawer{}, fmt.Errorf("chaos: nemesis weights are all zero")
 	}
 	if math.IsInf(total, 1) {
-		return nil, fmt.Errorf("chaos: nemesis weights add up to more than the largest float64")
+		return drawer{}, fmt.Errorf("chaos: nemesis weights add up to more than the largest float64")
 	}
-	if cfg.MaxDead < 0 || cfg.MaxDead > m.servers {
-		return nil, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, m.servers)
+	if cfg.MaxDead < 0 || cfg.MaxDead > servers {
+		return drawer{}, fmt.Errorf("chaos: nemesis MaxDead %d is not in 0..%d", cfg.MaxDead, servers)
 	}
 	if cfg.MaxDead == 0 {
-		cfg.MaxDead = (m.servers - 1) / 2
+		cfg.MaxDead = (servers - 1) / 2
 	}
-	n := &Nemesis{m: m, cfg: cfg, total: total, last: last, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
+	return drawer{cfg: cfg, total: total, last: last}, nil
+}
+
+// StartNemesis checks cfg and starts a nemesis; its first fault comes after
+// one gap.
+func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
+	d, err := cfg.drawer(m.servers)
+	if err != nil {
+		return nil, err
+	}
+	n := &Nemesis{m: m, d: d, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
 	n.timer = m.w.NewTimer(n.tick)
 	n.arm()
 	return n, nil
@@ -116,26 +132,37 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 func (n *Nemesis) Stop() { n.timer.Stop() }
 
 func (n *Nemesis) arm() {
-	iv := n.cfg.Interval
+	iv := n.d.cfg.Interval
 	n.timer.Reset(n.m.w.RandDuration(iv/2, iv+iv/2))
 }
 
 func (n *Nemesis) tick() {
-	if f, ok := n.pick(); ok {
+	if f, ok := n.d.pick(n.m.w.Rand(), n.m.servers, monkeyView{n.m}); ok {
 		n.m.applyLater(f, n.by)
 	}
 	n.arm()
 }
 
-// pick draws a fault; it reports false when the drawn kind has nothing to
-// act on (no dead host to restart, or the dead limit reached).
-func (n *Nemesis) pick() (fault.Fault, bool) {
-	rng := n.m.w.Rand()
-	hosts := n.m.servers
-	r := rng.Float64() * n.total
-	weights := n.cfg.Weights.list()
+// A view is what a nemesis sees of the servers and the network when it
+// draws its next fault: the monkey's own state, or, for a schedule drawn
+// before the run (Generate), a model of it.
+type view interface {
+	alive(h int) bool
+	isolated(h int) bool
+	cut(a, b int) bool
+	reliable() bool
+	longReordering() bool
+	longDelays() bool
+}
+
+// pick draws a fault on hosts servers as v shows them; it reports false
+// when the drawn kind has nothing to act on (no dead host to restart, or
+// the dead limit reached).
+func (d drawer) pick(rng *rand.Rand, hosts int, v view) (fault.Fault, bool) {
+	r := rng.Float64() * d.total
+	weights := d.cfg.Weights.list()
 	k := 0
-	for k < n.last && r >= weights[k].w {
+	for k < d.last && r >= weights[k].w {
 		r -= weights[k].w
 		k++
 	}
@@ -161,21 +188,21 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 		to := (from + 1 + rng.IntN(hosts-1)) % hosts
 		return fault.Fault{Kind: fault.Cut, Host: from, To: to}, true
 	case fault.Kill:
-		live, dead := n.split()
-		if len(dead) >= n.cfg.MaxDead || len(live) == 0 {
+		live, dead := split(hosts, v)
+		if len(dead) >= d.cfg.MaxDead || len(live) == 0 {
 			return fault.Fault{}, false
 		}
 		return fault.Fault{Kind: fault.Kill, Host: live[rng.IntN(len(live))]}, true
 	case fault.Restart:
-		_, dead := n.split()
+		_, dead := split(hosts, v)
 		if len(dead) == 0 {
 			return fault.Fault{}, false
 		}
 		return fault.Fault{Kind: fault.Restart, Host: dead[rng.IntN(len(dead))]}, true
 	case fault.Rejoin:
 		var isolated []int
-		for h, is := range n.m.links.isolated[:hosts] {
-			if is {
+		for h := range hosts {
+			if v.isolated(h) {
 				isolated = append(isolated, h)
 			}
 		}
@@ -185,9 +212,9 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 		return fault.Fault{Kind: fault.Rejoin, Host: isolated[rng.IntN(len(isolated))]}, true
 	case fault.Uncut:
 		var cut [][2]int
-		for a, row := range n.m.links.cut[:hosts] {
-			for b, is := range row[:hosts] {
-				if is {
+		for a := range hosts {
+			for b := range hosts {
+				if v.cut(a, b) {
 					cut = append(cut, [2]int{a, b})
 				}
 			}
@@ -198,24 +225,35 @@ func (n *Nemesis) pick() (fault.Fault, bool) {
 		c := cut[rng.IntN(len(cut))]
 		return fault.Fault{Kind: fault.Uncut, Host: c[0], To: c[1]}, true
 	case fault.Unreliable:
-		return fault.Fault{Kind: fault.Unreliable, On: n.m.net.IsReliable()}, true
+		return fault.Fault{Kind: fault.Unreliable, On: v.reliable()}, true
 	case fault.Reordering:
-		return fault.Fault{Kind: fault.Reordering, On: !n.m.net.IsLongReordering()}, true
+		return fault.Fault{Kind: fault.Reordering, On: !v.longReordering()}, true
 	case fault.LongDelays:
-		return fault.Fault{Kind: fault.LongDelays, On: !n.m.net.IsLongDelays()}, true
+		return fault.Fault{Kind: fault.LongDelays, On: !v.longDelays()}, true
 	default:
 		return fault.Fault{Kind: fault.Heal}, true
 	}
 }
 
-// split returns the live and the dead hosts.
-func (n *Nemesis) split() (live, dead []int) {
-	for i, h := range n.m.hosts[:n.m.servers] {
-		if h.Alive() {
-			live = append(live, i)
+// split returns the live and the dead of hosts servers.
+func split(hosts int, v view) (live, dead []int) {
+	for h := range hosts {
+		if v.alive(h) {
+			live = append(live, h)
 		} else {
-			dead = append(dead, i)
+			dead = append(dead, h)
 		}
 	}
 	return live, dead
 }
+
+// A monkeyView shows a nemesis the monkey's servers and network as they
+// are.
+type monkeyView struct{ m *Monkey }
+
+func (v monkeyView) alive(h int) bool     { return v.m.hosts[h].Alive() }
+func (v monkeyView) isolated(h int) bool  { return v.m.links.isolated[h] }
+func (v monkeyView) cut(a, b int) bool    { return v.m.links.cut[a][b] }
+func (v monkeyView) reliable() bool       { return v.m.net.IsReliable() }
+func (v monkeyView) longReordering() bool { return v.m.net.IsLongReordering() }
+func (v monkeyView) longDelays() bool     { return v.m.net.IsLongDelays() }
