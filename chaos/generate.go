@@ -123,3 +123,13 @@ func (m *model) apply(f fault.Fault) bool {
 	}
 	return true
 }
+
+// Faults returns the faults that switch the network's modes to m, each
+// mode's whether on or off (a fault that changes nothing is not logged).
+func (m Modes) Faults() []fault.Fault {
+	return []fault.Fault{
+		{Kind: fault.Unreliable, On: m.Unreliable},
+		{Kind: fault.Reordering, On: m.Reordering},
+		{Kind: fault.LongDelays, On: m.LongDelays},
+	}
+}

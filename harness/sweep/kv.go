@@ -2,17 +2,17 @@ package sweep
 
 import (
 	"cmp"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
@@ -71,64 +71,26 @@ func (sp kvSpec) scenario() Scenario {
 }
 
 func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
-	name := sp.name
-	w := sim.NewWorld(seed)
-	w.SetTraceWriter(trace)
-	o := Outcome{Seed: seed}
-	fail := func(format string, args ...any) Outcome {
-		o.Problem = fmt.Sprintf(format, args...)
-		o.Summary = w.Summary()
-		return o
+	think := cmp.Or(sp.think, 10*time.Millisecond)
+	kv := &testbed.KV{
+		Clerk: func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV {
+			ck := kvraft.MakeClerk(host, servers)
+			ck.SetTimeout(sp.clerkTimeout)
+			return ck
+		},
+		Clients: sp.clients, Readers: sp.readers,
+		Spec: workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: think},
 	}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: services.KV(1000, sp.opts)}}})
-	if err != nil {
-		return fail("%v", err)
-	}
-	if err := c.Apply(fault.Fault{Kind: fault.Unreliable, On: !sp.reliable}); err != nil {
-		return fail("%v", err)
-	}
-	m := c.Monkey()
-	stopNemesis, err := sp.nemesis(w, c)
-	if err != nil {
-		return fail("%v", err)
-	}
-
-	var h linearize.History
-	clients := make([]workload.KV, sp.clients+sp.readers)
-	for i := range clients {
-		host := c.NewClient(fmt.Sprintf("clerk%d", i))
-		ck := kvraft.MakeClerk(host, c.Ends(host, 0, nil))
-		ck.SetTimeout(sp.clerkTimeout)
-		clients[i] = linearize.Record(ck, &h, i, w.Now)
-	}
-	keys, think, chaosFor := workload.Uniform(sp.keys), cmp.Or(sp.think, 10*time.Millisecond), cmp.Or(sp.chaosFor, kvChaosFor)
-	runs := []*workload.Run{workload.Start(w, clients[:sp.clients], workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: keys, Think: think})}
-	if sp.readers > 0 {
-		runs = append(runs, workload.Start(w, clients[sp.clients:], workload.Spec{Mix: workload.Mix{Get: 1}, Keys: keys, Think: think}))
-	}
-	w.Run(chaosFor)
-	stopNemesis()
-	if err := c.Recover(); err != nil {
-		return fail("%v", err)
-	}
-	for _, r := range runs {
-		r.Stop()
-	}
-	o.FaultLog = m.Log().String()
-	o.Ops = h.Len()
-	if !w.RunUntil(func() bool { return finished(runs) }, kvSettle) {
-		return fail("the clients' last operations did not complete within %v of healing", kvSettle)
-	}
-	o.Summary = w.Summary()
-	r, err := linearize.Check(linearize.KVModel(), h.Operations(), m.Log(), checkTimeout, dir, fmt.Sprintf("%s-seed%d", name, seed))
-	if err != nil {
-		return fail("writing the visualization: %v", err)
-	}
-	o.HTML = r.HTML
-	if !r.OK() {
-		o.Problem = r.Problem()
-	}
-	return o
+	return outcome(testbed.Run{
+		Name: sp.name, Seed: seed, Trace: trace, Dir: dir,
+		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: services.KV(1000, sp.opts)}}},
+		Network:  testbed.Network{Modes: chaos.Modes{Unreliable: !sp.reliable}},
+		Workload: kv,
+		Nemesis:  testbed.Nemesis{Reactive: func(e *testbed.Env) (func(), error) { return sp.nemesis(e.World, e.Cluster) }},
+		Length:   cmp.Or(sp.chaosFor, kvChaosFor),
+		Settle:   kvSettle,
+		Checks:   []testbed.Check{kv.Linearizable(checkTimeout)},
+	}.Execute())
 }
 
 // finished reports whether every run has finished.

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
@@ -185,4 +186,20 @@ func runSeed(sc Scenario, seed int64, dir string) (o Outcome) {
 		}
 	}()
 	return sc.Run(seed, dir, nil)
+}
+
+// outcome is a testbed run's record as a seed's outcome; a run that could
+// not be carried out fails its seed with the reason.
+func outcome(rec *testbed.Record, err error) Outcome {
+	if err != nil {
+		return Outcome{Problem: err.Error()}
+	}
+	o := Outcome{Seed: rec.Seed, Problem: rec.Problem, HTML: rec.HTML, FaultLog: rec.FaultLog.String(), Ops: rec.Ops, Summary: rec.Summary}
+	if len(rec.Drawn) > 0 {
+		o.Drawn = map[string]string{}
+		for _, p := range rec.Drawn {
+			o.Drawn[p.Name] = p.Value
+		}
+	}
+	return o
 }

@@ -1,0 +1,283 @@
+package testbed
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/sim"
+)
+
+// A Run is one run, as data.
+type Run struct {
+	// Name names the run (a scenario's name), in file names and messages.
+	Name string
+	Seed int64
+	// Deploy is the Raft groups and their placement on hosts.
+	Deploy cluster.Config
+	// Network is the network's parameters and modes at the start.
+	Network Network
+	// Workload starts the clients.
+	Workload Workload
+	// Nemesis is the faults.
+	Nemesis Nemesis
+	// Length is how long the clients work under the nemesis; then every
+	// link heals and every dead host restarts, and the clients stop.
+	Length time.Duration
+	// Settle bounds, from that last heal, the clients' last operations
+	// ending and every drain holding.
+	Settle time.Duration
+	// Progress bounds progress after each heal: an operation begun at or
+	// after the heal must complete within Progress, and, if the clients
+	// can probe (see Prober), a fresh client's operation must complete
+	// within Progress of the end of settling. Zero checks neither.
+	Progress time.Duration
+	// Drains must all hold within Settle of the last heal (every lock
+	// released, say).
+	Drains []Drain
+	// Checks judge the run once it has settled, in order; the first that
+	// finds a problem gives the run's verdict.
+	Checks []Check
+	// Drawn is what the seed drew of the configuration, in the order it is
+	// printed; nil for a fixed configuration.
+	Drawn []Param
+	// Trace, if set, receives the world's event trace.
+	Trace io.Writer
+	// Dir, if set, is where a check draws a violation.
+	Dir string
+}
+
+// Network is a network's parameters and its modes at the start of a run.
+type Network struct {
+	// Params replaces labrpc's default parameters when set.
+	Params *labrpc.Params
+	// Modes are switched on through the monkey before the clients start,
+	// so the fault log shows them.
+	Modes chaos.Modes
+}
+
+// A Param is one drawn parameter of a run's configuration, as printed.
+type Param struct{ Name, Value string }
+
+// A Drain is a condition a run must reach after its last heal.
+type Drain struct {
+	// Holds reports whether the condition holds.
+	Holds func(e *Env) bool
+	// Says says what did not drain, for the verdict.
+	Says func(e *Env) string
+}
+
+// A Check judges a settled run.
+type Check func(e *Env) (Verdict, error)
+
+// A Verdict is what a check found.
+type Verdict struct {
+	Problem string // "" if the check passed
+	HTML    string // a drawing of the violation, if the check made one
+}
+
+// A Stall is a heal after which no operation begun completed in time.
+type Stall struct {
+	Heal  time.Duration // when the heal was, in virtual time
+	Bound time.Duration
+	// Fresh is true for a fresh client's probe after the last heal.
+	Fresh bool
+}
+
+func (s Stall) String() string {
+	if s.Fresh {
+		return fmt.Sprintf("stall: a fresh client's operation did not complete within %v of settling at %v", s.Bound, s.Heal)
+	}
+	return fmt.Sprintf("stall: no operation begun after the heal at %v completed within %v", s.Heal, s.Bound)
+}
+
+// A Record is what a run did.
+type Record struct {
+	Name  string
+	Seed  int64
+	Drawn []Param
+	// Problem is the verdict: "" if the run passed.
+	Problem string
+	HTML    string // a check's drawing of the violation
+	// Stalls are the heals after which progress did not come in time.
+	Stalls   []Stall
+	FaultLog fault.Log
+	Ops      int // the operations the checks judged
+	Summary  sim.Summary
+	// World is the run's world, for a caller that looks further (nil if
+	// the run could not be built).
+	World *sim.World
+}
+
+// OK reports whether the run passed.
+func (r *Record) OK() bool { return r.Problem == "" }
+
+// Env is a run in progress, as its workload, nemesis, drains and checks
+// see it.
+type Env struct {
+	Run     *Run
+	World   *sim.World
+	Cluster *cluster.Cluster
+	// Ops is how many operations the checks judge; a workload's check sets
+	// it.
+	Ops int
+
+	mark  time.Duration // operations begun at or after mark count
+	since int           // operations begun at or after mark that completed
+}
+
+// Completed tells the run that an operation begun at start has completed:
+// the progress checks count it.
+func (e *Env) Completed(start time.Duration) {
+	if start >= e.mark {
+		e.since++
+	}
+}
+
+// A Workload starts a run's clients.
+type Workload interface {
+	// Start starts the clients (after any setup they need, such as
+	// opening a bank's accounts, which may run the world).
+	Start(e *Env) (Load, error)
+}
+
+// A Load is clients at work.
+type Load interface {
+	// Stop asks every client to stop after its current operation.
+	Stop()
+	// Finished reports whether every client has stopped.
+	Finished() bool
+}
+
+// A Prober is a Load that can start one operation of a fresh client, to
+// show, after the last heal, that the service serves a newcomer.
+type Prober interface {
+	Probe(e *Env, done func()) error
+}
+
+// Execute carries the run out. The error says why the run could not be
+// carried out as given; what the system did wrong is the record's
+// problem.
+func (r Run) Execute() (*Record, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	w := sim.NewWorld(r.Seed)
+	w.SetTraceWriter(r.Trace)
+	rec := &Record{Name: r.Name, Seed: r.Seed, Drawn: r.Drawn, World: w}
+	c, err := cluster.New(w, r.Deploy)
+	if err != nil {
+		return nil, fmt.Errorf("%s: deploying: %w", r.Name, err)
+	}
+	e := &Env{Run: &r, World: w, Cluster: c}
+	defer func() {
+		rec.FaultLog, rec.Summary, rec.Ops = c.Log(), w.Summary(), e.Ops
+	}()
+	if r.Network.Params != nil {
+		if err := c.Net().SetParams(*r.Network.Params); err != nil {
+			return nil, fmt.Errorf("%s: network: %w", r.Name, err)
+		}
+	}
+	for _, f := range r.Network.Modes.Faults() {
+		if err := c.Apply(f); err != nil {
+			return nil, fmt.Errorf("%s: network: %w", r.Name, err)
+		}
+	}
+	load, err := r.Workload.Start(e)
+	if err != nil {
+		rec.Problem = fmt.Sprintf("starting the clients: %v", err)
+		return rec, nil
+	}
+	stop, err := r.Nemesis.start(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: nemesis: %w", r.Name, err)
+	}
+	start := w.Now()
+	for _, h := range r.Nemesis.Heals {
+		r.watch(e, rec, start+h)
+	}
+	w.Run(r.Length)
+	stop()
+	if err := c.Recover(); err != nil {
+		return nil, fmt.Errorf("%s: healing: %w", r.Name, err)
+	}
+	load.Stop()
+	healed := w.Now()
+	fail := func(format string, args ...any) (*Record, error) {
+		rec.Problem = fmt.Sprintf(format, args...)
+		return rec, nil
+	}
+	if len(rec.Stalls) > 0 {
+		return fail("%v", rec.Stalls[0])
+	}
+	if !w.RunUntil(load.Finished, r.Settle) {
+		return fail("the clients' last operations did not end within %v of the last heal, at %v", r.Settle, healed)
+	}
+	for _, d := range r.Drains {
+		if !w.RunUntil(func() bool { return d.Holds(e) }, r.Settle-(w.Now()-healed)) {
+			return fail("%s within %v of the last heal, at %v", d.Says(e), r.Settle, healed)
+		}
+	}
+	if p, ok := load.(Prober); ok && r.Progress > 0 {
+		done := false
+		if err := p.Probe(e, func() { done = true }); err != nil {
+			return fail("probing: %v", err)
+		}
+		if at := w.Now(); !w.RunUntil(func() bool { return done }, r.Progress) {
+			rec.Stalls = append(rec.Stalls, Stall{Heal: at, Bound: r.Progress, Fresh: true})
+			return fail("%v", rec.Stalls[0])
+		}
+	}
+	for _, check := range r.Checks {
+		v, err := check(e)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if v.Problem != "" {
+			rec.Problem, rec.HTML = v.Problem, v.HTML
+			return rec, nil
+		}
+	}
+	return rec, nil
+}
+
+// watch checks progress after the heal at virtual time at: it counts the
+// operations begun from then, and records a stall if none completed
+// within Progress.
+func (r *Run) watch(e *Env, rec *Record, at time.Duration) {
+	w := e.World
+	w.After(at-w.Now(), func() {
+		e.mark, e.since = w.Now(), 0
+		w.After(r.Progress, func() {
+			if e.since == 0 {
+				rec.Stalls = append(rec.Stalls, Stall{Heal: at, Bound: r.Progress})
+			}
+		})
+	})
+}
+
+// check checks that the run can be carried out as given.
+func (r *Run) check() error {
+	switch {
+	case r.Workload == nil:
+		return fmt.Errorf("%s: no workload", r.Name)
+	case r.Length < 0 || r.Settle < 0 || r.Progress < 0:
+		return fmt.Errorf("%s: negative length %v, settle %v or progress %v", r.Name, r.Length, r.Settle, r.Progress)
+	case len(r.Nemesis.Heals) > 0 && r.Progress == 0:
+		return fmt.Errorf("%s: the nemesis declares heals but Progress is 0", r.Name)
+	}
+	for i, h := range r.Nemesis.Heals {
+		if h < 0 || h+r.Progress > r.Length {
+			return fmt.Errorf("%s: heal %d at %v: progress after it (%v) would not be seen within the run's %v", r.Name, i, h, r.Progress, r.Length)
+		}
+		if k := slices.IndexFunc(r.Nemesis.Schedule, func(s chaos.Step) bool { return s.At > h && s.At < h+r.Progress }); k >= 0 {
+			return fmt.Errorf("%s: heal %d at %v: step %d (%v at %v) strikes within the %v progress is given", r.Name, i, h, k, r.Nemesis.Schedule[k].Fault, r.Nemesis.Schedule[k].At, r.Progress)
+		}
+	}
+	return nil
+}
