@@ -1,0 +1,56 @@
+package testbed
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// draws draws one of each kind and returns the record.
+func draws(seed int64, stream uint64) []Param {
+	d := NewDraw(seed, stream)
+	d.Int("servers", 3, 7)
+	d.LogInt("clients", 1, 50)
+	d.Float("loss", 0, 0.2)
+	d.Chance("unreliable", 0.5)
+	d.Duration("length", time.Second, 3*time.Minute)
+	d.Pick("reads", "log", "readindex", "lease")
+	return d.Params
+}
+
+// TestDrawIsSeededAndRecorded checks that a draw is a function of its
+// seed and stream, and records every value by name, in order.
+func TestDrawIsSeededAndRecorded(t *testing.T) {
+	a := draws(7, 1)
+	assert.Equal(t, a, draws(7, 1))
+	assert.NotEqual(t, a, draws(7, 2), "another scenario's stream")
+	assert.NotEqual(t, a, draws(8, 1))
+	var names []string
+	for _, p := range a {
+		names = append(names, p.Name)
+	}
+	assert.Equal(t, []string{"servers", "clients", "loss", "unreliable", "length", "reads"}, names)
+}
+
+// TestDrawStaysInBounds draws many values and checks each range, ends
+// included, is kept and reached.
+func TestDrawStaysInBounds(t *testing.T) {
+	d := NewDraw(1, 1)
+	seen := map[int]bool{}
+	for range 2000 {
+		v := d.LogInt("n", 1, 50)
+		require.True(t, v >= 1 && v <= 50, "%d", v)
+		seen[v] = true
+		i := d.Int("i", 3, 7)
+		require.True(t, i >= 3 && i <= 7, "%d", i)
+		l := d.Duration("l", time.Second, time.Minute)
+		require.True(t, l >= time.Second && l <= time.Minute, "%v", l)
+		f := d.Float("f", 0.5, 1)
+		require.True(t, f >= 0.5 && f < 1, "%v", f)
+	}
+	assert.True(t, seen[1] && seen[50], "both ends reached")
+	assert.Less(t, len(seen), 51)
+	assert.PanicsWithValue(t, `testbed: Draw.Pick("x") of no options`, func() { d.Pick("x") })
+}
