@@ -226,10 +226,12 @@ func Boxes(a Axes, boxes ...Samples) (*Chart, error) {
 	return ch, nil
 }
 
-// A Series is a named line of points.
+// A Series is a named line of points, or with Marks the points alone,
+// each a marker (the few failed operations among many, say).
 type Series struct {
-	Name string
-	X, Y []float64
+	Name  string
+	X, Y  []float64
+	Marks bool
 }
 
 // TimeSeries plots series over time (x in seconds) with the fault intervals
@@ -264,6 +266,16 @@ func TimeSeries(a Axes, faults []fault.Interval, series ...Series) (*Chart, erro
 		}
 	}
 	for i, s := range series {
+		if s.Marks {
+			points, err := plotter.NewScatter(xys(s.X, s.Y))
+			if err != nil {
+				return nil, err
+			}
+			points.Color, points.Shape, points.Radius = palette(i), plotutil.Shape(i), vg.Points(2.5)
+			ch.Plot.Add(points)
+			ch.addLegend(s.Name, points)
+			continue
+		}
 		line, err := plotter.NewLine(xys(s.X, s.Y))
 		if err != nil {
 			return nil, err

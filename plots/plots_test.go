@@ -14,6 +14,7 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -237,4 +238,17 @@ func TestFitText(t *testing.T) {
 	assert.Less(t, small.Font.Size, vg.Points(9))
 	assert.LessOrEqual(t, small.Width("0.592"), vg.Points(18)*0.95, "made to fit")
 	assert.Equal(t, vg.Points(6), fitText(sty, "1234567890", vg.Points(5)).Font.Size, "never below 6 points")
+}
+
+// TestTimeSeriesMarks draws a series with Marks as markers alone, a
+// scatter in the plot and the legend, beside a line, and counts its
+// points in the scale.
+func TestTimeSeriesMarks(t *testing.T) {
+	ch, err := TimeSeries(Axes{}, nil, Series{Name: "line", X: []float64{0, 1, 2}, Y: []float64{1, 2, 1}},
+		Series{Name: "marks", X: []float64{1}, Y: []float64{30}, Marks: true})
+	require.NoError(t, err)
+	require.Len(t, ch.legend, 2)
+	assert.IsType(t, &plotter.Line{}, ch.legend[0].thumbs[0])
+	assert.IsType(t, &plotter.Scatter{}, ch.legend[1].thumbs[0], "a marks series is drawn as points")
+	assert.Equal(t, 30*1.05, ch.Plot.Y.Max, "the marks' values count in the scale")
 }

@@ -52,12 +52,30 @@ func (ck *Clerk) NextSession() Session {
 // newReply) that wrongLeader does not reject, then calls done with it. It
 // panics if the clerk has a call in progress.
 func (ck *Clerk) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) {
+	ck.begin(method)
+	ck.Router.Call(method, args, newReply, wrongLeader, ck.end(done))
+}
+
+// CallOnce is Router.CallOnce, one call at a time: it sends method with
+// args once and calls done with the reply, or with nil if that try
+// failed. It panics if the clerk has a call in progress.
+func (ck *Clerk) CallOnce(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) {
+	ck.begin(method)
+	ck.Router.CallOnce(method, args, newReply, wrongLeader, ck.end(done))
+}
+
+// begin marks method in progress; it panics if another call is.
+func (ck *Clerk) begin(method string) {
 	if ck.calling != "" {
 		panic(fmt.Sprintf("rsm: clerk %d: %s while %s is in progress; a clerk does one call at a time", ck.id, method, ck.calling))
 	}
 	ck.calling = method
-	ck.Router.Call(method, args, newReply, wrongLeader, func(reply any) {
+}
+
+// end returns done, marking the call over before it runs.
+func (ck *Clerk) end(done func(reply any)) func(reply any) {
+	return func(reply any) {
 		ck.calling = ""
 		done(reply)
-	})
+	}
 }

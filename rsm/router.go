@@ -86,7 +86,9 @@ type routed struct {
 	newReply    func() any
 	wrongLeader func(reply any) bool
 	done        func(reply any)
-	attempt     int // bumped per try; late answers to old tries are ignored
+	attempt     int  // bumped per try; late answers to old tries are ignored
+	once        bool // CallOnce's: the first try that fails ends the call
+	sent        bool // a try has been sent (not only the directory asked)
 	tries       int
 	pauses      int
 	to          int // the server of the current try
@@ -98,7 +100,25 @@ type routed struct {
 // returns cancel, which ends the call: it sends nothing more, and done is
 // not called (an answer on its way is dropped).
 func (r *Router) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) (cancel func()) {
-	c := &routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader}
+	return r.start(&routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader})
+}
+
+// CallOnce sends method with args once, to the server the router believes
+// leads (asking the directory first if it has one and knows no leader),
+// and calls done with the reply, or with nil if the try failed: a
+// wrong-leader answer, a lost message, no answer within the timeout. It
+// never sends the call again: the caller cannot tell whether the server
+// acted on it. After a failure the router forgets the leader, so the next
+// call asks the directory (or tries the next server). That is a client
+// that does not retry, as paper 003's did; asking the directory is not a
+// try, and is repeated until it names a server. It returns cancel, as
+// Call does.
+func (r *Router) CallOnce(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) (cancel func()) {
+	return r.start(&routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader, once: true})
+}
+
+// start starts call c and returns its cancel.
+func (r *Router) start(c *routed) (cancel func()) {
 	c.timer = r.host.NewTimer(c.retry)
 	if r.listing.Dir != nil && !r.known {
 		c.lookup(-1)
@@ -113,6 +133,7 @@ func (r *Router) Call(method string, args any, newReply func() any, wrongLeader 
 
 // try sends the call to the server believed to lead.
 func (c *routed) try() {
+	c.sent = true
 	c.attempt++
 	attempt := c.attempt
 	reply := c.newReply()
@@ -138,6 +159,10 @@ func (c *routed) try() {
 func (c *routed) retry() {
 	c.attempt++
 	c.timer.Stop()
+	if c.once && c.sent {
+		c.giveUp()
+		return
+	}
 	if c.r.listing.Dir != nil {
 		if c.to == c.r.leader {
 			c.r.known = false
@@ -155,6 +180,18 @@ func (c *routed) retry() {
 		return
 	}
 	c.pause(c.try)
+}
+
+// giveUp ends a CallOnce whose try failed: the router forgets the server
+// it tried as leader, and done gets nil.
+func (c *routed) giveUp() {
+	if c.to == c.r.leader {
+		c.r.known = false
+		if c.r.listing.Dir == nil {
+			c.r.leader = (c.r.leader + 1) % len(c.r.servers)
+		}
+	}
+	c.done(nil)
 }
 
 // lookup asks the directory who leads, after failed (-1: none) failed

@@ -232,3 +232,52 @@ func TestRouterNewCallAsksAfterALeaderFailed(t *testing.T) {
 	assert.Equal(t, []time.Duration{4 * time.Millisecond, 26 * time.Millisecond, 17 * time.Millisecond},
 		[]time.Duration{first.at, second.at, third.at})
 }
+
+// TestRouterCallOnceGivesUp makes one try per call: a wrong-leader answer
+// and a timeout each end the call with nil, the late answer is dropped,
+// nothing is sent again, and the router forgets the leader that failed:
+// without a directory the next call goes to the next server, with one it
+// asks the directory first.
+func TestRouterCallOnceGivesUp(t *testing.T) {
+	once := func(st *stage) *answer {
+		a := &answer{from: -1}
+		st.r.CallOnce("Stub.Add", &AddArgs{N: 1}, func() any { return &AddReply{} },
+			func(r any) bool { return r.(*AddReply).Wrong },
+			func(r any) {
+				a.at, a.calls = st.w.Now(), a.calls+1
+				if r != nil {
+					a.from = r.(*AddReply).Total
+				}
+			})
+		return a
+	}
+	t.Run("next server", func(t *testing.T) {
+		st := newStage(t)
+		st.refuse[0] = 1
+		a := once(st)
+		st.w.Run(10 * time.Millisecond)
+		st.lag["s1"] = 80
+		b := once(st)
+		st.w.Run(time.Second)
+		c := once(st)
+		st.w.Run(time.Second)
+		assert.Equal(t, []string{"0s s0", "10ms s1", "1.01s s2"}, st.sent, "one try each, each to the next server")
+		assert.Equal(t, answer{from: -1, at: 2 * time.Millisecond, calls: 1}, *a, "s0 refused: no reply")
+		assert.Equal(t, answer{from: -1, at: 60 * time.Millisecond, calls: 1}, *b, "s1 timed out; its answer at 92 ms is dropped")
+		assert.Equal(t, answer{from: 2, at: 1012 * time.Millisecond, calls: 1}, *c)
+	})
+	t.Run("directory", func(t *testing.T) {
+		st := newStage(t)
+		st.r.Discover(st.listing)
+		st.leads(0, 1)
+		st.refuse[0] = -1
+		a := once(st)
+		st.w.Run(10 * time.Millisecond)
+		st.leads(2, 2)
+		b := once(st)
+		st.w.Run(time.Second)
+		assert.Equal(t, []string{"0s dir", "2ms s0", "10ms dir", "12ms s2"}, st.sent, "the failed leader is forgotten: the second call asks")
+		assert.Equal(t, answer{from: -1, at: 4 * time.Millisecond, calls: 1}, *a)
+		assert.Equal(t, answer{from: 2, at: 14 * time.Millisecond, calls: 1}, *b)
+	})
+}

@@ -16,6 +16,10 @@ type Outcome struct {
 	Committed bool
 	Results   []Result
 	Reason    string
+	// Unheard is set when a clerk that does not retry (NoRetry) gave up
+	// without hearing the decision: the transaction is counted failed,
+	// though it may have committed.
+	Unheard bool
 }
 
 // A Clerk is a client of the service: it sends each transaction to the
@@ -34,6 +38,7 @@ type Clerk struct {
 	host   *sim.Host
 	inc    uint64 // the host's incarnation: the clerk dies with it
 	busy   string // the call in progress ("a transaction", "an update"), or ""
+	once   bool   // NoRetry's: one try per transaction
 }
 
 // MakeClerk returns a clerk on host talking to the coordinators and, if
@@ -97,6 +102,22 @@ func (ck *Clerk) SetTimeout(d time.Duration) error {
 	return nil
 }
 
+// NoRetry makes the clerk paper 003's client, which did not retry: it
+// sends each transaction once, to the coordinator it believes leads (or
+// that the directory names), and a try that fails (a wrong-leader answer,
+// a lost message, no answer within the timeout) ends the transaction with
+// an Unheard outcome, counted failed: the clerk never sends it again under
+// its Txid, and cannot tell whether it committed. The next transaction
+// asks the directory (or tries the next coordinator) afresh. A one-shard
+// transaction, sent straight to its shard, gets one try too.
+func (ck *Clerk) NoRetry() error {
+	if err := ck.usable("NoRetry", false); err != nil {
+		return err
+	}
+	ck.once = true
+	return nil
+}
+
 // usable returns an error if the clerk cannot take a call of what: its
 // host was killed since the clerk was made (the clerk died with it), the
 // call has no callback, or another call is in progress.
@@ -146,14 +167,31 @@ func (ck *Clerk) run(ops []Op, done func(Outcome)) {
 		}
 		done(out)
 	}
+	unheard := func() { done(Outcome{Unheard: true, Reason: "no decision heard: the one try failed and the clerk does not retry"}) }
 	if s, ok := ck.oneShard(kept); ok {
-		ck.shards[s].Call("ShardServer.Execute", &PrepareArgs{ID: id, Ops: kept}, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+		call := ck.shards[s].Call
+		if ck.once {
+			call = ck.shards[s].CallOnce
+		}
+		call("ShardServer.Execute", &PrepareArgs{ID: id, Ops: kept}, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+			if r == nil {
+				unheard()
+				return
+			}
 			reply := r.(*PrepareReply)
 			finish(reply.Yes, reply.Results, reply.Reason)
 		})
 		return
 	}
-	ck.ck.Call("CoordServer.Txn", &TxnArgs{ID: id, Ops: kept}, func() any { return &TxnReply{} }, wrongLeader[*TxnReply], func(r any) {
+	call := ck.ck.Call
+	if ck.once {
+		call = ck.ck.CallOnce
+	}
+	call("CoordServer.Txn", &TxnArgs{ID: id, Ops: kept}, func() any { return &TxnReply{} }, wrongLeader[*TxnReply], func(r any) {
+		if r == nil {
+			unheard()
+			return
+		}
 		reply := r.(*TxnReply)
 		finish(reply.Committed, reply.Results, reply.Reason)
 	})

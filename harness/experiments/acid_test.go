@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,21 +14,45 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// TestCoordinatorCrashFailsNoTransaction runs txn-acid-crash's coordinator
-// leader crash cut down to 20 transactions: the kill stalls the one in
-// flight (a clerk timeout and an election) but fails none, and the
-// directory, not a failure, brings the client to the new leader.
-func TestCoordinatorCrashFailsNoTransaction(t *testing.T) {
-	sc := acidCrashes()[len(acidCrashes())-1]
-	require.Equal(t, "3 TMs, TM-leader crash", sc.name)
-	r, err := runCrashScenario(1, sc, 20)
+// TestCoordinatorCrashClients runs txn-acid-crash's coordinator leader
+// crash cut down to 20 transactions with each client. Ours: the kill
+// stalls the one in flight (a clerk timeout and an election) but fails
+// none, and the directory, not a failure, brings the client to the new
+// leader. Paper 003's: the transaction in flight and those sent to the
+// dead leader before a new one is known fail, none before the kill nor
+// after the first commit that follows it, and the caption says how many.
+func TestCoordinatorCrashClients(t *testing.T) {
+	scenarios := acidCrashes()
+	sc := scenarios[slicesIndexName(scenarios, "3 TMs, TM-leader crash")]
+	ours, err := runCrashScenario(1, sc, 20, false)
 	require.NoError(t, err)
-	assert.Len(t, r.load.took, 20)
-	assert.Zero(t, r.failed, "a client retries under its Txid: the crash fails nothing")
-	require.Len(t, r.names, 1)
-	assert.True(t, strings.HasPrefix(r.names[0], "coord"), "the TM leader's host was killed, not %s", r.names[0])
-	assert.Greater(t, r.latencies.Max, 100.0, "the transaction in flight waited for a new leader")
-	assert.Less(t, r.latencies.P50, 20.0, "the others did not")
+	assert.Len(t, ours.load.took, 20)
+	assert.Zero(t, ours.failed, "a client retries under its Txid: the crash fails nothing")
+	require.Len(t, ours.names, 1)
+	assert.True(t, strings.HasPrefix(ours.names[0], "coord"), "the TM leader's host was killed, not %s", ours.names[0])
+	assert.Greater(t, ours.latencies.Max, 100.0, "the transaction in flight waited for a new leader")
+	assert.Less(t, ours.latencies.P50, 20.0, "the others did not")
+
+	paper, err := runCrashScenario(1, sc, 20, true)
+	require.NoError(t, err)
+	assert.Len(t, paper.load.took, 20)
+	assert.Greater(t, paper.failed, 1, "the one in flight and the next, sent to the dead leader, fail")
+	for k, ok := range paper.load.committed {
+		if !ok {
+			assert.Greater(t, paper.load.at[k], paper.killedAt, "transaction %d failed before the kill", k)
+			assert.LessOrEqual(t, paper.load.at[k], paper.killedAt+paper.stalled, "transaction %d failed after one had committed again", k)
+		}
+	}
+	assert.Less(t, paper.latencies.Max, ours.latencies.Max, "a try fails fast; a retry waits for the new leader")
+
+	runs := make([]*acidCrashRun, 2*len(scenarios))
+	for i := range runs {
+		runs[i] = paper
+	}
+	runs[len(scenarios)+slicesIndexName(scenarios, sc.name)] = ours
+	caption := crashCaption(acidClientModes()[0], scenarios, runs[:len(scenarios)], runs, 20)
+	assert.Contains(t, caption, fmt.Sprintf("%d of 20, %.1f %%, where our client lost none (its slowest took %.0f ms)", paper.failed, paper.failedPct(), ours.latencies.Max))
+	assert.Contains(t, caption, fmt.Sprintf("in the %.0f ms until one commits again", float64(paper.stalled)/float64(time.Millisecond)))
 }
 
 // TestCompareVerdict names, at each end of the keyspace, the variant that

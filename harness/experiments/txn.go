@@ -16,6 +16,9 @@ type txnEnv struct {
 	c      *cluster.Cluster
 	dep    services.ShardTxn
 	clerks int
+	// paperClients makes the clerks made from now on paper 003's client
+	// (services.PaperClerk), which does not retry.
+	paperClients bool
 }
 
 // newTxnEnv builds a coordinator group and shards shard groups of three
@@ -54,11 +57,22 @@ func buildTxnEnv(seed int64, dep services.ShardTxn, layout func(*cluster.Config)
 	return e, nil
 }
 
-// clerk returns a clerk on a client host of its own.
+// clerk returns a clerk on a client host of its own: ours, or paper
+// 003's if e.paperClients.
 func (e *txnEnv) clerk() *shardtxn.Clerk {
 	e.clerks++
-	return services.ShardTxnClerk(e.c, fmt.Sprintf("client%d", e.clerks))
+	name := fmt.Sprintf("client%d", e.clerks)
+	if e.paperClients {
+		return services.PaperClerk(e.c, name, paperClientTimeout)
+	}
+	return services.ShardTxnClerk(e.c, name)
 }
+
+// paperClientTimeout is how long paper 003's client waits for an answer:
+// twice the coordinators' 5 s transaction timeout, so that a coordinator
+// that lives always answers first (the paper's HTTP client had no timeout
+// of its own).
+var paperClientTimeout = 2 * shardtxn.DefaultConfig().TxnTimeout
 
 // keys returns client i's two keys, on two different shards (the same one
 // if there is one shard).

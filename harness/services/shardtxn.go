@@ -127,6 +127,25 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	return ck
 }
 
+// PaperClerk returns paper 003's client of the deployment on c, on a
+// client host of its own named name: it sends every transaction to the
+// coordinators (found through c's directory, if c has one), none straight
+// to a shard, once (shardtxn.Clerk.NoRetry), and waits up to timeout for
+// the answer. Paper 003's client spoke HTTP, whose Go client has no
+// timeout of its own: a timeout longer than the coordinators' transaction
+// timeout stands for that.
+func PaperClerk(c *cluster.Cluster, name string, timeout time.Duration) *shardtxn.Clerk {
+	h := c.NewClient(name)
+	ck, err := shardtxn.MakeClerk(h, c.Ends(h, 0, nil), nil)
+	must(err)
+	if dir := c.Directory(h); dir != nil {
+		must(ck.Discover(dir))
+	}
+	must(ck.SetTimeout(timeout))
+	must(ck.NoRetry())
+	return ck
+}
+
 // TxnClient runs the transaction workloads (workload.TxnClient) on a
 // shardtxn clerk: list key k is "k<k>", bank account a is "acct<a>",
 // values are decimal, bank rows workload.Row(balance, RowSize).
