@@ -167,7 +167,9 @@ func (ck *Clerk) run(ops []Op, done func(Outcome)) {
 		}
 		done(out)
 	}
-	unheard := func() { done(Outcome{Unheard: true, Reason: "no decision heard: the one try failed and the clerk does not retry"}) }
+	unheard := func() {
+		done(Outcome{Unheard: true, Reason: "no decision heard: the one try failed and the clerk does not retry"})
+	}
 	if s, ok := ck.oneShard(kept); ok {
 		call := ck.shards[s].Call
 		if ck.once {

@@ -101,7 +101,7 @@ type acidClient struct {
 	paper bool
 }
 
-// acidClients returns the paper's client first, then ours.
+// acidClientModes returns the paper's client first, then ours.
 func acidClientModes() []acidClient {
 	return []acidClient{
 		{name: "paper 003's client (one try per transaction)", paper: true},
@@ -237,7 +237,9 @@ func runAcidCrash(p Params) (*Result, error) {
 
 // failedPct returns the share of the run's transactions that failed, in
 // per cent.
-func (r *acidCrashRun) failedPct() float64 { return 100 * float64(r.failed) / float64(len(r.load.took)) }
+func (r *acidCrashRun) failedPct() float64 {
+	return 100 * float64(r.failed) / float64(len(r.load.took))
+}
 
 // crashChart draws one scenario's run: the latency of each transaction,
 // the failed ones marked, the crash shaded.
@@ -313,7 +315,7 @@ func paperClientFindings(scenarios []acidCrash, paper, ours []*acidCrashRun) str
 		"At that pace, one failure every %.0f ms, the paper's %d failures of 2000 would need its replica manager to name the dead leader for %.0f s: "+
 		"the paper does not say how its replica manager learns of a new leader; ours is told at once. "+
 		"Every shard leader crashing at once fails nothing with either client, where the paper's Fig. 6 lost 2 %%: our TM retries a prepare until the shard's new leader answers, and the client waits for the TM (%.0f ms here), "+
-		"so the paper's failures there came from its TM, not its client. One shard leader's crash stalls the client %.0f ms, not the paper's 9 s: our TM finds the shard's new leader through the replica manager as soon as it is elected. ",
+		"so the paper's failures there must have come from its TM (it does not say), not from its client. One shard leader's crash stalls the client %.0f ms, not the paper's 9 s: our TM finds the shard's new leader through the replica manager as soon as it is elected. ",
 		window, noReply(), r.failed, len(r.load.took), r.failedPct(), ours[tm].latencies.Max,
 		pace, paperFailed, paperFailed*pace/1000, paper[every].latencies.Max, paper[one].latencies.Max)
 }
