@@ -45,6 +45,16 @@ type Config struct {
 	// strictly serializable (the paper admits stale reads). Off: read locks
 	// are held until the decision, like write locks.
 	OnePhaseReads bool
+	// LocalReads serves a transaction on one shard that only reads (a Get)
+	// as paper 000 did: the shard's leader answers from its own state, with
+	// no log round, no check that it still leads and no wait for locks (it
+	// reads the committed values). A Get then costs one round trip to the
+	// shard instead of a Raft round, and is not linearizable: a leader cut
+	// off from its group goes on answering from a state the group has moved
+	// past, until it steps down (CheckQuorum: up to the Raft config's
+	// ElectionMax later). Off: such a transaction goes through the shard's
+	// log like any other.
+	LocalReads bool
 	// Conflicts is what a prepare does when a key it needs is held by
 	// another transaction: paper 000's LockWaits (the default) or paper
 	// 003's WriteIntents.

@@ -118,6 +118,12 @@
 // faster and not strictly serializable: a read can miss a transaction
 // whose decision its client has already heard (the paper's "stale reads").
 //
+// Config.LocalReads is paper 000's Get, which its shards served without a
+// log entry: a transaction on one shard that only reads is answered by the
+// shard's leader from its own state. It costs a round trip instead of a
+// Raft round, and it is not linearizable: a leader cut off from its group
+// answers from a state the group has moved past until it steps down.
+//
 // # Operations
 //
 // Get, Set, Del (idempotent), CSet (paper 000's conditional set) and the

@@ -133,9 +133,18 @@ func (s *ShardServer) Prepare(args *PrepareArgs, reply *PrepareReply, d *labrpc.
 
 // Execute is the handler for a client's transaction on this shard alone:
 // it commits (or aborts) in one step of the shard's log, waiting for
-// locked keys as a prepare does.
+// locked keys as a prepare does; under LocalReads, a leader answers one
+// that only reads from its state at once.
 func (s *ShardServer) Execute(args *PrepareArgs, reply *PrepareReply, d *labrpc.Deferred) {
 	if refused(args, reply, d) {
+		return
+	}
+	if s.cfg.LocalReads && readOnly(args.Ops) {
+		reply.Err = ErrWrongLeader
+		if s.rs.IsLeader() {
+			answer(reply, s.sm.prepare(&prepareCmd{ID: args.ID, Ops: args.Ops, OnePhase: true}), true)
+		}
+		d.Reply()
 		return
 	}
 	s.locking(shardCmd{Execute: &prepareCmd{ID: args.ID, Ops: args.Ops}}, func(res shardResult, ok bool) {
