@@ -40,3 +40,30 @@ func TestPaperGetSkipsTheLog(t *testing.T) {
 	assert.InDelta(t, set.Mean, logged.Mean, 0.05*set.Mean, "a Get through the log costs a Set's round")
 	assert.Greater(t, local.N, 2*set.N, "so one client does more than twice as many")
 }
+
+// TestFailoverKillsEveryLeader checks txn-failover's placement: on the
+// pinned seed and a few more, the host killed led the coordinators and
+// both shards, as in the paper, and the service recovered within a second.
+func TestFailoverKillsEveryLeader(t *testing.T) {
+	t.Parallel()
+	for seed := int64(1); seed <= 3; seed++ {
+		r, err := runTxnFailover(Params{Seed: seed})
+		require.NoError(t, err, "seed %d", seed)
+		require.NotEmpty(t, r.Notes)
+		assert.Contains(t, r.Notes[0], "the leader of the coordinators and both shards", "seed %d", seed)
+		gap := func(col int) time.Duration {
+			var at, longest time.Duration
+			for _, row := range r.Table.Rows {
+				if row[col] != "0" {
+					at = 0
+					continue
+				}
+				at += 100 * time.Millisecond
+				longest = max(longest, at)
+			}
+			return longest
+		}
+		assert.Less(t, gap(1), time.Second, "seed %d: Gets stall less than a second", seed)
+		assert.Less(t, gap(2), time.Second, "seed %d: Sets stall less than a second", seed)
+	}
+}
