@@ -101,3 +101,25 @@ func TestAcidThroughputCountsFailures(t *testing.T) {
 	assert.Positive(t, writes.committed)
 	assert.Positive(t, writes.failed, "contending writes abort on pending intents")
 }
+
+// TestAcidReadsCutDown runs txn-acid-reads' four runs cut down to 20
+// transactions: every one commits, a read costs what a write does within
+// a millisecond (they take the same steps), and the caption gives the
+// paper's ratio and ours as the data make them.
+func TestAcidReadsCutDown(t *testing.T) {
+	var stats []plots.Stats
+	for _, paper := range []bool{true, false} {
+		for _, write := range []bool{false, true} {
+			took, err := runSequential(1, 20, paper, write)
+			require.NoError(t, err)
+			require.Len(t, took, 20)
+			stats = append(stats, plots.Summarize(millis(took)))
+		}
+	}
+	assert.InDelta(t, stats[1].Mean, stats[0].Mean, 1, "the paper's client: reads and writes take the same steps")
+	assert.InDelta(t, stats[3].Mean, stats[2].Mean, 1, "ours too")
+	caption := acidReadsCaption(stats)
+	assert.Contains(t, caption, "reads 88 % of writes at the middle of each range", "17.5 of 20 ms")
+	assert.Contains(t, caption, fmt.Sprintf("reads take %.2f ms (mean; p5-p95 %.2f-%.2f)", stats[0].Mean, stats[0].P5, stats[0].P95))
+	assert.Contains(t, caption, fmt.Sprintf("writes %.2f ms (%.2f-%.2f), %.0f %%.", stats[3].Mean, stats[3].P5, stats[3].P95, 100*stats[2].Mean/stats[3].Mean))
+}

@@ -65,6 +65,7 @@ func All() []Experiment {
 		acidTableExperiment(),
 		acidShardsExperiment(),
 		acidCrashExperiment(),
+		acidReadsExperiment(),
 		acidCompareExperiment(),
 		namiLatencyExperiment(),
 		namiWorkersExperiment(),

@@ -25,7 +25,7 @@ func TestCatalogue(t *testing.T) {
 		assert.NotEmpty(t, e.Description, e.Name)
 		assert.NotNil(t, e.Run, e.Name)
 	}
-	assert.Len(t, seen, 25)
+	assert.Len(t, seen, 26)
 	_, err := Lookup("fig99")
 	assert.ErrorContains(t, err, `unknown experiment "fig99"; the experiments are: all-minority, concurrency,`)
 }
