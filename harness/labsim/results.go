@@ -122,7 +122,7 @@ func (r *resultsWriter) write(line []byte) {
 func seedRecord(o sweep.Outcome, scenario, plant, replay string) sweep.SeedRecord {
 	rec := sweep.SeedRecord{
 		Format: sweep.ResultsFormat, Kind: sweep.KindSeed, Scenario: scenario, Plant: plant, Seed: o.Seed,
-		Drawn: o.Drawn, Verdict: sweep.VerdictOK, Ops: o.Ops,
+		Drawn: sweep.DrawnMap(o.Drawn), Verdict: sweep.VerdictOK, Ops: o.Ops,
 		VirtualSeconds: o.Summary.Now.Seconds(), WallSeconds: o.Wall.Seconds(),
 		Events: o.Summary.Events, Trace: fmt.Sprintf("%016x", o.Summary.Hash), Replay: replay,
 	}

@@ -238,7 +238,14 @@ func replay(e *env, sc sweep.Scenario, seed int64, trace, dir string) error {
 	if err := closeTrace(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s seed %d: %d operations, %v\nfault log:\n%s", sc.Name, seed, o.Ops, o.Summary, o.FaultLog)
+	fmt.Fprintf(e.stdout, "%s seed %d: %d operations, %v\n", sc.Name, seed, o.Ops, o.Summary)
+	if len(o.Drawn) > 0 {
+		fmt.Fprintln(e.stdout, "configuration drawn:")
+		for _, p := range o.Drawn {
+			fmt.Fprintf(e.stdout, "  %s: %s\n", p.Name, p.Value)
+		}
+	}
+	fmt.Fprintf(e.stdout, "fault log:\n%s", o.FaultLog)
 	if trace != "" {
 		fmt.Fprintf(e.stdout, "event trace: %s\n", trace)
 	}

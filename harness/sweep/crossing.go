@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
@@ -55,7 +56,7 @@ func (sp CrossingSpec) Run(seed int64, trace io.Writer) (Outcome, [2]int, *sim.W
 	}
 	w := c.World()
 	held := w.RandDuration(time.Millisecond, 10*time.Millisecond)
-	o.Drawn = map[string]string{"second-prepare-hold": held.String()}
+	o.Drawn = []testbed.Param{{Name: "second-prepare-hold", Value: held.String()}}
 	rule := fmt.Sprintf("second keys' prepares held back %v", held)
 	if err := c.Monkey().SetDelayRule(rule, func(m labrpc.Message) time.Duration {
 		if args, ok := m.Args.(*shardtxn.PrepareArgs); ok && !m.IsReply && len(args.Ops) == 1 && args.Ops[0].Value == "second" {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/replab/replab/harness/testbed"
 )
 
 // ResultsFormat is the version of the results format that labsim sweep
@@ -277,4 +279,17 @@ func describe(scenario, plant string) string {
 		return scenario
 	}
 	return fmt.Sprintf("%s -plant %q", scenario, plant)
+}
+
+// DrawnMap returns a seed's drawn configuration by name, as a results
+// file holds it (a name drawn twice keeps its last value).
+func DrawnMap(drawn []testbed.Param) map[string]string {
+	if len(drawn) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(drawn))
+	for _, p := range drawn {
+		m[p.Name] = p.Value
+	}
+	return m
 }

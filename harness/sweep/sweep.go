@@ -53,11 +53,11 @@ type Outcome struct {
 	FaultLog string // what the chaos monkey did (Run drops it for seeds that pass)
 	Ops      int
 	Summary  sim.Summary
-	// Drawn is what the seed drew of the run's configuration, by name
-	// (txn-crossing's hold on second prepares, say); nil for a scenario
-	// whose configuration is fixed. Its values are as the scenario
-	// prints them.
-	Drawn map[string]string
+	// Drawn is what the seed drew of the run's configuration, by name, in
+	// the order drawn (txn-crossing's hold on second prepares, a swarm's
+	// whole configuration); nil for a scenario whose configuration is
+	// fixed. Its values are as the scenario prints them.
+	Drawn []testbed.Param
 	// Wall is the wall time the seed took, set by Run and Each.
 	Wall time.Duration
 }
@@ -73,6 +73,7 @@ func Scenarios() []Scenario {
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
 		leaseDriftSpec().scenario(),
+		swarmKV{}.scenario(),
 	}, slices.Concat(raftScenarios(), txnScenarios(), cutScenarios(), []Scenario{crossingScenario()}, logOrderScenarios(), lockScenarios())...)
 }
 
@@ -194,12 +195,5 @@ func outcome(rec *testbed.Record, err error) Outcome {
 	if err != nil {
 		return Outcome{Problem: err.Error()}
 	}
-	o := Outcome{Seed: rec.Seed, Problem: rec.Problem, HTML: rec.HTML, FaultLog: rec.FaultLog.String(), Ops: rec.Ops, Summary: rec.Summary}
-	if len(rec.Drawn) > 0 {
-		o.Drawn = map[string]string{}
-		for _, p := range rec.Drawn {
-			o.Drawn[p.Name] = p.Value
-		}
-	}
-	return o
+	return Outcome{Seed: rec.Seed, Problem: rec.Problem, HTML: rec.HTML, FaultLog: rec.FaultLog.String(), Ops: rec.Ops, Summary: rec.Summary, Drawn: rec.Drawn}
 }

@@ -98,7 +98,7 @@ func TestTargetedScenariosPassAndReplay(t *testing.T) {
 			assert.NotZero(t, first.Summary.Hash)
 			assert.Equal(t, first.Drawn, again.Drawn, "seed 1 draws the same configuration")
 			if name == "txn-crossing" {
-				assert.Regexp(t, `^\d+(\.\d+)?[mµ]?s$`, first.Drawn["second-prepare-hold"], "the hold the seed drew is recorded")
+				assert.Regexp(t, `^\d+(\.\d+)?[mµ]?s$`, DrawnMap(first.Drawn)["second-prepare-hold"], "the hold the seed drew is recorded")
 			}
 		})
 	}

@@ -57,7 +57,8 @@ type Bursts struct {
 
 // Generate draws the schedule from rng: bursts of random faults, each
 // ended by a heal (every link up, every host the burst killed restarted,
-// the network's modes as they were), then a calm, until Length.
+// the network's modes as they were), then a calm; the last burst, which
+// has no room for a calm, lasts until Length, where the run heals.
 func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 	if b.Burst <= 0 || b.Calm <= 0 {
 		return Nemesis{}, fmt.Errorf("bursts of %v with calms of %v: want both positive", b.Burst, b.Calm)
@@ -65,8 +66,9 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 	var n Nemesis
 	for at := time.Duration(0); ; {
 		burst := b.Burst/2 + time.Duration(rng.Int64N(int64(b.Burst)+1))
-		if at+burst+b.Calm > b.Length {
-			return n, nil
+		last := at+burst+b.Calm > b.Length
+		if last {
+			burst = b.Length - at
 		}
 		steps, err := chaos.Generate(rng, b.Hosts, b.Faults, burst, b.Modes)
 		if err != nil {
@@ -82,6 +84,9 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 			}
 			s.At += at
 			n.Schedule = append(n.Schedule, s)
+		}
+		if last {
+			return n, nil
 		}
 		at += burst
 		heal := []fault.Fault{{Kind: fault.Heal}}

@@ -27,7 +27,8 @@ type Run struct {
 	// Nemesis is the faults.
 	Nemesis Nemesis
 	// Length is how long the clients work under the nemesis; then every
-	// link heals and every dead host restarts, and the clients stop.
+	// link heals, every dead host restarts, the network's modes are set
+	// back to Network's, and the clients stop.
 	Length time.Duration
 	// Settle bounds, from that last heal, the clients' last operations
 	// ending and every drain holding.
@@ -205,6 +206,11 @@ func (r Run) Execute() (*Record, error) {
 	stop()
 	if err := c.Recover(); err != nil {
 		return nil, fmt.Errorf("%s: healing: %w", r.Name, err)
+	}
+	for _, f := range r.Network.Modes.Faults() {
+		if err := c.Apply(f); err != nil {
+			return nil, fmt.Errorf("%s: healing: %w", r.Name, err)
+		}
 	}
 	load.Stop()
 	healed := w.Now()

@@ -1,0 +1,169 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/checks/linearize"
+	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/labrpc"
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
+)
+
+// The bounds of swarm-kv's drawn configurations.
+const (
+	// swarmKVOps bounds the operations a seed's clients can issue, and
+	// swarmKVOpsPerKey those on one key (their count, the run's length
+	// and their pauses are drawn within them), so that porcupine's check
+	// of a key's history finishes.
+	swarmKVOps, swarmKVOpsPerKey = 20_000, 1_500
+	// swarmKVPerKey bounds the clients per key: porcupine's search grows
+	// with how many operations on a key overlap.
+	swarmKVPerKey = 4
+	// swarmKVProgress is the progress bound after a heal: a few of the
+	// lab's election timeouts, a clerk's retry after its 1 s timeout, and
+	// the 2.2 s for which long reordering can hold back a reply sent
+	// before the heal. (Long reordering and long delays are in force only
+	// within bursts: with replies held back longer than an election
+	// timeout, no leader can be elected, and the lab asks for progress
+	// only once they are off.)
+	swarmKVProgress = 10 * time.Second
+)
+
+// swarmKV is the key/value swarm: each seed draws its own configuration.
+type swarmKV struct {
+	bug *Bug // planted in every seed's configuration, if set
+}
+
+func (sp swarmKV) scenario() Scenario {
+	return Scenario{
+		Name: "swarm-kv",
+		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys; the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
+			"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; porcupine then checks that the history is linearizable.",
+		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
+		plant: planter(sp, swarmKV.scenario, func(p *swarmKV, b Bug) bool {
+			if !b.plantRSM(&rsm.Config{}) {
+				return false
+			}
+			p.bug = &b
+			return true
+		}),
+	}
+}
+
+// run draws the seed's configuration and runs it.
+func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	d := testbed.NewDraw(seed, 1)
+	servers := d.Int("servers", 3, 7)
+	opts := kvraft.Options{Raft: raft.LabConfig(), MaxRaftState: -1}
+	opts.Reads = rsm.ReadMode(d.Pick("reads", "log", "readindex", "lease"))
+	if d.Chance("snapshots", 0.7) {
+		opts.MaxRaftState = d.LogInt("snapshot at bytes", 1<<10, 64<<10)
+	}
+	if sp.bug != nil {
+		sp.bug.plantRSM(&opts)
+	}
+
+	clients, readers := d.LogInt("clients", 1, 50), d.Int("readers", 0, 3)
+	keys := d.LogInt("keys", 1, 20)
+	if k := (clients + readers + swarmKVPerKey - 1) / swarmKVPerKey; keys < k {
+		keys = k
+		d.Note("keys", fmt.Sprintf("%d (at most %d clients a key)", k, swarmKVPerKey))
+	}
+	length := d.Duration("length", 5*time.Second, 30*time.Second)
+	if d.Chance("long", 0.2) {
+		length = d.Duration("length", 30*time.Second, 3*time.Minute)
+	}
+	// Each client issues an operation per think/2 on average: pause long
+	// enough for the whole run to stay within the bounds.
+	floor := time.Duration(2 * float64(clients+readers) * float64(length) / float64(min(swarmKVOps, swarmKVOpsPerKey*keys)))
+	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
+	// Every mix reads: porcupine prunes its search at reads, and a
+	// history of writes alone is slow to check and checks little.
+	mix := workload.Mix{Get: float64(d.Int("get weight", 1, 3)), Put: float64(d.Int("put weight", 0, 3)), Append: float64(d.Int("append weight", 0, 3))}
+	value := 0
+	if d.Chance("big values", 0.3) {
+		// Appends add up: a key's value grows by each, and every
+		// snapshot and read carries it whole.
+		value = d.LogInt("value bytes", 16, 4<<10)
+		if mix.Append > 0 && value > 128 {
+			value = 128
+			d.Note("value bytes", "128 (with appends)")
+		}
+	}
+
+	p := labrpc.DefaultParams()
+	p.Latency = d.Duration("latency", 50*time.Microsecond, 10*time.Millisecond)
+	p.Jitter = time.Duration(d.Float("jitter/latency", 0, 2) * float64(p.Latency))
+	p.RequestLoss, p.ReplyLoss = d.Float("request loss", 0, 0.2), d.Float("reply loss", 0, 0.2)
+	p.ReorderProb = d.Float("reorder probability", 0, 1)
+	if d.Chance("bandwidth bound", 0.3) {
+		p.Bandwidth = int64(d.LogInt("bandwidth bytes/s", 100<<10, 1<<30))
+	}
+	if d.Chance("duplication", 0.3) {
+		p.Duplicate = d.Float("duplicate", 0, 0.2)
+	}
+	modes := chaos.Modes{Unreliable: d.Chance("unreliable", 0.6)}
+	progress := swarmKVProgress
+
+	var n testbed.Nemesis
+	if opts.Reads == rsm.ReadLease {
+		n.Schedule = driftWithin(d, servers, opts.Raft.LeaseDrift)
+	}
+	if !d.Chance("no faults", 0.15) {
+		w := chaos.Weights{}
+		for _, f := range []*float64{&w.Partition, &w.Bridge, &w.Isolate, &w.Cut, &w.Kill, &w.Restart, &w.Heal, &w.Rejoin, &w.Uncut, &w.Unreliable, &w.Reordering, &w.LongDelays} {
+			*f = float64(d.Rand().IntN(4))
+		}
+		if w == (chaos.Weights{}) {
+			w = chaos.DefaultWeights()
+		}
+		d.Note("fault weights", fmt.Sprintf("%+v", w))
+		b := testbed.Bursts{
+			Hosts:  servers,
+			Faults: chaos.NemesisConfig{Interval: d.Duration("fault interval", 20*time.Millisecond, 2*time.Second), Weights: w},
+			Burst:  d.Duration("burst", time.Second, 20*time.Second),
+			Calm:   progress, Length: length, Modes: modes,
+		}
+		bursts, err := b.Generate(d.Rand())
+		if err != nil {
+			return nil, err
+		}
+		n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
+	}
+	d.Note("progress bound", progress.String())
+
+	kv := &testbed.KV{
+		Clerk:   func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV { return kvraft.MakeClerk(host, servers) },
+		Clients: clients, Readers: readers,
+		Spec: workload.Spec{Mix: mix, Keys: workload.Uniform(keys), Think: think, ValueSize: value},
+	}
+	return testbed.Run{
+		Name: "swarm-kv", Seed: seed, Trace: trace, Dir: dir, Drawn: d.Params,
+		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: servers, Factory: services.KV(opts.MaxRaftState, opts)}}},
+		Network:  testbed.Network{Params: &p, Modes: modes},
+		Workload: kv, Nemesis: n,
+		Length: length, Settle: kvSettle, Progress: progress,
+		Checks: []testbed.Check{kv.Linearizable(checkTimeout)},
+	}.Execute()
+}
+
+// driftWithin draws a clock rate for each of servers hosts within bound
+// of true time, as steps at the start of the run.
+func driftWithin(d *testbed.Draw, servers int, bound float64) []chaos.Step {
+	steps := make([]chaos.Step, servers)
+	for h := range steps {
+		rate := d.Float(fmt.Sprintf("clock rate %d", h), 1-bound, 1+bound)
+		steps[h] = chaos.Step{Fault: fault.Fault{Kind: fault.Drift, Host: h, Rate: rate}}
+	}
+	return steps
+}
