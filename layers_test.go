@@ -50,3 +50,28 @@ func TestServicesStandOnTheHouse(t *testing.T) {
 		}
 	}
 }
+
+// TestTestbedImportsNoService checks that the testbed, with its tests,
+// stands below the services: it imports none of them, nor a package above
+// it, so every service's tests can run on it.
+func TestTestbedImportsNoService(t *testing.T) {
+	const module = "github.com/replab/replab/"
+	files, err := filepath.Glob(filepath.Join("harness", "testbed", "*.go"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	above := append([]string{"harness/services", "harness/sweep", "harness/experiments", "harness/kit", "harness/labsim"}, services...)
+	for _, f := range files {
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, imp := range parsed.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			rel, ours := strings.CutPrefix(path, module)
+			if !ours {
+				continue
+			}
+			for _, up := range above {
+				assert.False(t, rel == up || strings.HasPrefix(rel, up+"/"), "%s imports %s, which stands above the testbed", f, rel)
+			}
+		}
+	}
+}
