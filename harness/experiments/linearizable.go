@@ -12,8 +12,9 @@ import (
 
 // The shape of the report's linearizable test (the lab's "unreliable net,
 // restarts, partitions, snapshots, random keys, many clients"): 15
-// clients on 7 servers that snapshot at 1000 bytes of Raft state, each
-// operation on one of 15 keys at random.
+// clients on 7 servers, each operation on one of 15 keys at random, the
+// servers snapshotting at linMaxRaftState bytes of Raft state, or not (the
+// report's 3A test).
 const (
 	linServers      = 7
 	linClients      = 15
@@ -46,8 +47,14 @@ func (o linOutcome) perClient() float64 { return o.perSecond() / linClients }
 // a second after that restarts, before the clients' last operations are
 // awaited. Porcupine then checks the whole history; a verdict other than
 // linearizable (a violation, or a check that ran out of time) is an error.
-func (s kvSystem) linearizable(seed int64, rounds int, round time.Duration) (linOutcome, error) {
-	e, err := s.start(seed, linServers, linMaxRaftState)
+// The servers snapshot at linMaxRaftState bytes of Raft state if
+// snapshots, else never.
+func (s kvSystem) linearizable(seed int64, rounds int, round time.Duration, snapshots bool) (linOutcome, error) {
+	maxraftstate := -1
+	if snapshots {
+		maxraftstate = linMaxRaftState
+	}
+	e, err := s.start(seed, linServers, maxraftstate)
 	if err != nil {
 		return linOutcome{}, err
 	}
