@@ -66,9 +66,10 @@ func mid2PC(p crashPoint, f disruption) simtest.Case[shardtxn.Config] {
 // whose transactions deadlock every round) and returns how many
 // transactions of each client committed.
 func crossing(t simtest.T, seed int64, cfg shardtxn.Config, pause time.Duration) [2]int {
-	o, commits, _ := sweep.CrossingSpec{Config: cfg, Pause: pause}.Run(seed, nil)
-	if o.Problem != "" && !strings.HasPrefix(o.Problem, "a client starved") {
-		require.Fail(t, o.Problem)
+	rec, commits, err := sweep.CrossingSpec{Config: cfg, Pause: pause}.Run(seed, nil)
+	require.NoError(t, err)
+	if rec.Problem != "" && !strings.HasPrefix(rec.Problem, "a client starved") {
+		require.Fail(t, rec.Problem)
 	}
 	return commits
 }

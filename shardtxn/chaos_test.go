@@ -27,9 +27,10 @@ func (d *deployment) clerks(n int) []workload.TxnClient {
 // bank the bank workload) with cfg, failing t with its problem.
 func sweepCase(bank bool) func(t simtest.T, seed int64, cfg shardtxn.Config) {
 	return func(t simtest.T, seed int64, cfg shardtxn.Config) {
-		o, _ := sweep.TxnSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
-		if !o.OK() {
-			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
+		rec, err := sweep.TxnSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
+		require.NoError(t, err)
+		if !rec.OK() {
+			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, rec.Problem, rec.FaultLog)
 		}
 	}
 }
@@ -67,12 +68,14 @@ func testSweep(t *testing.T, bank bool) {
 		t.Run(v.String(), func(t *testing.T) {
 			for _, seed := range simtest.Seeds(t, 1) {
 				sp := sweep.TxnSpec{Name: t.Name(), Config: discovered(v.With(sweep.TxnConfig())), Bank: bank, ChaosFor: testChaosFor}
-				o, w := sp.Run(seed, t.TempDir(), nil)
-				require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
-				assert.Greater(t, o.Ops, 30, "transactions run")
+				rec, err := sp.Run(seed, t.TempDir(), nil)
+				require.NoError(t, err)
+				require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)
+				assert.Greater(t, rec.Ops, 30, "transactions run")
 				if !bank && (i == 0 || i == len(variants)-1) {
-					again, _ := sp.Run(seed, "", nil)
-					assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
+					again, err := sp.Run(seed, "", nil)
+					require.NoError(t, err)
+					assert.Equal(t, rec.Summary, again.Summary, "the seed replays")
 				}
 			}
 		})

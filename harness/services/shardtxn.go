@@ -54,6 +54,14 @@ func (d ShardTxn) Cluster() (cluster.Config, error) {
 	return cfg, nil
 }
 
+// Hosts returns how many server hosts the deployment has.
+func (d ShardTxn) Hosts() int {
+	if d.Shared {
+		return d.Replicas
+	}
+	return (d.Shards + 1) * d.Replicas
+}
+
 func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	shards := make([][]*labrpc.ClientEnd, d.Shards)
 	for s := range shards {

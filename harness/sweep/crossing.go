@@ -3,13 +3,13 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"time"
 
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
-	"github.com/replab/replab/sim"
 )
 
 // CrossingRounds is how many transactions each client of a crossing runs.
@@ -40,42 +40,63 @@ func crossingScenario() Scenario {
 // Scenario returns the spec as a scenario.
 func (sp CrossingSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, _ string, trace io.Writer) Outcome {
-		o, _, _ := sp.Run(seed, trace)
-		return o
+		rec, _, err := sp.Run(seed, trace)
+		return outcome(rec, err)
 	}, plant: planter(sp, CrossingSpec.Scenario, func(p *CrossingSpec, b Bug) bool { return b.plantShardTxn(&p.Config) })}
 }
 
-// Run runs one seed and returns its outcome, how many transactions each
-// client committed, and its world (nil if the deployment cannot be built).
-func (sp CrossingSpec) Run(seed int64, trace io.Writer) (Outcome, [2]int, *sim.World) {
-	var commits [2]int
+// crossingStream numbers the random stream a crossing's hold is drawn
+// from.
+const crossingStream = 0x6372
+
+// Run runs one seed and returns its record and how many transactions
+// each client committed.
+func (sp CrossingSpec) Run(seed int64, trace io.Writer) (*testbed.Record, [2]int, error) {
 	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
-	c, o := txnCluster(seed, trace, dep.Cluster)
-	if c == nil {
-		return o, commits, nil
+	cfg, err := dep.Cluster()
+	if err != nil {
+		return nil, [2]int{}, err
 	}
-	w := c.World()
-	held := w.RandDuration(time.Millisecond, 10*time.Millisecond)
-	o.Drawn = []testbed.Param{{Name: "second-prepare-hold", Value: held.String()}}
-	rule := fmt.Sprintf("second keys' prepares held back %v", held)
+	rng := rand.New(rand.NewPCG(uint64(seed), crossingStream))
+	held := time.Millisecond + time.Duration(rng.Int64N(int64(9*time.Millisecond)))
+	x := &crossing{shards: dep.Shards, held: held, pause: sp.Pause}
+	rec, err := testbed.Run{
+		Name: sp.Name, Seed: seed, Trace: trace, Deploy: cfg, Workload: x,
+		Settle: time.Minute,
+		Checks: []testbed.Check{x.check},
+		Drawn:  []testbed.Param{{Name: "second-prepare-hold", Value: held.String()}},
+	}.Execute()
+	return rec, x.commits, err
+}
+
+// A crossing is the crossing's two clients at work.
+type crossing struct {
+	shards      int
+	held, pause time.Duration
+	commits     [2]int
+	done, ended int
+	err         error
+}
+
+// Start holds back second prepares and starts the two clients.
+func (x *crossing) Start(e *testbed.Env) (testbed.Load, error) {
+	w, c := e.World, e.Cluster
+	rule := fmt.Sprintf("second keys' prepares held back %v", x.held)
 	if err := c.Monkey().SetDelayRule(rule, func(m labrpc.Message) time.Duration {
 		if args, ok := m.Args.(*shardtxn.PrepareArgs); ok && !m.IsReply && len(args.Ops) == 1 && args.Ops[0].Value == "second" {
-			return held
+			return x.held
 		}
 		return 0
 	}); err != nil {
-		o.Problem = err.Error()
-		return o, commits, w
+		return nil, err
 	}
 	a, b := "a", ""
 	for i := 0; b == ""; i++ {
-		if k := fmt.Sprintf("b%d", i); shardtxn.ShardOf(k, dep.Shards) != shardtxn.ShardOf(a, dep.Shards) {
+		if k := fmt.Sprintf("b%d", i); shardtxn.ShardOf(k, x.shards) != shardtxn.ShardOf(a, x.shards) {
 			b = k
 		}
 	}
-	done, ended := 0, 0
-	var err error
-	for i := range commits {
+	for i := range x.commits {
 		ck := services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))
 		first, second := a, b
 		if i == 1 {
@@ -83,31 +104,39 @@ func (sp CrossingSpec) Run(seed int64, trace io.Writer) (Outcome, [2]int, *sim.W
 		}
 		var round func(n int)
 		round = func(n int) {
-			if n == CrossingRounds || err != nil {
-				done++
+			if n == CrossingRounds || x.err != nil {
+				x.done++
 				return
 			}
-			err = ck.Txn([]shardtxn.Op{shardtxn.Set(first, "first"), shardtxn.Set(second, "second")}, func(out shardtxn.Outcome) {
-				ended++
+			x.err = ck.Txn([]shardtxn.Op{shardtxn.Set(first, "first"), shardtxn.Set(second, "second")}, func(out shardtxn.Outcome) {
+				x.ended++
 				if out.Committed {
-					commits[i]++
+					x.commits[i]++
 					round(n + 1)
 					return
 				}
-				w.After(w.RandDuration(0, sp.Pause), func() { round(n + 1) })
+				w.After(w.RandDuration(0, x.pause), func() { round(n + 1) })
 			})
 		}
 		round(0)
 	}
-	finished := w.RunUntil(func() bool { return done == len(commits) }, time.Minute)
-	o.Ops, o.FaultLog, o.Summary = ended, c.Log().String(), w.Summary()
+	return x, nil
+}
+
+// Stop does nothing: each client runs its rounds to the end.
+func (x *crossing) Stop() {}
+
+// Finished reports whether both clients have run their rounds.
+func (x *crossing) Finished() bool { return x.done == len(x.commits) }
+
+// check finds a client that starved.
+func (x *crossing) check(e *testbed.Env) (testbed.Verdict, error) {
+	e.Ops = x.ended
 	switch {
-	case err != nil:
-		o.Problem = err.Error()
-	case !finished:
-		o.Problem = fmt.Sprintf("the clients did not finish their %d rounds within a minute", CrossingRounds)
-	case min(commits[0], commits[1]) == 0:
-		o.Problem = fmt.Sprintf("a client starved: the clients committed %d and %d of their %d transactions each", commits[0], commits[1], CrossingRounds)
+	case x.err != nil:
+		return testbed.Verdict{}, x.err
+	case min(x.commits[0], x.commits[1]) == 0:
+		return testbed.Verdict{Problem: fmt.Sprintf("a client starved: the clients committed %d and %d of their %d transactions each", x.commits[0], x.commits[1], CrossingRounds)}, nil
 	}
-	return o, commits, w
+	return testbed.Verdict{}, nil
 }

@@ -6,10 +6,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
-	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
 )
@@ -44,7 +45,9 @@ const (
 // rate).
 func cutScenario(name, description string, cfg shardtxn.Config) Scenario {
 	return Scenario{Name: name, Description: description,
-		Run: func(seed int64, dir string, trace io.Writer) Outcome { return runCuts(name, cfg, seed, dir, trace) },
+		Run: func(seed int64, dir string, trace io.Writer) Outcome {
+			return outcome(runCuts(name, cfg, seed, dir, trace))
+		},
 		plant: planter(cfg, func(c shardtxn.Config) Scenario { return cutScenario(name, description, c) },
 			func(c *shardtxn.Config, b Bug) bool { return b.plantShardTxn(c) })}
 }
@@ -64,33 +67,30 @@ func cutScenarios() []Scenario {
 }
 
 // runCuts runs one seed of the cut scenario called name on cfg.
-func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) Outcome {
-	var order installs
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Config: cfg, Setup: func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }}
-	c, o := txnCluster(seed, trace, dep.Cluster)
-	if c == nil {
-		return o
+func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	dep := services.ShardTxn{Shards: 3, Replicas: 3, Config: cfg}
+	r, err := shardTxnRun(name, seed, dep, txnLoad(false, txnClients))
+	if err != nil {
+		return nil, err
 	}
-	clients := make([]workload.TxnClient, txnClients)
-	for i := range clients {
-		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
+	rt := &rate{}
+	// A run past the bound stops waiting to drain: its verdict is in.
+	drained := r.Drains[0].Holds
+	r.Drains[0].Holds = func(e *testbed.Env) bool { return rt.problem() != "" || drained(e) }
+	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: rt.problem()}, nil }}, r.Checks...)
+	r.Network.Modes = chaos.Modes{Unreliable: true}
+	r.Nemesis.Reactive = func(e *testbed.Env) (func(), error) {
+		rt.w = e.World
+		rt.sample()
+		return cutNemesis(e.World, e.Cluster)
 	}
-	r := &rate{w: c.World()}
-	r.sample()
-	o, _ = txnRun{
-		name: name, c: c, clients: clients,
-		// A run past the bound stops waiting to drain: its verdict is in.
-		drained:   func() bool { return r.problem() != "" || dep.Drained(c) },
-		undrained: func() string { return "locks or the coordinator's table did not drain (" + dep.Undrained(c) + ")" },
-		settled:   r.problem,
-		nemesis:   cutNemesis, order: &order,
-	}.run(o, dir)
-	return o
+	r.Length, r.Dir, r.Trace = txnChaosFor, dir, trace
+	return r.Execute()
 }
 
 // cutNemesis cuts, after cutsCalm, one shard group's leader off from
-// every coordinator in one direction, again and again (see CutSpec), and
-// returns what stops it.
+// every coordinator in one direction, again and again (see cutScenario),
+// and returns what stops it.
 func cutNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	var coords []int
 	for i := range c.Replicas(0) {
@@ -113,14 +113,10 @@ func cutNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 			if deaf {
 				f.Host, f.To = coord, shard // the coordinators' calls and answers are lost
 			}
-			if err := c.Apply(f); err != nil {
-				panic(err) // the hosts are the cluster's own
-			}
+			must(c.Apply(f))
 		}
 		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
-			if err := c.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
-				panic(err)
-			}
+			must(c.Apply(fault.Fault{Kind: fault.Heal}))
 			w.After(w.RandDuration(0, time.Second), cut)
 		})
 	}

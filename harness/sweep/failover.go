@@ -6,8 +6,8 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/shardtxn/logorder"
-	"github.com/replab/replab/sim"
 )
 
 // The failover scenario's timeline: paper 004's Fig. 2 runs 150 s, kills
@@ -31,7 +31,8 @@ type failover struct {
 }
 
 // nemesis starts the timeline and returns what stops it.
-func (f *failover) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+func (f *failover) nemesis(e *testbed.Env) (func(), error) {
+	w, c := e.World, e.Cluster
 	f.c = c
 	stopped := false
 	var round func(k int)
@@ -60,11 +61,7 @@ func (f *failover) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	return func() { stopped = true }, nil
 }
 
-func (f *failover) apply(ft fault.Fault) {
-	if err := f.c.Apply(ft); err != nil {
-		panic(err) // the hosts are the cluster's own
-	}
-}
+func (f *failover) apply(ft fault.Fault) { must(f.c.Apply(ft)) }
 
 // furthest returns the newest tid any live node has processed.
 func (f *failover) furthest() int {

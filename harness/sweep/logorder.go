@@ -6,8 +6,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim"
@@ -68,40 +70,67 @@ func FailoverConfig() logorder.Config {
 // Scenario returns the spec as a scenario.
 func (sp LogOrderSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		o, _ := sp.Run(seed, dir, trace)
-		return o
+		return outcome(sp.Run(seed, dir, trace))
 	}, plant: planter(sp, LogOrderSpec.Scenario, func(p *LogOrderSpec, b Bug) bool { return b.plantLogOrder(&p.Config) })}
 }
 
-// Run runs one seed and returns its outcome and its world (nil if the
-// deployment cannot be built).
-func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
+// Run runs one seed and returns its record.
+func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	r, err := logOrderRun(sp.Name, seed, sp.Config, txnLoad(sp.Bank, txnClients))
+	if err != nil {
+		return nil, err
+	}
+	r.Network.Modes = chaos.Modes{Unreliable: !sp.Bank}
+	r.Length, r.Dir, r.Trace = cmp.Or(sp.ChaosFor, txnChaosFor), dir, trace
+	if sp.Failover {
+		withFailover(&r)
+		r.Length = cmp.Or(sp.ChaosFor, failoverLength)
+	} else if r.Nemesis, err = txnRandomNemesis(seed, sp.Config.Layout.Nodes, r.Length, r.Network.Modes); err != nil {
+		return nil, err
+	}
+	return r.Execute()
+}
+
+// logOrderRun returns the run of load on logorder with cfg, without its
+// network, nemesis or length: every transaction must end and every live
+// node process the whole log within txnSettle of the last heal, a fresh
+// client's read must commit within txnProgress of that, every node's
+// decision of each tid must agree with every other's, and load's history
+// is checked.
+func logOrderRun(name string, seed int64, cfg logorder.Config, load *testbed.Txn) (testbed.Run, error) {
 	var agree agreement
-	dep := services.LogOrder{Config: sp.Config, Setup: func(node int, s *logorder.Server) {
+	dep := services.LogOrder{Config: cfg, Setup: func(node int, s *logorder.Server) {
 		s.OnDecide(func(tid int, out logorder.Outcome) { agree.add(node, tid, out) })
 	}}
-	c, o := txnCluster(seed, trace, dep.Cluster)
-	if c == nil {
-		return o, nil
+	deploy, err := dep.Cluster()
+	if err != nil {
+		return testbed.Run{}, err
 	}
-	clients := make([]workload.TxnClient, txnClients)
-	for i := range clients {
-		clients[i] = services.LogOrderClient{Clerk: services.LogOrderClerk(c, fmt.Sprintf("client%d", i), sp.Config.Layout)}
+	load.Client = func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
+		return services.LogOrderClient{Clerk: services.LogOrderClerk(c, name, cfg.Layout)}, nil
 	}
-	r := txnRun{
-		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
-		open:    func() error { return openLogOrderAccounts(c.World(), c, sp.Config.Layout) },
-		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "the nodes did not all process the whole log" },
-		settled: func() string { return agree.problem }, chaosFor: sp.ChaosFor,
+	load.Open = func(e *testbed.Env, accounts int, balance int64) error {
+		return openLogOrderAccounts(e.World, e.Cluster, cfg.Layout, accounts, balance)
 	}
-	if sp.Failover {
-		f := &failover{}
-		r.nemesis, r.settled = f.nemesis, func() string { return cmp.Or(f.problem, agree.problem) }
-		undrained := r.undrained
-		r.undrained = func() string { return cmp.Or(f.problem, undrained()) }
-		r.chaosFor = cmp.Or(sp.ChaosFor, failoverLength)
-	}
-	return r.run(o, dir)
+	return testbed.Run{
+		Name: name, Seed: seed, Deploy: deploy, Workload: load,
+		Settle: txnSettle, Progress: txnProgress,
+		Drains: []testbed.Drain{{
+			Holds: func(e *testbed.Env) bool { return dep.Drained(e.Cluster) },
+			Says:  func(*testbed.Env) string { return "the nodes did not all process the whole log" },
+		}},
+		Checks: []testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: agree.problem}, nil }, load.Check()},
+	}, nil
+}
+
+// withFailover makes r's nemesis a failover, whose problem (a node that
+// did not catch up after a restart, or no progress) is the first check.
+func withFailover(r *testbed.Run) {
+	f := &failover{}
+	r.Nemesis.Reactive = f.nemesis
+	says := r.Drains[0].Says
+	r.Drains[0].Says = func(e *testbed.Env) string { return cmp.Or(f.problem, says(e)) }
+	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: f.problem}, nil }}, r.Checks...)
 }
 
 // An agreement holds the first decision any node made of each tid, and
@@ -128,7 +157,7 @@ func (a *agreement) add(node, tid int, o logorder.Outcome) {
 
 // openLogOrderAccounts sets every account to its opening balance in one
 // transaction, before the faults begin.
-func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layout) error {
+func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layout, accounts int, balance int64) error {
 	ck := services.LogOrderClerk(c, "bank", layout)
 	var out logorder.Outcome
 	var err error
@@ -138,8 +167,8 @@ func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layo
 			err, ended = e, true
 			return
 		}
-		for a := range txnAccounts {
-			if e := tx.Put(services.LogOrderKey("acct", a), fmt.Sprint(txnBalance)); e != nil {
+		for a := range accounts {
+			if e := tx.Put(services.LogOrderKey("acct", a), fmt.Sprint(balance)); e != nil {
 				err, ended = e, true
 				return
 			}

@@ -1,9 +1,11 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,10 +13,10 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/sim"
@@ -27,6 +29,12 @@ const (
 	txnClients  = 5
 	txnAccounts = 5
 	txnBalance  = 100 // each account's opening balance
+	// txnProgress bounds a fresh client's first committed read after
+	// settling: two of shardtxn's 5 s transaction timeouts.
+	txnProgress = 10 * time.Second
+	// txnNemesisStream numbers the random stream the random nemesis is
+	// drawn from.
+	txnNemesisStream = 0x7478
 )
 
 // A TxnSpec is a transaction scenario on shardtxn: three shard groups and
@@ -106,159 +114,80 @@ func TxnConfig() shardtxn.Config {
 // Scenario returns the spec as a scenario.
 func (sp TxnSpec) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		o, _ := sp.Run(seed, dir, trace)
-		return o
+		return outcome(sp.Run(seed, dir, trace))
 	}, plant: planter(sp, TxnSpec.Scenario, func(p *TxnSpec, b Bug) bool { return b.plantShardTxn(&p.Config) })}
 }
 
-// Run runs one seed and returns its outcome and its world (whose summary a
-// test compares with a replay's; nil if the deployment cannot be built).
-func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (Outcome, *sim.World) {
+// Run runs one seed and returns its record.
+func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
-	var order installs
-	if !sp.Bank {
-		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
-	}
-	c, o := txnCluster(seed, trace, dep.Cluster)
-	if c == nil {
-		return o, nil
-	}
-	clients := make([]workload.TxnClient, txnClients)
-	for i := range clients {
-		clients[i] = services.TxnClient{Clerk: services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))}
-	}
-	return txnRun{
-		name: sp.Name, bank: sp.Bank, c: c, clients: clients,
-		open:    func() error { return openAccounts(c.World(), c) },
-		drained: func() bool { return dep.Drained(c) }, undrained: func() string { return "locks or the coordinator's table did not drain (" + dep.Undrained(c) + ")" },
-		nemesis: sp.nemesis, order: &order, chaosFor: sp.ChaosFor,
-	}.run(o, dir)
-}
-
-// txnCluster builds a scenario's world from seed, tracing into trace, and
-// the cluster layout describes on it; if it cannot, it returns a nil
-// cluster and an outcome that says why.
-func txnCluster(seed int64, trace io.Writer, layout func() (cluster.Config, error)) (*cluster.Cluster, Outcome) {
-	w := sim.NewWorld(seed)
-	w.SetTraceWriter(trace)
-	cfg, err := layout()
-	if err == nil {
-		var c *cluster.Cluster
-		if c, err = cluster.New(w, cfg); err == nil {
-			return c, Outcome{Seed: seed}
-		}
-	}
-	return nil, Outcome{Seed: seed, Problem: err.Error(), Summary: w.Summary()}
-}
-
-// A txnRun is the part of a transaction scenario both designs share: its
-// clients run list appends (on an unreliable network) or bank transfers
-// and reads (on a LAN) under a random nemesis for chaosFor (0:
-// txnChaosFor); then everything heals, and within txnSettle the clients
-// must finish and drained must hold; then settled (if set) and the
-// history are checked.
-type txnRun struct {
-	name      string
-	bank      bool
-	c         *cluster.Cluster
-	clients   []workload.TxnClient
-	open      func() error // opens the bank's accounts
-	drained   func() bool
-	undrained func() string // says what did not drain
-	settled   func() string // a problem found once drained, or ""
-	// nemesis, if set, starts the faults instead of the random nemesis,
-	// and returns what stops them.
-	nemesis  func(w *sim.World, c *cluster.Cluster) (func(), error)
-	order    *installs // if set, the lists' install order, given to txncheck
-	chaosFor time.Duration
-}
-
-// run runs the scenario on o's seed's world, the cluster's.
-func (r txnRun) run(o Outcome, dir string) (Outcome, *sim.World) {
-	w := r.c.World()
-	fail := func(format string, args ...any) (Outcome, *sim.World) {
-		o.Problem = fmt.Sprintf(format, args...)
-		o.Summary = w.Summary()
-		return o, w
-	}
-	var lists txncheck.History
-	var accounts bank.History
-	var run *workload.Run
-	if r.bank {
-		if err := r.open(); err != nil {
-			return fail("%v", err)
-		}
-		run = workload.StartBank(w, r.clients, workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}, &accounts)
-	} else {
-		run = workload.StartLists(w, r.clients, workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &lists)
-	}
-	if err := r.c.Apply(fault.Fault{Kind: fault.Unreliable, On: !r.bank}); err != nil {
-		return fail("%v", err)
-	}
-	nemesis := r.nemesis
-	if nemesis == nil {
-		nemesis = txnRandomNemesis
-	}
-	stop, err := nemesis(w, r.c)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if r.chaosFor == 0 {
-		r.chaosFor = txnChaosFor
-	}
-	w.Run(r.chaosFor)
-	stop()
-	if err := r.c.Recover(); err != nil {
-		return fail("%v", err)
-	}
-	run.Stop()
-	healed := w.Now()
-	o.FaultLog = r.c.Log().String()
-	if !w.RunUntil(run.Finished, txnSettle) {
-		return fail("the clients' last transactions did not end within %v of healing", txnSettle)
-	}
-	if !w.RunUntil(r.drained, txnSettle-(w.Now()-healed)) {
-		return fail("%s within %v of healing", r.undrained(), txnSettle)
-	}
-	o.Summary = w.Summary()
-	if r.settled != nil {
-		if problem := r.settled(); problem != "" {
-			return fail("%s", problem)
-		}
-	}
-	if r.bank {
-		o.Ops = accounts.Len()
-		res, err := bank.Check(&accounts, bank.Config{Accounts: txnAccounts, Total: txnAccounts * txnBalance})
-		switch {
-		case err != nil:
-			return fail("%v", err)
-		case !res.Valid:
-			o.Problem = res.String()
-		}
-		return o, w
-	}
-	o.Ops = lists.Len()
-	if r.order != nil {
-		r.order.into(&lists)
-	}
-	res, err := txncheck.Check(&lists, txncheck.StrictSerializable)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if !res.OK() {
-		o.Problem = res.String()
-		if dir != "" {
-			o.HTML, _ = res.WriteHTML(dir, fmt.Sprintf("%s-seed%d", r.name, o.Seed), r.c.Log().Intervals(w.Now()))
-		}
-	}
-	return o, w
-}
-
-// nemesis starts the spec's faults and returns what stops them.
-func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
+	length := cmp.Or(sp.ChaosFor, txnChaosFor)
+	modes := chaos.Modes{Unreliable: !sp.Bank}
+	n := testbed.Nemesis{Reactive: sp.outages}
 	if !sp.Outages && !sp.LeaderOutages {
-		return txnRandomNemesis(w, c)
+		var err error
+		if n, err = txnRandomNemesis(seed, dep.Hosts(), length, modes); err != nil {
+			return nil, err
+		}
 	}
+	r, err := shardTxnRun(sp.Name, seed, dep, txnLoad(sp.Bank, txnClients))
+	if err != nil {
+		return nil, err
+	}
+	r.Network.Modes, r.Nemesis, r.Length, r.Dir, r.Trace = modes, n, length, dir, trace
+	return r.Execute()
+}
+
+// txnLoad is the transaction scenarios' workload of clients: list appends
+// and reads of 6 keys, or bank transfers and reads of every balance, each
+// client pausing up to 100 ms between its operations.
+func txnLoad(bank bool, clients int) *testbed.Txn {
+	t := &testbed.Txn{Clients: clients, Lists: workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, Balance: txnBalance}
+	if bank {
+		t.Bank = &workload.BankSpec{Accounts: txnAccounts, MaxAmount: 30, Reads: 0.5, Think: 100 * time.Millisecond}
+	}
+	return t
+}
+
+// shardTxnRun returns the run of load on dep, without its network,
+// nemesis or length: every transaction must end and every lock and the
+// coordinator's table drain within txnSettle of the last heal, a fresh
+// client's read must commit within txnProgress of that, and then load's
+// history is checked (the lists with the order the shards installed each
+// key's values in).
+func shardTxnRun(name string, seed int64, dep services.ShardTxn, load *testbed.Txn) (testbed.Run, error) {
+	if load.Bank == nil {
+		var order installs
+		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
+		load.Order = func(h *txncheck.History) { order.into(h) }
+	}
+	cfg, err := dep.Cluster()
+	if err != nil {
+		return testbed.Run{}, err
+	}
+	load.Client = func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
+		return services.TxnClient{Clerk: services.ShardTxnClerk(c, name)}, nil
+	}
+	load.Open = func(e *testbed.Env, accounts int, balance int64) error {
+		return openAccounts(e.World, e.Cluster, accounts, balance)
+	}
+	return testbed.Run{
+		Name: name, Seed: seed, Deploy: cfg, Workload: load,
+		Settle: txnSettle, Progress: txnProgress,
+		Drains: []testbed.Drain{{
+			Holds: func(e *testbed.Env) bool { return dep.Drained(e.Cluster) },
+			Says: func(e *testbed.Env) string {
+				return "locks or the coordinator's table did not drain (" + dep.Undrained(e.Cluster) + ")"
+			},
+		}},
+		Checks: []testbed.Check{load.Check()},
+	}, nil
+}
+
+// outages starts the spec's outages (Outages or LeaderOutages) and
+// returns what stops them.
+func (sp TxnSpec) outages(e *testbed.Env) (func(), error) {
+	w, c := e.World, e.Cluster
 	var coords, shards []int
 	for i := range c.Replicas(0) {
 		coords = append(coords, c.HostOf(0, i))
@@ -284,13 +213,9 @@ func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 			others := slices.Delete(slices.Clone(coords), leader, leader+1)
 			groups = [][]int{append([]int{coords[leader]}, shards...), others}
 		}
-		if err := c.Apply(fault.Fault{Kind: fault.Partition, Groups: groups}); err != nil {
-			panic(err) // the hosts are the cluster's own
-		}
+		must(c.Apply(fault.Fault{Kind: fault.Partition, Groups: groups}))
 		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
-			if err := c.Apply(fault.Fault{Kind: fault.Heal}); err != nil {
-				panic(err)
-			}
+			must(c.Apply(fault.Fault{Kind: fault.Heal}))
 			w.After(w.RandDuration(0, time.Second), outage)
 		})
 	}
@@ -298,23 +223,21 @@ func (sp TxnSpec) nemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	return func() { stopped = true }, nil
 }
 
-// txnRandomNemesis applies random faults of every kind, one every 400 ms
-// on average.
-func txnRandomNemesis(_ *sim.World, c *cluster.Cluster) (func(), error) {
-	n, err := c.Monkey().StartNemesis(chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()})
-	if err != nil {
-		return nil, err
-	}
-	return n.Stop, nil
+// txnRandomNemesis draws, from seed's stream of its own, random faults of
+// every kind on hosts, one every 400 ms on average, for length.
+func txnRandomNemesis(seed int64, hosts int, length time.Duration, modes chaos.Modes) (testbed.Nemesis, error) {
+	rng := rand.New(rand.NewPCG(uint64(seed), txnNemesisStream))
+	steps, err := chaos.Generate(rng, hosts, chaos.NemesisConfig{Interval: 400 * time.Millisecond, Weights: chaos.DefaultWeights()}, length, modes)
+	return testbed.Nemesis{Schedule: steps}, err
 }
 
 // openAccounts sets every account to its opening balance in one
 // transaction, before the faults begin.
-func openAccounts(w *sim.World, c *cluster.Cluster) error {
+func openAccounts(w *sim.World, c *cluster.Cluster, accounts int, balance int64) error {
 	ck := services.ShardTxnClerk(c, "bank")
-	ops := make([]shardtxn.Op, txnAccounts)
+	ops := make([]shardtxn.Op, accounts)
 	for a := range ops {
-		ops[a] = shardtxn.Set(services.Account(a), fmt.Sprint(txnBalance))
+		ops[a] = shardtxn.Set(services.Account(a), fmt.Sprint(balance))
 	}
 	var out *shardtxn.Outcome
 	if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {

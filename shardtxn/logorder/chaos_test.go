@@ -15,9 +15,10 @@ import (
 // bank the bank workload) with cfg, failing t with its problem.
 func sweepCase(bank bool) func(t simtest.T, seed int64, cfg logorder.Config) {
 	return func(t simtest.T, seed int64, cfg logorder.Config) {
-		o, _ := sweep.LogOrderSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
-		if !o.OK() {
-			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, o.Problem, o.FaultLog)
+		rec, err := sweep.LogOrderSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
+		require.NoError(t, err)
+		if !rec.OK() {
+			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, rec.Problem, rec.FaultLog)
 		}
 	}
 }
@@ -38,12 +39,14 @@ func TestBank(t *testing.T) { testSweep(t, true) }
 func testSweep(t *testing.T, bank bool) {
 	for _, seed := range simtest.Seeds(t, 1) {
 		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.LogOrderConfig(), Bank: bank, ChaosFor: testChaosFor}
-		o, w := sp.Run(seed, t.TempDir(), nil)
-		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
-		assert.GreaterOrEqual(t, o.Ops, 10, "transactions run: the check has a history to judge (the nemesis may keep a node down throughout)")
-		again, _ := sp.Run(seed, "", nil)
-		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
-		t.Logf("seed %d: %d ops, %v", seed, o.Ops, w.Summary())
+		rec, err := sp.Run(seed, t.TempDir(), nil)
+		require.NoError(t, err)
+		require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)
+		assert.GreaterOrEqual(t, rec.Ops, 10, "transactions run: the check has a history to judge (the nemesis may keep a node down throughout)")
+		again, err := sp.Run(seed, "", nil)
+		require.NoError(t, err)
+		assert.Equal(t, rec.Summary, again.Summary, "the seed replays")
+		t.Logf("seed %d: %d ops, %v", seed, rec.Ops, rec.Summary)
 	}
 }
 
@@ -55,9 +58,10 @@ func testSweep(t *testing.T, bank bool) {
 func TestFailover(t *testing.T) {
 	for _, seed := range simtest.Seeds(t, 2) {
 		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.FailoverConfig(), Bank: true, Failover: true}
-		o, w := sp.Run(seed, "", nil)
-		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
-		assert.Greater(t, w.Now(), 150*time.Second, "the whole timeline ran")
-		t.Logf("seed %d: %d ops, %v", seed, o.Ops, w.Summary())
+		rec, err := sp.Run(seed, "", nil)
+		require.NoError(t, err)
+		require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)
+		assert.Greater(t, rec.World.Now(), 150*time.Second, "the whole timeline ran")
+		t.Logf("seed %d: %d ops, %v", seed, rec.Ops, rec.Summary)
 	}
 }
