@@ -416,3 +416,32 @@ func TestTraceFollowsACall(t *testing.T) {
 		assert.Contains(t, lines[i], want)
 	}
 }
+
+// TestMessagesWaitForTheDisk gives both hosts a disk that takes time per
+// save: a request leaves its host once the host's disk has written the
+// saves made before it, so does a reply, and a save made after a message
+// left does not hold it back.
+func TestMessagesWaitForTheDisk(t *testing.T) {
+	w, net, js, e := setup(1)
+	p := DefaultParams()
+	p.Latency, p.Jitter = 5*time.Millisecond, 0
+	require.NoError(t, net.SetParams(p))
+	client, server := w.Hosts()[1], w.Hosts()[0]
+	require.NoError(t, client.SetDiskLatency(3*time.Millisecond))
+	require.NoError(t, server.SetDiskLatency(4*time.Millisecond))
+	assert.ErrorContains(t, server.SetDiskLatency(-time.Millisecond), "disk latency -1ms for host server is negative")
+
+	client.Persister().Save([]byte("a"), nil)
+	client.Persister().Save([]byte("b"), nil) // the disk is busy until 6 ms
+	var reply JunkReply
+	done := false
+	e.Call("JunkServer.Slow", &JunkArgs{X: 1}, &reply, func(ok bool) { done = ok })
+	client.Persister().Save([]byte("c"), nil) // after the call left: it does not wait for this one
+	require.True(t, w.RunUntil(func() bool { return len(js.pending) == 1 }, time.Second))
+	assert.Equal(t, 11*time.Millisecond, w.Now(), "6 ms of disk, then 5 ms on the wire")
+	server.PersisterNamed("state").Save([]byte("x"), nil) // the server saves before it answers
+	js.pending[0].Reply()
+	require.True(t, w.RunUntil(func() bool { return done }, time.Second))
+	assert.Equal(t, 20*time.Millisecond, w.Now(), "4 ms of the server's disk, then 5 ms back")
+	assert.Equal(t, 15*time.Millisecond, server.DiskFree())
+}

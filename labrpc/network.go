@@ -218,20 +218,27 @@ func (n *Network) GetTotalBytes() int64 { return n.bytes }
 func (n *Network) GetTotalReplyBytes() int64 { return n.replyBytes }
 
 // transit returns how long a message of size bytes sent now from host takes
-// to arrive: latency, jitter, and its turn on the host's uplink.
+// to arrive: latency, jitter, the wait for the host's disk, and its turn
+// on the host's uplink.
 func (n *Network) transit(from *sim.Host, size int) time.Duration {
 	d := n.p.Latency
 	if n.p.Jitter > 0 {
 		d += n.w.RandDuration(0, n.p.Jitter)
 	}
-	if n.p.Bandwidth > 0 && from != nil {
-		now := n.w.Now()
-		start := max(now, n.busy[from.ID()])
+	if from == nil {
+		return d
+	}
+	// A message leaves once its host's disk has written what the host
+	// saved before sending it (sim.Host.SetDiskLatency).
+	now := n.w.Now()
+	start := max(now, from.DiskFree())
+	if n.p.Bandwidth > 0 {
+		start = max(start, n.busy[from.ID()])
 		done := start + time.Duration(int64(size)*int64(time.Second)/n.p.Bandwidth)
 		n.busy[from.ID()] = done
-		d += done - now
+		return d + done - now
 	}
-	return d
+	return d + start - now
 }
 
 // processing returns how long from now until host has processed one more

@@ -32,6 +32,11 @@ type Host struct {
 	localBase time.Duration
 
 	noise time.Duration // timers fire up to this much late
+
+	diskLatency time.Duration // how long one write of the host's disk takes (SetDiskLatency)
+	diskStart   time.Duration // when the disk's last write queued begins
+	diskFree    time.Duration // and ends: every save so far is written then
+	diskWrites  int           // how many writes the disk has begun or queued
 }
 
 const ppmOne = 1_000_000
@@ -40,6 +45,7 @@ const ppmOne = 1_000_000
 // order they are added.
 func (w *World) NewHost(name string) *Host {
 	h := &Host{w: w, id: len(w.hosts), name: name, alive: true, persister: MakePersister(), ppm: ppmOne}
+	h.persister.host = h
 	w.hosts = append(w.hosts, h)
 	return h
 }
@@ -91,11 +97,54 @@ func (h *Host) PersisterNamed(name string) *Persister {
 	}
 	ps, ok := h.disks[name]
 	if !ok {
-		ps = MakePersister()
+		ps = &Persister{host: h}
 		h.disks[name] = ps
 	}
 	return ps
 }
+
+// SetDiskLatency gives the host a disk whose every write (and sync) takes
+// d: a save to any of the host's persisters (Persister and PersisterNamed:
+// a Raft state, say) is written by the disk's next write, which starts at
+// once if the disk is idle, else when the write under way ends, and
+// carries every save made until it starts (group commit, as a write-ahead
+// log does). The network sends nothing from the host until its disk has
+// written every save made before the send (DiskFree): a node's messages
+// wait for the state behind them to be on disk, as Raft's must. The bytes
+// are saved at once all the same, so a kill never loses them. Zero, the
+// default, makes saving free. It refuses a negative d.
+func (h *Host) SetDiskLatency(d time.Duration) error {
+	if d < 0 || d > maxHostDelay {
+		return fmt.Errorf("sim: disk latency %v for host %s is negative or past any run", d, h.name)
+	}
+	h.diskLatency = d
+	return nil
+}
+
+// DiskFree returns the virtual time at which the host's disk will have
+// written every save made so far: at most now if it is idle.
+func (h *Host) DiskFree() time.Duration { return h.diskFree }
+
+// wrote puts one save in the host's disk's next write.
+func (h *Host) wrote() {
+	now := h.w.now
+	switch {
+	case h.diskLatency == 0:
+	case now >= h.diskFree: // idle: a write starts now
+		h.diskStart, h.diskFree = now, now+h.diskLatency
+		h.diskWrites++
+	case now < h.diskStart: // the next write has not begun: the save joins it
+	default: // a write is under way: the save waits for the next
+		h.diskStart, h.diskFree = h.diskFree, h.diskFree+h.diskLatency
+		h.diskWrites++
+	}
+}
+
+// DiskWrites returns how many writes the host's disk has begun or queued,
+// over all its incarnations: each takes the disk latency, so their number
+// times it is how long the disk has been busy. It is zero while saving is
+// free.
+func (h *Host) DiskWrites() int { return h.diskWrites }
 
 // Kill stops the host: every event and timer it owns is dropped, and what
 // its node objects held in memory is gone. The persisted bytes survive; the
@@ -109,16 +158,26 @@ func (h *Host) Kill() bool {
 	h.epoch++
 	h.w.markStale(h.pending)
 	h.pending = 0
-	h.persister = h.persister.Copy()
+	h.persister = h.adopt(h.persister)
 	for name, ps := range h.disks {
-		h.disks[name] = ps.Copy()
+		h.disks[name] = h.adopt(ps)
 	}
+	h.diskStart, h.diskFree = 0, 0 // the writes queued were saved already; the queue dies with the host
 	h.w.Fold(TagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
 	for _, fn := range h.onKill {
 		fn()
 	}
 	return true
+}
+
+// adopt returns a copy of ps on the host's disk for its next incarnation,
+// and leaves ps, which the dead one keeps, off it.
+func (h *Host) adopt(ps *Persister) *Persister {
+	ps.host = nil
+	c := ps.Copy()
+	c.host = h
+	return c
 }
 
 // OnKill registers fn to run whenever the host is killed, in every

@@ -8,6 +8,7 @@ import "bytes"
 type Persister struct {
 	raftstate []byte
 	snapshot  []byte
+	host      *Host // the host whose disk it is on, if any: saves take its disk's time
 }
 
 // MakePersister returns an empty persister.
@@ -23,6 +24,7 @@ func (ps *Persister) Copy() *Persister {
 func (ps *Persister) Save(raftstate, snapshot []byte) {
 	ps.raftstate = bytes.Clone(raftstate)
 	ps.snapshot = bytes.Clone(snapshot)
+	ps.wrote()
 }
 
 // SaveNoCopy is Save without the copies: the persister keeps the slices it
@@ -34,6 +36,14 @@ func (ps *Persister) Save(raftstate, snapshot []byte) {
 func (ps *Persister) SaveNoCopy(raftstate, snapshot []byte) {
 	ps.raftstate = raftstate
 	ps.snapshot = snapshot
+	ps.wrote()
+}
+
+// wrote charges a save to the disk of the persister's host, if it has one.
+func (ps *Persister) wrote() {
+	if ps.host != nil {
+		ps.host.wrote()
+	}
 }
 
 // ReadRaftState returns a copy of the saved Raft state.

@@ -580,3 +580,37 @@ func TestTraceShowsTimersAndHosts(t *testing.T) {
 		"            1s  timer fires on the world\n"+
 		"            1s  restart raft0\n", trace.String())
 }
+
+// TestDiskLatencyQueuesSaves gives a host a disk that takes 2 ms a write:
+// a save made while a write is under way waits for the next, which takes
+// every save made before it begins; an idle disk starts now; a persister
+// the dead incarnation keeps no longer charges the host, and the queue
+// dies with the host. Without a latency, saving is free.
+func TestDiskLatencyQueuesSaves(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	h.Persister().Save([]byte("free"), nil)
+	assert.Zero(t, h.DiskFree(), "no latency set: saving is free")
+	require.NoError(t, h.SetDiskLatency(2*time.Millisecond))
+	h.Persister().Save([]byte("a"), nil)
+	h.PersisterNamed("g1").SaveNoCopy([]byte("b"), nil)
+	assert.Equal(t, 4*time.Millisecond, h.DiskFree(), "the second save waits for the first's write to end")
+	h.PersisterNamed("g2").Save([]byte("b"), nil)
+	assert.Equal(t, 4*time.Millisecond, h.DiskFree(), "the third joins the second's write")
+	w.Run(3 * time.Millisecond)
+	h.Persister().Save([]byte("b2"), nil)
+	assert.Equal(t, 6*time.Millisecond, h.DiskFree(), "the second write is under way: the next follows it")
+	w.Run(10 * time.Millisecond)
+	h.Persister().Save([]byte("c"), nil)
+	assert.Equal(t, 15*time.Millisecond, h.DiskFree(), "an idle disk starts from now (13 ms)")
+	old := h.Persister()
+	h.Kill()
+	assert.Zero(t, h.DiskFree(), "the queue died with the host")
+	old.Save([]byte("dead"), nil)
+	assert.Zero(t, h.DiskFree(), "the dead incarnation's persister is off the disk")
+	h.Restart()
+	h.Persister().Save([]byte("d"), nil)
+	assert.Equal(t, 15*time.Millisecond, h.DiskFree(), "the new incarnation's is on it")
+	assert.Error(t, h.SetDiskLatency(-1))
+	assert.Equal(t, 5, h.DiskWrites(), "0-2, 2-4, 4-6, 13-15 ms and the new incarnation's; none while saving was free")
+}

@@ -19,6 +19,7 @@ type txnEnv struct {
 	// paperClients makes the clerks made from now on paper 003's client
 	// (services.PaperClerk), which does not retry.
 	paperClients bool
+	disk         time.Duration // each server host's disk write (setDisk); 0: free
 }
 
 // newTxnEnv builds a coordinator group and shards shard groups of three
