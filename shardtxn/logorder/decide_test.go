@@ -50,6 +50,8 @@ func TestCacheDecidesWhatItCanAnswer(t *testing.T) {
 	assert.Equal(t, before.CacheHits+1, after.CacheHits)
 	assert.Equal(t, before.Fetches, after.Fetches, "without asking x's owner")
 	assert.Equal(t, before.Skipped, after.Skipped)
+	assert.Equal(t, before.CacheSaved+1, after.CacheSaved, "the cache spared the decision a fetch")
+	assert.Equal(t, before.Remote, after.Remote)
 
 	// A transaction that reads a key the node has never seen written.
 	y := keyOn(owner, cfg.Layout, "y")
@@ -63,6 +65,20 @@ func TestCacheDecidesWhatItCanAnswer(t *testing.T) {
 	assert.Equal(t, before.Skipped+1, after.Skipped, "y's value is not cached: the node skips the transaction")
 	assert.Equal(t, before.Decided, after.Decided)
 	assert.Equal(t, before.Fetches, after.Fetches)
+
+	// One that reads y and writes the node's own key: the node must decide
+	// it, and asks y's owner.
+	tx = d.begin(t, ck, ck.LastTid())
+	d.get(t, tx, y)
+	require.NoError(t, tx.Put(keyOn(node, cfg.Layout, "z"), "1"))
+	before = after
+	d.commit(t, tx)
+	settled()
+	after = d.server(node).Stats()
+	assert.Equal(t, before.Decided+1, after.Decided)
+	assert.Equal(t, before.Fetches+1, after.Fetches, "y's value is fetched")
+	assert.Equal(t, before.Remote+1, after.Remote, "a decision that asked another owner")
+	assert.Equal(t, before.CacheSaved, after.CacheSaved)
 	assert.Empty(t, d.disagreement())
 }
 

@@ -125,6 +125,7 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 	}
 	values := make([]Read, len(t.Reads))
 	var remote []int
+	hits := 0
 	for i, r := range t.Reads {
 		if s.owns(r.Key) {
 			v, found := s.m.st.get(r.Key, asOf)
@@ -134,6 +135,7 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 		if useCache {
 			if v, ok := s.cache.get(r.Key); ok {
 				s.stats.CacheHits++
+				hits++
 				values[i] = Read{Key: r.Key, Value: v, Found: true}
 				continue
 			}
@@ -154,9 +156,13 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 		done(Applied, OK)
 	}
 	if len(remote) == 0 {
+		if hits > 0 {
+			s.stats.CacheSaved++
+		}
 		compare()
 		return
 	}
+	s.stats.Remote++
 	keys := make([]string, len(remote))
 	for j, i := range remote {
 		keys[j] = t.Reads[i].Key
