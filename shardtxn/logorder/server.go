@@ -50,7 +50,7 @@ type Stats struct {
 	// node does not keep and found every such value in the commit cache:
 	// the decisions the cache spared a fetch.
 	Remote, CacheSaved int
-	Redecided int // transactions decided again for a commit that came after the node processed them
+	Redecided          int // transactions decided again for a commit that came after the node processed them
 }
 
 // A tidWait is a callback for when the server has processed tid.
