@@ -205,11 +205,5 @@ func (ck *Clerk) oneShard(ops []Op) (int, bool) {
 	if len(ck.shards) == 0 {
 		return 0, false
 	}
-	s := ShardOf(ops[0].Key, len(ck.shards))
-	for _, o := range ops[1:] {
-		if ShardOf(o.Key, len(ck.shards)) != s {
-			return 0, false
-		}
-	}
-	return s, true
+	return oneShard(ops, len(ck.shards))
 }

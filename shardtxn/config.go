@@ -55,6 +55,16 @@ type Config struct {
 	// ElectionMax later). Off: such a transaction goes through the shard's
 	// log like any other.
 	LocalReads bool
+	// Relay has the coordinator leader relay a transaction whose ops are
+	// all on one shard to that shard, as paper 000's coordinator relayed
+	// its simple operations (GET, SET, DEL): no entry in the coordinator's
+	// log and no two phases; the shard runs it as a clerk's one-shard
+	// transaction (Execute) and the coordinator passes the answer back.
+	// It costs a hop there and back through the coordinator leader, which
+	// every operation then loads. Off: the coordinators run such a
+	// transaction through 2PC like any other (a clerk given ends to the
+	// shards sends it to its shard straight, either way).
+	Relay bool
 	// Conflicts is what a prepare does when a key it needs is held by
 	// another transaction: paper 000's LockWaits (the default) or paper
 	// 003's WriteIntents.

@@ -205,6 +205,10 @@ func (c *CoordServer) Txn(args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {
 		d.Reply()
 		return
 	}
+	if s, ok := oneShard(args.Ops, len(c.shards)); ok && c.cfg.Relay {
+		c.relay(s, args, reply, d)
+		return
+	}
 	answer := func(res coordResult, ok bool) {
 		reply.Err, reply.Committed, reply.Results, reply.Reason = OK, res.State == committed, res.Results, res.Reason
 		if !ok {
@@ -227,6 +231,23 @@ func (c *CoordServer) Txn(args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {
 		if t := c.sm.txns[args.ID]; t != nil && t.State == preparing {
 			c.prepare(t)
 		}
+	})
+}
+
+// relay passes a transaction on shard s alone to the shard (Config.Relay)
+// and its outcome back to the client. The shard runs it once whichever
+// coordinator relays it, however often: a client's retry under the same
+// Txid gets the first run's result.
+func (c *CoordServer) relay(s int, args *TxnArgs, reply *TxnReply, d *labrpc.Deferred) {
+	if !c.leading {
+		reply.Err = ErrWrongLeader
+		d.Reply()
+		return
+	}
+	c.shards[s].Call("ShardServer.Execute", &PrepareArgs{ID: args.ID, Ops: args.Ops}, func() any { return &PrepareReply{} }, wrongLeader[*PrepareReply], func(r any) {
+		res := r.(*PrepareReply)
+		reply.Err, reply.Committed, reply.Results, reply.Reason = OK, res.Yes, res.Results, res.Reason
+		d.Reply()
 	})
 }
 
@@ -372,6 +393,17 @@ func (c *CoordServer) tick() {
 		}
 	}
 	c.ticker.Reset(c.cfg.Tick)
+}
+
+// oneShard returns the shard of ops, if they are all on one of shards.
+func oneShard(ops []Op, shards int) (int, bool) {
+	s := ShardOf(ops[0].Key, shards)
+	for _, o := range ops[1:] {
+		if ShardOf(o.Key, shards) != s {
+			return 0, false
+		}
+	}
+	return s, true
 }
 
 // readOnly reports whether ops change nothing.

@@ -124,6 +124,15 @@
 // Raft round, and it is not linearizable: a leader cut off from its group
 // answers from a state the group has moved past until it steps down.
 //
+// # Simple operations
+//
+// A clerk given ends to the shards sends a transaction on one shard
+// straight to it, which runs it in one step of its log. Paper 000's
+// clients sent everything to the coordinator leader, which relayed simple
+// operations to their shard: Config.Relay does that, with no entry in the
+// coordinator's log, for clerks made without ends to the shards (without
+// Relay the coordinators run such a transaction through 2PC).
+//
 // # Operations
 //
 // Get, Set, Del (idempotent), CSet (paper 000's conditional set) and the

@@ -99,3 +99,51 @@ func readAfterPartition(t *testing.T, cfg shardtxn.Config) (linearizable bool, r
 	require.NoError(t, err)
 	return r.OK(), *value
 }
+
+// TestRelay runs paper 000's path for simple operations: a clerk with no
+// ends to the shards sends a Set and a Get to the coordinator leader,
+// which under Relay passes each to its shard and puts nothing in its own
+// log (under LocalReads the Get puts nothing in the shard's either);
+// without Relay the coordinators run each through 2PC, an entry each at
+// least. A cross-shard transaction still takes 2PC.
+func TestRelay(t *testing.T) {
+	t.Parallel()
+	for _, relay := range []bool{true, false} {
+		cfg := shardtxn.DefaultConfig()
+		cfg.Relay, cfg.LocalReads = relay, true
+		d := deploy(t, 1, standard(cfg))
+		h := d.c.NewClient("client")
+		ck, err := shardtxn.MakeClerk(h, d.c.Ends(h, 0, nil), nil)
+		require.NoError(t, err)
+		require.True(t, d.run(t, ck, shardtxn.Set("x", "1")).Committed, "warm up: a leader everywhere")
+		coord, _ := d.c.Leader(0)
+		s := 1 + shardtxn.ShardOf("a", 3)
+		shard, _ := d.c.Leader(s)
+		logs := func() (int, int) {
+			return d.c.Replica(0, coord).(*shardtxn.CoordServer).Applied(), d.c.Replica(s, shard).(*shardtxn.ShardServer).Applied()
+		}
+		c0, s0 := logs()
+		require.True(t, d.run(t, ck, shardtxn.Set("a", "1")).Committed)
+		c1, s1 := logs()
+		out := d.run(t, ck, shardtxn.Get("a"))
+		require.True(t, out.Committed, out.Reason)
+		assert.Equal(t, "1", out.Results[0].Value)
+		c2, s2 := logs()
+		if relay {
+			assert.Equal(t, c0, c2, "relayed: nothing in the coordinator's log")
+			assert.Equal(t, s0+1, s1, "the Set: one step of the shard's log")
+			assert.Equal(t, s1, s2, "the Get: none, from the leader's state")
+		} else {
+			assert.Greater(t, c1, c0, "2PC: the coordinator's log holds the Set")
+			assert.Greater(t, c2, c1, "and the Get")
+		}
+		b := "b"
+		for shardtxn.ShardOf(b, 3) == shardtxn.ShardOf("a", 3) {
+			b += "b"
+		}
+		c3, _ := logs()
+		require.True(t, d.run(t, ck, shardtxn.Set("a", "2"), shardtxn.Set(b, "2")).Committed)
+		c4, _ := logs()
+		assert.Greater(t, c4, c3, "across shards: 2PC through the coordinator's log")
+	}
+}
