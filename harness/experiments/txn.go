@@ -20,6 +20,9 @@ type txnEnv struct {
 	// (services.PaperClerk), which does not retry.
 	paperClients bool
 	disk         time.Duration // each server host's disk write (setDisk); 0: free
+	// relayed makes the clerks made from now on send every transaction to
+	// the coordinators, as paper 000's clients did (no ends to the shards).
+	relayed bool
 }
 
 // newTxnEnv builds a coordinator group and shards shard groups of three
@@ -58,13 +61,20 @@ func buildTxnEnv(seed int64, dep services.ShardTxn, layout func(*cluster.Config)
 	return e, nil
 }
 
-// clerk returns a clerk on a client host of its own: ours, or paper
-// 003's if e.paperClients.
+// clerk returns a clerk on a client host of its own: ours, paper 003's if
+// e.paperClients, or paper 000's if e.relayed.
 func (e *txnEnv) clerk() *shardtxn.Clerk {
 	e.clerks++
 	name := fmt.Sprintf("client%d", e.clerks)
-	if e.paperClients {
+	switch {
+	case e.paperClients:
 		return services.PaperClerk(e.c, name, paperClientTimeout)
+	case e.relayed:
+		h := e.c.NewClient(name)
+		ck, err := shardtxn.MakeClerk(h, e.c.Ends(h, 0, nil), nil)
+		must(err)
+		must(ck.SetTimeout(services.ClerkTimeout))
+		return ck
 	}
 	return services.ShardTxnClerk(e.c, name)
 }

@@ -24,6 +24,7 @@ func latencyOf(t *testing.T, panel, name string, clients int) plots.Stats {
 	}
 	e, err := newTxnEnv(1, 2, true, cfg)
 	require.NoError(t, err)
+	e.relayed = kinds[i].relayed
 	l := e.start(clients, kinds[i].op(e))
 	e.w.Run(time.Second / 10)
 	l.stopped = true
@@ -31,14 +32,16 @@ func latencyOf(t *testing.T, panel, name string, clients int) plots.Stats {
 }
 
 // TestPaperGetSkipsTheLog checks what txn-latency's panel (a) shows: the
-// paper's Get, from the leader's state, takes one round trip, well under
-// a Set's Raft round; ours, through the log, costs what a Set does.
+// paper's Get, relayed and served from the leader's state, takes well
+// under its Set, which takes a Raft round besides; ours, through the log,
+// costs what a Set does.
 func TestPaperGetSkipsTheLog(t *testing.T) {
 	t.Parallel()
-	local, logged, set := latencyOf(t, "(a)", getLocal, 1), latencyOf(t, "(a)", getLogged, 1), latencyOf(t, "(a)", "Set", 1)
-	assert.Less(t, local.Mean, set.Mean/2, "a Get from the leader's state skips the Raft round")
-	assert.InDelta(t, set.Mean, logged.Mean, 0.05*set.Mean, "a Get through the log costs a Set's round")
-	assert.Greater(t, local.N, 2*set.N, "so one client does more than twice as many")
+	get, set := latencyOf(t, "(a)", getPaper, 1), latencyOf(t, "(a)", setPaper, 1)
+	logged, ours := latencyOf(t, "(a)", getLogged, 1), latencyOf(t, "(a)", setOurs, 1)
+	assert.Less(t, get.Mean, 0.75*set.Mean, "the paper's Get skips the Raft round its Set takes")
+	assert.InDelta(t, ours.Mean, logged.Mean, 0.05*ours.Mean, "our Get costs a Set's round")
+	assert.Greater(t, set.Mean, ours.Mean, "relaying through the coordinator costs a hop")
 }
 
 // TestFailoverKillsEveryLeader checks txn-failover's placement: on the

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,15 +32,38 @@ type txnKind struct {
 	panel, name string
 	op          func(e *txnEnv) txnOp
 	// conf, if set, changes the deployment's configuration: paper 000's
-	// one-phase read-only transactions, its Gets from the leader's state.
+	// one-phase read-only transactions, its Gets from the leader's state,
+	// its coordinator relaying simple operations.
 	conf func(c *shardtxn.Config)
+	// relayed clients send every transaction to the coordinators, as paper
+	// 000's did.
+	relayed bool
+	// cost, if not zero, is the CPU time each message costs its host,
+	// instead of the experiments' serviceTime; the kind is measured over a
+	// window as much longer, and drawn by its mean alone.
+	cost time.Duration
 }
 
-// The names of panel (a)'s Gets, which the caption compares.
+// The names of panel (a)'s operations, which the caption compares, and
+// the panels the caption speaks of.
 const (
+	getPaper  = "Get, relayed, from the leader's state (paper 000's)"
+	setPaper  = "Set, relayed (paper 000's)"
 	getLogged = "Get through the log (ours)"
-	getLocal  = "Get from the leader's state (paper 000's)"
+	setOurs   = "Set (ours)"
+	panelA    = "(a) Get and Set on disjoint keys"
+	panelCost = "(c) 2PC (Set, Set) against the CPU cost of a message (mean)"
 )
+
+// txnCosts are the CPU costs of a message under which panelCost measures
+// 2PC: the experiments' own and heavier ones.
+func txnCosts() []time.Duration {
+	return []time.Duration{serviceTime, 200 * time.Microsecond, 500 * time.Microsecond, time.Millisecond}
+}
+
+// paperTimeout is paper 000's clients' HTTP timeout, which its 2PC
+// transactions reached at 150 clients.
+const paperTimeout = 5 * time.Second
 
 func txnKinds() []txnKind {
 	own := func(build func(a, b string, n int) []shardtxn.Op) func(e *txnEnv) txnOp {
@@ -48,10 +72,15 @@ func txnKinds() []txnKind {
 		}
 	}
 	get := own(func(a, _ string, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(a)} })
-	return []txnKind{
-		{panel: "(a) Get and Set on disjoint keys", name: getLocal, op: get, conf: func(c *shardtxn.Config) { c.LocalReads = true }},
-		{panel: "(a) Get and Set on disjoint keys", name: getLogged, op: get},
-		{panel: "(a) Get and Set on disjoint keys", name: "Set", op: own(func(a, _ string, n int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n))} })},
+	set := own(func(a, _ string, n int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n))} })
+	twoPC := own(func(a, b string, n int) []shardtxn.Op {
+		return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n)), shardtxn.Set(b, strconv.Itoa(n))}
+	})
+	kinds := []txnKind{
+		{panel: panelA, name: getPaper, op: get, relayed: true, conf: func(c *shardtxn.Config) { c.LocalReads, c.Relay = true, true }},
+		{panel: panelA, name: setPaper, op: set, relayed: true, conf: func(c *shardtxn.Config) { c.Relay = true }},
+		{panel: panelA, name: getLogged, op: get},
+		{panel: panelA, name: setOurs, op: set},
 		{panel: "(b) Set on 10 keys all clients share", name: "Set", op: func(e *txnEnv) txnOp {
 			return txn(func(client, n int) []shardtxn.Op {
 				return []shardtxn.Op{shardtxn.Set(fmt.Sprintf("c%d", (client+n)%10), strconv.Itoa(n))}
@@ -59,16 +88,19 @@ func txnKinds() []txnKind {
 		}},
 		{panel: "(c) transactions across two shards", name: "read-only (Get, Get), one phase", conf: func(c *shardtxn.Config) { c.OnePhaseReads = true },
 			op: own(func(a, b string, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(a), shardtxn.Get(b)} })},
-		{panel: "(c) transactions across two shards", name: "2PC (Set, Set)", op: own(func(a, b string, n int) []shardtxn.Op {
-			return []shardtxn.Op{shardtxn.Set(a, strconv.Itoa(n)), shardtxn.Set(b, strconv.Itoa(n))}
-		})},
-		{panel: "(d) Add and Xfer", name: "Add (one shard)", op: func(e *txnEnv) txnOp {
+		{panel: "(c) transactions across two shards", name: "2PC (Set, Set)", op: twoPC},
+	}
+	for _, c := range txnCosts() {
+		kinds = append(kinds, txnKind{panel: panelCost, name: costName(c), op: twoPC, cost: c})
+	}
+	return append(kinds,
+		txnKind{panel: "(d) Add and Xfer", name: "Add (one shard)", op: func(e *txnEnv) txnOp {
 			return func(ck *shardtxn.Clerk, client, _ int, done func(bool)) {
 				a, _ := e.keys(client)
 				must(ck.Add(a, 1, func(o shardtxn.Outcome) { done(o.Committed) }))
 			}
 		}},
-		{panel: "(d) Add and Xfer", name: "Xfer (two shards)", op: func(e *txnEnv) txnOp {
+		txnKind{panel: "(d) Add and Xfer", name: "Xfer (two shards)", op: func(e *txnEnv) txnOp {
 			return func(ck *shardtxn.Clerk, client, n int, done func(bool)) {
 				a, b := e.keys(client)
 				if n%2 == 0 {
@@ -76,8 +108,25 @@ func txnKinds() []txnKind {
 				}
 				must(ck.Xfer(a, b, 1, func(o shardtxn.Outcome) { done(o.Committed) }))
 			}
-		}},
+		}})
+}
+
+// costName names panelCost's line for a CPU cost per message.
+func costName(c time.Duration) string {
+	if c == serviceTime {
+		return fmt.Sprintf("%v a message (ours)", c)
 	}
+	return fmt.Sprintf("%v a message", c)
+}
+
+// window is how long k is measured when the others are measured over w:
+// as many times longer as its messages cost more, so that about as many
+// transactions end, up to ten minutes.
+func (k txnKind) window(w time.Duration) time.Duration {
+	if k.cost == 0 {
+		return w
+	}
+	return min(w*time.Duration(k.cost/serviceTime), 10*time.Minute)
 }
 
 func must(err error) {
@@ -101,8 +150,19 @@ func runTxnLatency(p Params) (*Result, error) {
 	kinds := txnKinds()
 	window := txnWindow(p.Full)
 	stats := make([]plots.Stats, len(kinds)*len(clients))
+	rpcs := make([]float64, len(stats)) // per operation ended
+	// Panel (c)'s 2PC is the cost panel's line at our own cost: run once.
+	same := func(k txnKind) int {
+		if k.cost != serviceTime {
+			return -1
+		}
+		return slices.IndexFunc(kinds, func(o txnKind) bool { return o.cost == 0 && o.name == "2PC (Set, Set)" })
+	}
 	err := parallel(len(stats), func(i int) error {
 		k, n := kinds[i/len(clients)], clients[i%len(clients)]
+		if same(k) >= 0 {
+			return nil
+		}
 		cfg := shardtxn.DefaultConfig()
 		if k.conf != nil {
 			k.conf(&cfg)
@@ -111,36 +171,67 @@ func runTxnLatency(p Params) (*Result, error) {
 		if err != nil {
 			return err
 		}
+		e.relayed = k.relayed
+		if k.cost != 0 {
+			net := network()
+			net.ServiceTime = k.cost
+			if err := e.c.Net().SetParams(net); err != nil {
+				return err
+			}
+		}
 		if k.name == "Add (one shard)" || k.name == "Xfer (two shards)" {
 			if err := e.fund(n); err != nil {
 				return err
 			}
 		}
+		sent := e.c.Net().GetTotalCount()
 		l := e.start(n, k.op(e))
-		e.w.Run(window)
+		e.w.Run(k.window(window))
 		l.stopped = true
 		stats[i] = plots.Summarize(millis(l.took))
+		rpcs[i] = float64(e.c.Net().GetTotalCount()-sent) / float64(max(len(l.took), 1))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	tab := plots.NewTable("panel", "operation", "clients", "completed", "latency_mean_ms", "latency_p95_ms")
+	for ki, k := range kinds {
+		if o := same(k); o >= 0 {
+			copy(stats[ki*len(clients):(ki+1)*len(clients)], stats[o*len(clients):])
+			copy(rpcs[ki*len(clients):(ki+1)*len(clients)], rpcs[o*len(clients):])
+		}
+	}
+	tab := plots.NewTable("panel", "operation", "clients", "completed", "latency_mean_ms", "latency_p95_ms", "rpcs_per_op")
 	var charts []*plots.Chart
 	var bands []plots.Band
 	var notes []string
 	for ki, k := range kinds {
 		mean, p95 := plots.Band{Name: k.name + " mean"}, plots.Band{Name: k.name + " p95"}
+		if k.cost != 0 {
+			mean.Name = k.name
+		}
 		for ci, n := range clients {
 			st := stats[ki*len(clients)+ci]
-			tab.Add(k.panel, k.name, n, st.N, st.Mean, st.P95)
+			tab.Add(k.panel, k.name, n, st.N, st.Mean, st.P95, rpcs[ki*len(clients)+ci])
 			mean.X, mean.Mid = append(mean.X, float64(n)), append(mean.Mid, st.Mean)
 			p95.X, p95.Mid = append(p95.X, float64(n)), append(p95.Mid, st.P95)
 		}
-		bands = append(bands, mean, p95)
+		if k.cost == 0 {
+			bands = append(bands, mean, p95)
+		} else {
+			bands = append(bands, mean)
+		}
 		notes = append(notes, fmt.Sprintf("%s %s: mean %.2f ms with %d client, %.2f ms with %d", k.panel[:3], k.name, mean.Mid[0], clients[0], mean.Mid[len(clients)-1], clients[len(clients)-1]))
 		if ki == len(kinds)-1 || kinds[ki+1].panel != k.panel {
-			ch, err := plots.Lines(plots.Axes{Title: k.panel, X: "concurrent clients (log scale)", Y: "latency (ms)", LogX: true}, bands...)
+			axes := plots.Axes{Title: k.panel, X: "concurrent clients (log scale)", Y: "latency (ms)", LogX: true}
+			if k.panel == panelCost {
+				timeout := plots.Band{Name: fmt.Sprintf("paper 000's client timeout, %v", paperTimeout)}
+				for _, n := range clients {
+					timeout.X, timeout.Mid = append(timeout.X, float64(n)), append(timeout.Mid, float64(paperTimeout/time.Millisecond))
+				}
+				axes.Y, axes.LogY, bands = "latency (ms, log scale)", true, append(bands, timeout)
+			}
+			ch, err := plots.Lines(axes, bands...)
 			if err != nil {
 				return nil, err
 			}
@@ -151,22 +242,85 @@ func runTxnLatency(p Params) (*Result, error) {
 		ki := slices.IndexFunc(kinds, func(k txnKind) bool { return k.panel == panel && k.name == name })
 		return stats[ki*len(clients)+ci]
 	}
-	const panelA = "(a) Get and Set on disjoint keys"
-	local, logged, set := at(panelA, getLocal, 0), at(panelA, getLogged, 0), at(panelA, "Set", 0)
 	last := len(clients) - 1
+	one, many := func(name string) plots.Stats { return at(panelA, name, 0) }, func(name string) plots.Stats { return at(panelA, name, last) }
 	caption := fmt.Sprintf("Latency (mean, solid; p95, dashed) of shardtxn operations against %s concurrent clients (the paper's eight counts), each running one operation after another for %v of virtual time "+
 		"(the paper ran 30 s; `-full` does), on paper 000's deployment: three hosts, each a coordinator replica and a replica of both shards; 1 Gbit/s uplinks, 20 µs of CPU per message. "+
-		"Transactions on one shard go straight to it; transactions across shards take 2PC through the coordinator (five round trips), "+
+		"Our transactions on one shard go straight to it; transactions across shards take 2PC through the coordinator (five round trips), "+
 		"but for the read-only ones of (c), which take paper 000's one-phase optimisation (not strictly serializable). "+
-		"(a) In the paper a Set costs more than a Get because its Get is not put through the shard's log; that read path runs here as an option (shardtxn's LocalReads: the shard's leader answers from its own state). "+
-		"With one client a Get so served takes %.2f ms on average and a Set %.2f ms (%.1f times as long); our Get, through the log, takes %.2f ms, as a Set does, so its curves lie on the Set's "+
-		"(with %d clients: %.2f, %.2f and %.2f ms). "+
+		"(a) Paper 000's design beside ours. Its clients sent everything to the coordinator leader, which relayed a simple operation to its shard (shardtxn's Relay), "+
+		"and its shards served a Get from the leader's state, without a log entry (LocalReads): so its Set cost more than its Get. "+
+		"Run so here, with one client, a Get takes %.2f ms on average and a Set %.2f ms (%.1f times as long); ours, straight to the shard and through its log, take %.2f and %.2f ms, so our curves lie on each other "+
+		"(with %d clients: the paper's %.2f and %.2f, ours %.2f and %.2f ms). "+
 		"The paper's Get is not linearizable: a leader cut off from its shard answers from a state the shard has moved past until it steps down; "+
-		"shardtxn's TestLocalReadsAreNotLinearizable stages that on a pinned seed, and porcupine rejects the history.",
+		"shardtxn's TestLocalReadsAreNotLinearizable stages that on a pinned seed, and porcupine rejects the history. %s",
 		joinInts(clients), window,
-		local.Mean, set.Mean, set.Mean/local.Mean, logged.Mean,
-		clients[last], at(panelA, getLocal, last).Mean, at(panelA, "Set", last).Mean, at(panelA, getLogged, last).Mean)
+		one(getPaper).Mean, one(setPaper).Mean, one(setPaper).Mean/one(getPaper).Mean, one(getLogged).Mean, one(setOurs).Mean,
+		clients[last], many(getPaper).Mean, many(setPaper).Mean, many(getLogged).Mean, many(setOurs).Mean,
+		costFindings(clients, window, func(c time.Duration, ci int) (plots.Stats, float64) {
+			i := slices.IndexFunc(kinds, func(k txnKind) bool { return k.panel == panelCost && k.name == costName(c) })*len(clients) + ci
+			return stats[i], rpcs[i]
+		}))
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-latency", Caption: caption, Charts: charts}}}, nil
+}
+
+// costFindings says what panelCost shows: what our 2PC commits at the
+// most clients under each CPU cost of a message, against what paper 000's
+// could have (its clients at its 5 s timeout); what cost would bring our
+// mean to that timeout; and how, under the heaviest, a queue longer than
+// the timeouts multiplies the messages. at returns a cost's latencies and
+// RPCs per transaction with clients[ci] clients.
+func costFindings(clients []int, window time.Duration, at func(c time.Duration, ci int) (plots.Stats, float64)) string {
+	last := len(clients) - 1
+	n := clients[last]
+	costs := txnCosts()
+	mean := func(c time.Duration) float64 { st, _ := at(c, last); return st.Mean }
+	var rates []string
+	for _, c := range costs {
+		st, _ := at(c, last)
+		rates = append(rates, fmt.Sprintf("%.0f a second at %v a message (mean %.0f ms)", float64(st.N)/txnKind{cost: c}.window(window).Seconds(), c, st.Mean))
+	}
+	cross := "more than the heaviest here"
+	target := float64(paperTimeout / time.Millisecond)
+	for i := 1; i < len(costs); i++ {
+		lo, hi := mean(costs[i-1]), mean(costs[i])
+		if lo < target && hi >= target {
+			// Linear in log-log between the two costs.
+			f := (math.Log(target) - math.Log(lo)) / (math.Log(hi) - math.Log(lo))
+			c := math.Exp(math.Log(float64(costs[i-1])) + f*(math.Log(float64(costs[i]))-math.Log(float64(costs[i-1]))))
+			cross = fmt.Sprintf("about %v, %.0f times ours", time.Duration(c).Round(10*time.Microsecond), c/float64(serviceTime))
+			break
+		}
+	}
+	heaviest := costs[len(costs)-1]
+	// The RPCs per transaction with the most clients, against the fewest
+	// with more than one (one client's transactions share the heartbeats
+	// with no one).
+	fewest := math.Inf(1)
+	for ci := 1; ci < last; ci++ {
+		_, r := at(heaviest, ci)
+		fewest = min(fewest, r)
+	}
+	_, most := at(heaviest, last)
+	return fmt.Sprintf("(c) In the paper, 2PC's mean and p95 both reached the clients' %v HTTP timeout at %d clients, so it committed at most %.0f transactions a second (%d clients, one at a time each, over %v); "+
+		"ours reaches %.1f ms there. The lower (c) panel runs our 2PC with each message costing its host more CPU (over a window as many times longer): "+
+		"with %d clients it commits %s. For its mean to reach the paper's %v at %d clients, a message would have to cost %s. "+
+		"At %v a message it does not just queue: with %d clients it sends %.0f RPCs per transaction, against %.0f to %.0f with fewer, "+
+		"as the clients (%v) and the coordinator (%v) time out on a queue longer than they wait and send again, into the same queue: a collapse, which the paper's mean and p95 both at its timeout look like. "+
+		"Paper 000 does not say where its time went; it ran nine Raft replicas (hashicorp/raft, snapshotting to BoltDB) in three containers on one machine, its clients in a fourth, over HTTP.",
+		paperTimeout, n, float64(n)/paperTimeout.Seconds(), n, paperTimeout, mean(serviceTime), n, strings.Join(rates, ", "), paperTimeout, n, cross,
+		heaviest, n, most, fewest, maxRPCs(at, heaviest, last), services.ClerkTimeout, shardtxn.DefaultConfig().RPCTimeout)
+}
+
+// maxRPCs returns the most RPCs per transaction under cost c with fewer
+// clients than clients[last] but more than one.
+func maxRPCs(at func(c time.Duration, ci int) (plots.Stats, float64), c time.Duration, last int) float64 {
+	most := 0.0
+	for ci := 1; ci < last; ci++ {
+		_, r := at(c, ci)
+		most = max(most, r)
+	}
+	return most
 }
 
 // txnClients are paper 000's client counts in Fig. 4.

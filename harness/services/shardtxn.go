@@ -117,7 +117,7 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 
 // ShardTxnClerk returns a clerk of the deployment on c, on a client host
 // of its own named name, asking c's directory for the groups' leaders if
-// c has one. It waits 300 ms for a coordinator's answer before
+// c has one. It waits ClerkTimeout for a coordinator's answer before
 // it asks the next: a transaction retried under its Txid applies once, and
 // a lost message should not cost the rsm default's second.
 func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
@@ -131,9 +131,13 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	if dir := c.Directory(h); dir != nil {
 		must(ck.Discover(dir))
 	}
-	must(ck.SetTimeout(300 * time.Millisecond))
+	must(ck.SetTimeout(ClerkTimeout))
 	return ck
 }
+
+// ClerkTimeout is how long ShardTxnClerk's clerks wait for a group's
+// answer before they ask the next replica.
+const ClerkTimeout = 300 * time.Millisecond
 
 // PaperClerk returns paper 003's client of the deployment on c, on a
 // client host of its own named name: it sends every transaction to the
