@@ -42,7 +42,22 @@ type txnKind struct {
 	// instead of the experiments' serviceTime; the kind is measured over a
 	// window as much longer, and drawn by its mean alone.
 	cost time.Duration
+	// disk, if not zero, gives every server host a disk whose every write
+	// takes that long (txnEnv.setDisk); the kind is measured over a window
+	// diskStretch times longer, and drawn by its mean alone.
+	disk time.Duration
 }
+
+// meanOnly reports whether k is drawn by its mean alone.
+func (k txnKind) meanOnly() bool { return k.cost != 0 || k.disk != 0 }
+
+// paperDisk is the disk write under which panelCost measures 2PC: a
+// slow disk's, a few times an SSD's sync; diskStretch is how many times
+// longer than the others that line is measured, as it commits fewer.
+const (
+	paperDisk   = 10 * time.Millisecond
+	diskStretch = 10
+)
 
 // The names of panel (a)'s operations, which the caption compares, and
 // the panels the caption speaks of.
@@ -52,7 +67,7 @@ const (
 	getLogged = "Get through the log (ours)"
 	setOurs   = "Set (ours)"
 	panelA    = "(a) Get and Set on disjoint keys"
-	panelCost = "(c) 2PC (Set, Set) against the CPU cost of a message (mean)"
+	panelCost = "(c) 2PC (Set, Set) under heavier costs (mean)"
 )
 
 // txnCosts are the CPU costs of a message under which panelCost measures
@@ -93,6 +108,7 @@ func txnKinds() []txnKind {
 	for _, c := range txnCosts() {
 		kinds = append(kinds, txnKind{panel: panelCost, name: costName(c), op: twoPC, cost: c})
 	}
+	kinds = append(kinds, txnKind{panel: panelCost, name: diskLine, op: twoPC, disk: paperDisk})
 	return append(kinds,
 		txnKind{panel: "(d) Add and Xfer", name: "Add (one shard)", op: func(e *txnEnv) txnOp {
 			return func(ck *shardtxn.Clerk, client, _ int, done func(bool)) {
@@ -111,6 +127,9 @@ func txnKinds() []txnKind {
 		}})
 }
 
+// diskLine names panelCost's line with a disk.
+var diskLine = fmt.Sprintf("%v a message, %v a disk write", serviceTime, paperDisk)
+
 // costName names panelCost's line for a CPU cost per message.
 func costName(c time.Duration) string {
 	if c == serviceTime {
@@ -121,12 +140,15 @@ func costName(c time.Duration) string {
 
 // window is how long k is measured when the others are measured over w:
 // as many times longer as its messages cost more, so that about as many
-// transactions end, up to ten minutes.
+// transactions end, or diskStretch times with a disk, up to ten minutes.
 func (k txnKind) window(w time.Duration) time.Duration {
-	if k.cost == 0 {
-		return w
+	switch {
+	case k.disk != 0:
+		return min(w*diskStretch, 10*time.Minute)
+	case k.cost != 0:
+		return min(w*time.Duration(k.cost/serviceTime), 10*time.Minute)
 	}
-	return min(w*time.Duration(k.cost/serviceTime), 10*time.Minute)
+	return w
 }
 
 func must(err error) {
@@ -172,6 +194,9 @@ func runTxnLatency(p Params) (*Result, error) {
 			return err
 		}
 		e.relayed = k.relayed
+		if err := e.setDisk(k.disk); err != nil {
+			return err
+		}
 		if k.cost != 0 {
 			net := network()
 			net.ServiceTime = k.cost
@@ -207,7 +232,7 @@ func runTxnLatency(p Params) (*Result, error) {
 	var notes []string
 	for ki, k := range kinds {
 		mean, p95 := plots.Band{Name: k.name + " mean"}, plots.Band{Name: k.name + " p95"}
-		if k.cost != 0 {
+		if k.meanOnly() {
 			mean.Name = k.name
 		}
 		for ci, n := range clients {
@@ -216,10 +241,10 @@ func runTxnLatency(p Params) (*Result, error) {
 			mean.X, mean.Mid = append(mean.X, float64(n)), append(mean.Mid, st.Mean)
 			p95.X, p95.Mid = append(p95.X, float64(n)), append(p95.Mid, st.P95)
 		}
-		if k.cost == 0 {
-			bands = append(bands, mean, p95)
-		} else {
+		if k.meanOnly() {
 			bands = append(bands, mean)
+		} else {
+			bands = append(bands, mean, p95)
 		}
 		notes = append(notes, fmt.Sprintf("%s %s: mean %.2f ms with %d client, %.2f ms with %d", k.panel[:3], k.name, mean.Mid[0], clients[0], mean.Mid[len(clients)-1], clients[len(clients)-1]))
 		if ki == len(kinds)-1 || kinds[ki+1].panel != k.panel {
@@ -257,8 +282,8 @@ func runTxnLatency(p Params) (*Result, error) {
 		joinInts(clients), window,
 		one(getPaper).Mean, one(setPaper).Mean, one(setPaper).Mean/one(getPaper).Mean, one(getLogged).Mean, one(setOurs).Mean,
 		clients[last], many(getPaper).Mean, many(setPaper).Mean, many(getLogged).Mean, many(setOurs).Mean,
-		costFindings(clients, window, func(c time.Duration, ci int) (plots.Stats, float64) {
-			i := slices.IndexFunc(kinds, func(k txnKind) bool { return k.panel == panelCost && k.name == costName(c) })*len(clients) + ci
+		costFindings(clients, window, func(name string, ci int) (plots.Stats, float64) {
+			i := slices.IndexFunc(kinds, func(k txnKind) bool { return k.panel == panelCost && k.name == name })*len(clients) + ci
 			return stats[i], rpcs[i]
 		}))
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-latency", Caption: caption, Charts: charts}}}, nil
@@ -267,18 +292,22 @@ func runTxnLatency(p Params) (*Result, error) {
 // costFindings says what panelCost shows: what our 2PC commits at the
 // most clients under each CPU cost of a message, against what paper 000's
 // could have (its clients at its 5 s timeout); what cost would bring our
-// mean to that timeout; and how, under the heaviest, a queue longer than
-// the timeouts multiplies the messages. at returns a cost's latencies and
-// RPCs per transaction with clients[ci] clients.
-func costFindings(clients []int, window time.Duration, at func(c time.Duration, ci int) (plots.Stats, float64)) string {
+// mean to that timeout; how, under the heaviest, a queue longer than the
+// timeouts multiplies the messages; and what a slow disk does. at returns
+// the latencies and RPCs per transaction of the line named name with
+// clients[ci] clients.
+func costFindings(clients []int, window time.Duration, at func(name string, ci int) (plots.Stats, float64)) string {
 	last := len(clients) - 1
 	n := clients[last]
 	costs := txnCosts()
-	mean := func(c time.Duration) float64 { st, _ := at(c, last); return st.Mean }
+	mean := func(c time.Duration) float64 { st, _ := at(costName(c), last); return st.Mean }
+	rate := func(name string, k txnKind) float64 {
+		st, _ := at(name, last)
+		return float64(st.N) / k.window(window).Seconds()
+	}
 	var rates []string
 	for _, c := range costs {
-		st, _ := at(c, last)
-		rates = append(rates, fmt.Sprintf("%.0f a second at %v a message (mean %.0f ms)", float64(st.N)/txnKind{cost: c}.window(window).Seconds(), c, st.Mean))
+		rates = append(rates, fmt.Sprintf("%.0f a second at %v a message (mean %.0f ms)", rate(costName(c), txnKind{cost: c}), c, mean(c)))
 	}
 	cross := "more than the heaviest here"
 	target := float64(paperTimeout / time.Millisecond)
@@ -292,35 +321,27 @@ func costFindings(clients []int, window time.Duration, at func(c time.Duration, 
 			break
 		}
 	}
-	heaviest := costs[len(costs)-1]
-	// The RPCs per transaction with the most clients, against the fewest
-	// with more than one (one client's transactions share the heartbeats
-	// with no one).
-	fewest := math.Inf(1)
+	// The RPCs per transaction under the heaviest cost with the most
+	// clients, against those with fewer but more than one (one client's
+	// transactions share the heartbeats with no one).
+	heaviest := costName(costs[len(costs)-1])
+	fewest, most := math.Inf(1), 0.0
 	for ci := 1; ci < last; ci++ {
 		_, r := at(heaviest, ci)
-		fewest = min(fewest, r)
+		fewest, most = min(fewest, r), max(most, r)
 	}
-	_, most := at(heaviest, last)
+	_, collapsed := at(heaviest, last)
+	disk, _ := at(diskLine, last)
 	return fmt.Sprintf("(c) In the paper, 2PC's mean and p95 both reached the clients' %v HTTP timeout at %d clients, so it committed at most %.0f transactions a second (%d clients, one at a time each, over %v); "+
 		"ours reaches %.1f ms there. The lower (c) panel runs our 2PC with each message costing its host more CPU (over a window as many times longer): "+
 		"with %d clients it commits %s. For its mean to reach the paper's %v at %d clients, a message would have to cost %s. "+
 		"At %v a message it does not just queue: with %d clients it sends %.0f RPCs per transaction, against %.0f to %.0f with fewer, "+
 		"as the clients (%v) and the coordinator (%v) time out on a queue longer than they wait and send again, into the same queue: a collapse, which the paper's mean and p95 both at its timeout look like. "+
+		"A slow disk does not do it: with every host's disk taking %v a write (a Raft save waits for it, and a host's messages for its saves; writes commit in groups) 2PC commits %.0f a second with %d clients, at a mean of %.0f ms. "+
 		"Paper 000 does not say where its time went; it ran nine Raft replicas (hashicorp/raft, snapshotting to BoltDB) in three containers on one machine, its clients in a fourth, over HTTP.",
 		paperTimeout, n, float64(n)/paperTimeout.Seconds(), n, paperTimeout, mean(serviceTime), n, strings.Join(rates, ", "), paperTimeout, n, cross,
-		heaviest, n, most, fewest, maxRPCs(at, heaviest, last), services.ClerkTimeout, shardtxn.DefaultConfig().RPCTimeout)
-}
-
-// maxRPCs returns the most RPCs per transaction under cost c with fewer
-// clients than clients[last] but more than one.
-func maxRPCs(at func(c time.Duration, ci int) (plots.Stats, float64), c time.Duration, last int) float64 {
-	most := 0.0
-	for ci := 1; ci < last; ci++ {
-		_, r := at(c, ci)
-		most = max(most, r)
-	}
-	return most
+		costs[len(costs)-1], n, collapsed, fewest, most, services.ClerkTimeout, shardtxn.DefaultConfig().RPCTimeout,
+		paperDisk, rate(diskLine, txnKind{disk: paperDisk}), n, disk.Mean)
 }
 
 // txnClients are paper 000's client counts in Fig. 4.
