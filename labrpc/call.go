@@ -85,14 +85,14 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 			return
 		}
 	}
-	delay += n.transit(e.host, size) + n.extraDelay(c, false)
+	delay += n.transit(e.host, svcMeth, size) + n.extraDelay(c, false)
 	n.w.Schedule(delay, (*deliverAct)(c))
 	if n.p.Duplicate > 0 && n.w.Rand().Float64() < n.p.Duplicate {
 		// The second delivery gets args of its own, as sent: the first
 		// handler may keep or change its copy.
 		c.dupArgs = reflect.New(f.args.t).UnsafePointer()
 		n.codec.copyInto(f.args, c.dupArgs, av, f.argsPtr)
-		n.w.Schedule(delay+n.transit(e.host, size), (*deliverAct)(c))
+		n.w.Schedule(delay+n.transit(e.host, svcMeth, size), (*deliverAct)(c))
 	}
 }
 
@@ -280,7 +280,7 @@ func (c *call) respond(a *Deferred) {
 	if n.longReordering && n.w.Rand().Float64() < n.p.ReorderProb {
 		delay = n.p.ReorderMin + n.w.RandDuration(0, n.w.RandDuration(0, n.p.ReorderSpan))
 	} else {
-		delay = n.transit(c.srv.host, size)
+		delay = n.transit(c.srv.host, c.svcMeth, size)
 	}
 	delay += n.extraDelay(c, true)
 	c.schedule(delay, (*replyAct)(a))

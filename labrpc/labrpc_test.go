@@ -445,3 +445,24 @@ func TestMessagesWaitForTheDisk(t *testing.T) {
 	assert.Equal(t, 20*time.Millisecond, w.Now(), "4 ms of the server's disk, then 5 ms back")
 	assert.Equal(t, 15*time.Millisecond, server.DiskFree())
 }
+
+// TestDiskExemptMethods lets the methods named leave without waiting for
+// the sender's disk; a call of another method waits.
+func TestDiskExemptMethods(t *testing.T) {
+	w, net, _, e := setup(1)
+	p := DefaultParams()
+	p.Latency, p.Jitter = 5*time.Millisecond, 0
+	require.NoError(t, net.SetParams(p))
+	client := w.Hosts()[1]
+	require.NoError(t, client.SetDiskLatency(3*time.Millisecond))
+	net.SetDiskExempt("JunkServer.Handler6")
+	var n int
+	client.Persister().Save([]byte("a"), nil)
+	start := w.Now()
+	require.True(t, callSync(t, w, e, "JunkServer.Handler6", "x", &n))
+	assert.Equal(t, 10*time.Millisecond, w.Now()-start, "Handler6 is exempt: two latencies")
+	client.Persister().Save([]byte("b"), nil)
+	start = w.Now()
+	require.True(t, callSync(t, w, e, "JunkServer.Handler1", "x", &n))
+	assert.Equal(t, 13*time.Millisecond, w.Now()-start, "Handler1 waits for the write first")
+}

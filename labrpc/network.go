@@ -3,6 +3,7 @@ package labrpc
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/sim"
@@ -33,6 +34,7 @@ type Network struct {
 
 	delayRule DelayRule
 	watchers  []*watcher // see Watch
+	diskFree  []string   // see SetDiskExempt
 
 	count      int
 	bytes      int64
@@ -217,10 +219,23 @@ func (n *Network) GetTotalBytes() int64 { return n.bytes }
 // GetTotalReplyBytes returns the bytes of all replies sent.
 func (n *Network) GetTotalReplyBytes() int64 { return n.replyBytes }
 
-// transit returns how long a message of size bytes sent now from host takes
-// to arrive: latency, jitter, the wait for the host's disk, and its turn
-// on the host's uplink.
-func (n *Network) transit(from *sim.Host, size int) time.Duration {
+// SetDiskExempt lets the messages of methods beginning with one of
+// prefixes (a service's reads, say, which answer from state a quorum has
+// already written) leave without waiting for their sender's disk
+// (sim.Host.SetDiskLatency); every other message of a host waits for the
+// saves the host made before it. None are exempt by default.
+func (n *Network) SetDiskExempt(prefixes ...string) { n.diskFree = prefixes }
+
+// waitsForDisk reports whether a message of svcMeth waits for its
+// sender's disk (SetDiskExempt).
+func (n *Network) waitsForDisk(svcMeth string) bool {
+	return !slices.ContainsFunc(n.diskFree, func(p string) bool { return strings.HasPrefix(svcMeth, p) })
+}
+
+// transit returns how long a message of svcMeth of size bytes sent now
+// from host takes to arrive: latency, jitter, the wait for the host's
+// disk, and its turn on the host's uplink.
+func (n *Network) transit(from *sim.Host, svcMeth string, size int) time.Duration {
 	d := n.p.Latency
 	if n.p.Jitter > 0 {
 		d += n.w.RandDuration(0, n.p.Jitter)
@@ -231,7 +246,10 @@ func (n *Network) transit(from *sim.Host, size int) time.Duration {
 	// A message leaves once its host's disk has written what the host
 	// saved before sending it (sim.Host.SetDiskLatency).
 	now := n.w.Now()
-	start := max(now, from.DiskFree())
+	start := now
+	if free := from.DiskFree(); free > now && n.waitsForDisk(svcMeth) {
+		start = free
+	}
 	if n.p.Bandwidth > 0 {
 		start = max(start, n.busy[from.ID()])
 		done := start + time.Duration(int64(size)*int64(time.Second)/n.p.Bandwidth)

@@ -197,3 +197,19 @@ func millis(ds []time.Duration) []float64 {
 	}
 	return out
 }
+
+// setDisks gives every server host of c a disk whose every write takes d
+// (sim.Host.SetDiskLatency: a save waits for the disk's next write, which
+// carries every save made meanwhile, and a host's messages wait for the
+// saves it made before them), but for the messages of methods beginning
+// with one of exempt (labrpc.Network.SetDiskExempt): answers to reads of
+// state a quorum has already written.
+func setDisks(c *cluster.Cluster, d time.Duration, exempt ...string) error {
+	for _, h := range c.Hosts() {
+		if err := h.SetDiskLatency(d); err != nil {
+			return err
+		}
+	}
+	c.Net().SetDiskExempt(exempt...)
+	return nil
+}

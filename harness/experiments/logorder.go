@@ -160,44 +160,90 @@ func namiWindow(full bool) time.Duration {
 	return time.Second / 2
 }
 
+// namiWorkerCounts are the workers of paper 004's Table 2.
+func namiWorkerCounts() []int { return []int{1, 5, 10, 20, 30, 40} }
+
+// namiStorageCost is the time per commit that the paper's RocksDB
+// baseline paid and its Nami did not, as its Table 2 gives it at one
+// worker: the baseline's p50 less Nami's on 3 nodes. The fourth design of
+// nami-workers charges it to the single node as a disk write per save.
+func namiStorageCost() time.Duration {
+	ms := namiPaperTable2[0][0][1] - namiPaperTable2[1][0][1]
+	return time.Duration(math.Round(ms*1000)) * time.Microsecond
+}
+
+// A workersPoint is one run of nami-workers.
+type workersPoint struct {
+	rate, p50, commitP50 float64
+	txns, slow           int     // transactions, and those that took a heartbeat's half or more
+	diskBusy             float64 // the share of the window the busiest disk spent writing
+}
+
 func runNamiWorkers(p Params) (*Result, error) {
-	designs := []bankDesign{namiSingle(), namiThree(), namiFive()}
-	workers := []int{1, 5, 10, 20, 30, 40}
+	single := namiSingle()
+	single.Name = fmt.Sprintf("single node, %v a disk write (the paper's RocksDB)", namiStorageCost())
+	designs := []bankDesign{namiSingle(), namiThree(), namiFive(), single}
+	disks := []time.Duration{0, 0, 0, namiStorageCost()}
+	workers := namiWorkerCounts()
 	window := namiWindow(p.Full)
-	type point struct{ rate, p50 float64 }
-	points := make([]point, len(designs)*len(workers))
+	slow := namiSlow()
+	points := make([]workersPoint, len(designs)*len(workers))
 	err := parallel(len(points), func(i int) error {
-		e, err := designs[i/len(workers)].deploy(p.Seed)
+		di := i / len(workers)
+		e, err := designs[di].deploy(p.Seed)
 		if err != nil {
 			return err
 		}
+		if err := setDisks(e.c, disks[di], namiReads...); err != nil {
+			return err
+		}
 		l := e.measure(workers[i%len(workers)], bankAccounts, window)
-		p50, _, _ := percentiles(l.took)
-		points[i] = point{float64(len(l.at)) / window.Seconds(), p50}
+		pt := workersPoint{rate: float64(len(l.at)) / window.Seconds(), txns: len(l.took)}
+		for _, h := range e.c.Hosts() {
+			// The disk wrote nothing while the design settled: it was set after.
+			pt.diskBusy = max(pt.diskBusy, float64(h.DiskWrites())*float64(disks[di])/float64(window))
+		}
+		pt.p50, _, _ = percentiles(l.took)
+		pt.commitP50, _, _ = percentiles(l.times.Took["commit"])
+		for _, d := range l.took {
+			if d >= slow {
+				pt.slow++
+			}
+		}
+		points[i] = pt
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	tab := plots.NewTable("cluster", "workers", "txns_per_s", "p50_ms", "paper_ops_per_s", "paper_p50_ms")
+	tab := plots.NewTable("cluster", "workers", "txns_per_s", "p50_ms", "commit_p50_ms", "txns", "txns_slow", "busiest_disk_busy_pct", "paper_ops_per_s", "paper_p50_ms")
 	var rates, lats []plots.Band
 	var notes []string
 	for di, d := range designs {
 		rate, lat := plots.Band{Name: d.Name}, plots.Band{Name: d.Name}
 		prate, plat := plots.Band{Name: d.Name + ", paper"}, plots.Band{Name: d.Name + ", paper"}
+		paper := di < len(namiPaperTable2)
 		if di == 0 {
 			prate.Name, plat.Name = "RocksDB, paper", "RocksDB, paper"
 		}
 		for wi, n := range workers {
-			pt, theirs := points[di*len(workers)+wi], namiPaperTable2[di][wi]
-			tab.Add(d.Name, n, pt.rate, pt.p50, theirs[0], theirs[1])
+			pt := points[di*len(workers)+wi]
+			theirs := [2]any{"-", "-"}
 			x := float64(n)
+			if paper {
+				t := namiPaperTable2[di][wi]
+				theirs = [2]any{t[0], t[1]}
+				prate.X, prate.Mid = append(prate.X, x), append(prate.Mid, t[0])
+				plat.X, plat.Mid = append(plat.X, x), append(plat.Mid, t[1])
+			}
+			tab.Add(d.Name, n, pt.rate, pt.p50, pt.commitP50, pt.txns, pt.slow, 100*pt.diskBusy, theirs[0], theirs[1])
 			rate.X, rate.Mid = append(rate.X, x), append(rate.Mid, pt.rate)
 			lat.X, lat.Mid = append(lat.X, x), append(lat.Mid, pt.p50)
-			prate.X, prate.Mid = append(prate.X, x), append(prate.Mid, theirs[0])
-			plat.X, plat.Mid = append(plat.X, x), append(plat.Mid, theirs[1])
 		}
-		rates, lats = append(rates, rate, prate), append(lats, lat, plat)
+		rates, lats = append(rates, rate), append(lats, lat)
+		if paper {
+			rates, lats = append(rates, prate), append(lats, plat)
+		}
 		notes = append(notes, fmt.Sprintf("%s: %.0f txns/s at 1 worker, %.0f at 40 (p50 %.1f → %.1f ms)", d.Name, rate.Mid[0], rate.Mid[len(workers)-1], lat.Mid[0], lat.Mid[len(workers)-1]))
 	}
 	rch, err := plots.Lines(plots.Axes{Title: "(a) throughput", X: "workers", Y: "transactions per second (log scale)", LogY: true}, rates...)
@@ -208,10 +254,61 @@ func runNamiWorkers(p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	caption := fmt.Sprintf("Paper 004's Table 2 beside ours: banking-app transactions (5 moves over 10 of %d accounts, 1 KB rows) per second, and their median latency, against workers, each running one transaction after another for %v of virtual time "+
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-workers", Caption: namiWorkersCaption(window, workers, points), Charts: []*plots.Chart{rch, lch}}}}, nil
+}
+
+// namiReads are the methods of logorder's reads: they answer from tids a
+// node has processed, which a quorum has written, so they need not wait
+// for the node's disk.
+var namiReads = []string{"Server.Get", "Server.Recent"}
+
+// namiSlow is the latency from which nami-workers counts a transaction
+// slow: half a heartbeat, which a read waits at a node that has not yet
+// heard of the commit its snapshot names.
+func namiSlow() time.Duration { return logorder.DefaultConfig().RSM.Raft.Heartbeat / 2 }
+
+// namiWorkersCaption says what nami-workers measured: points are by
+// design (single node, 3 nodes, 5 nodes, single node with the storage
+// cost), then workers.
+func namiWorkersCaption(window time.Duration, workers []int, points []workersPoint) string {
+	at := func(di, wi int) workersPoint { return points[di*len(workers)+wi] }
+	last, paperLast := len(workers)-1, len(namiPaperTable2[0])-1
+	one, three, costly := at(0, 0), at(1, 0), at(3, 0)
+	var ahead []string
+	for wi, n := range workers {
+		if at(1, wi).rate > at(3, wi).rate {
+			ahead = append(ahead, fmt.Sprint(n))
+		}
+	}
+	var wins []string
+	for wi, n := range workers {
+		if at(0, wi).rate > max(at(1, wi).rate, at(2, wi).rate) {
+			wins = append(wins, fmt.Sprint(n))
+		}
+	}
+	beats := "at " + strings.Join(wins, ", ") + " workers"
+	if len(wins) == len(workers) {
+		beats = "at every load"
+	}
+	verdict := "at no load"
+	if len(ahead) > 0 {
+		verdict = "at " + strings.Join(ahead, ", ") + " workers"
+	}
+	return fmt.Sprintf("Paper 004's Table 2 beside ours: banking-app transactions (5 moves over 10 of %d accounts, 1 KB rows) per second, and their median latency, against workers, each running one transaction after another for %v of virtual time "+
 		"(the paper ran 400 transactions a worker, about two minutes; `-full` runs 2 s). The paper's baseline is RocksDB's optimistic transactions on one server; ours is the same log-ordered store on one node (its log a Raft group of one, every key local). "+
-		"The paper's systems plateau near 130 ops/s on e2-medium VMs with disks; ours, with no disk and 20 µs of CPU per message, go an order of magnitude higher, and the replicated clusters pay a Raft round per commit that the single node does not.", bankAccounts, window)
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-workers", Caption: caption, Charts: []*plots.Chart{rch, lch}}}}, nil
+		"The paper's systems plateau near 130 ops/s on e2-medium VMs with disks; ours, with no disk and 20 µs of CPU per message, go an order of magnitude higher. "+
+		"Our single node beats Nami %s, for two measured causes. Its commit is a local step: p50 %.2f ms against %.2f on 3 nodes (a Raft round, and the fetches of the values a node does not keep) at 1 worker, %.2f against %.2f at %d. "+
+		"And at 1 worker, %d of the %d transactions on 3 nodes took %v or more (none of %d on the single node): a snapshot taken from the log's leader names a commit the followers hear of only at the next heartbeat, and a read there waits for it; "+
+		"with more workers other commits carry the news sooner. "+
+		"The paper had Nami ahead of its baseline at low load (its p50 %.1f ms against %.1f at 1 worker) and behind at %d workers (%.0f against %.0f a second): its baseline paid %v more a transaction, which ours does not. "+
+		"Charged that as a disk write per commit (each save waits for the disk's next write, which carries every save made meanwhile), the single node (the fourth curve) commits in %.2f ms at 1 worker, its p50 %.1f ms against Nami's %.1f, "+
+		"and 3-node Nami is ahead of it in throughput %s (at 1 worker the heartbeat waits above still hold Nami back: %.0f against %.0f a second; at %d, %.0f against %.0f). "+
+		"The disk charges only commits: a read answers from a tid the node has processed, which a quorum has already written, and does not wait for it.",
+		bankAccounts, window, beats,
+		one.commitP50, three.commitP50, at(0, last).commitP50, at(1, last).commitP50, workers[last],
+		three.slow, three.txns, namiSlow(), one.txns,
+		namiPaperTable2[1][0][1], namiPaperTable2[0][0][1], namiWorkerCounts()[paperLast], namiPaperTable2[1][paperLast][0], namiPaperTable2[0][paperLast][0],
+		namiStorageCost(), costly.commitP50, costly.p50, three.p50, verdict, three.rate, costly.rate, workers[last], at(1, last).rate, at(3, last).rate)
 }
 
 func namiCacheExperiment() Experiment {
