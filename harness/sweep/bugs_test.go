@@ -25,8 +25,8 @@ var (
 var tableScenarios = map[string][]string{
 	"raft":       {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "raft-figure8", "raft-votes"},
 	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift"},
-	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing", "txn-cuts"},
-	"logorder":   {"logorder-lists", "logorder-bank", "logorder-failover"},
+	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing", "txn-cuts", "swarm-txn"},
+	"logorder":   {"logorder-lists", "logorder-bank", "logorder-failover", "swarm-logorder"},
 	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates"},
 }
 
@@ -103,8 +103,8 @@ func TestPlantedBugsFoundBySweeps(t *testing.T) {
 
 // TestPlantedBugTable, with -bugtable, runs each planted bug in each of
 // its service's table scenarios from seed 1 until a seed fails, up to seed
-// 20, one seed at a time, and prints the first failing seeds as a
-// Markdown table per service (docs/planted-bugs.md), with how many of
+// 20 (50 in a swarm: huntSeeds), one seed at a time, and prints the first
+// failing seeds as a Markdown table per service (docs/planted-bugs.md), with how many of
 // seeds 1–20 fail in the bug's scenario in catchers, and the wall time
 // each service's table took. Every bug must be found by its catcher.
 func TestPlantedBugTable(t *testing.T) {
@@ -130,7 +130,7 @@ func TestPlantedBugTable(t *testing.T) {
 				sc, err = Planted(sc, b)
 				require.NoError(t, err)
 				cell := "–"
-				if o, failed := FirstFailure(sc, 20, 1); failed {
+				if o, failed := FirstFailure(sc, huntSeeds(name), 1); failed {
 					cell = fmt.Sprint(o.Seed)
 					t.Logf("%v: %s seed %d: %s", b, name, o.Seed, firstLine(o.Problem))
 				}
@@ -148,7 +148,17 @@ func TestPlantedBugTable(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "\n(%s: %.0f s)\n", service, time.Since(start).Seconds())
 	}
-	t.Logf("first failing seed of 1-20 (–: none):\n%s", out.String())
+	t.Logf("first failing seed of 1-20, of 1-50 in a swarm (–: none):\n%s", out.String())
+}
+
+// huntSeeds is how many seeds the table hunts a bug with in scenario
+// name: 20, or 50 in a swarm, which draws a configuration a seed and
+// meets a bug's configuration less often.
+func huntSeeds(name string) int64 {
+	if strings.HasPrefix(name, "swarm-") {
+		return 50
+	}
+	return 20
 }
 
 // firstLine is s up to its first line break.

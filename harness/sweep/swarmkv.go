@@ -101,45 +101,18 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 		}
 	}
 
-	p := labrpc.DefaultParams()
-	p.Latency = d.Duration("latency", 50*time.Microsecond, 10*time.Millisecond)
-	p.Jitter = time.Duration(d.Float("jitter/latency", 0, 2) * float64(p.Latency))
-	p.RequestLoss, p.ReplyLoss = d.Float("request loss", 0, 0.2), d.Float("reply loss", 0, 0.2)
-	p.ReorderProb = d.Float("reorder probability", 0, 1)
-	if d.Chance("bandwidth bound", 0.3) {
-		p.Bandwidth = int64(d.LogInt("bandwidth bytes/s", 100<<10, 1<<30))
-	}
-	if d.Chance("duplication", 0.3) {
-		p.Duplicate = d.Float("duplicate", 0, 0.2)
-	}
-	modes := chaos.Modes{Unreliable: d.Chance("unreliable", 0.6)}
+	net := testbed.DrawNetwork(d)
 	progress := swarmKVProgress
 
 	var n testbed.Nemesis
 	if opts.Reads == rsm.ReadLease {
 		n.Schedule = driftWithin(d, servers, opts.Raft.LeaseDrift)
 	}
-	if !d.Chance("no faults", 0.15) {
-		w := chaos.Weights{}
-		for _, f := range []*float64{&w.Partition, &w.Bridge, &w.Isolate, &w.Cut, &w.Kill, &w.Restart, &w.Heal, &w.Rejoin, &w.Uncut, &w.Unreliable, &w.Reordering, &w.LongDelays} {
-			*f = float64(d.Rand().IntN(4))
-		}
-		if w == (chaos.Weights{}) {
-			w = chaos.DefaultWeights()
-		}
-		d.Note("fault weights", fmt.Sprintf("%+v", w))
-		b := testbed.Bursts{
-			Hosts:  servers,
-			Faults: chaos.NemesisConfig{Interval: d.Duration("fault interval", 20*time.Millisecond, 2*time.Second), Weights: w},
-			Burst:  d.Duration("burst", time.Second, 20*time.Second),
-			Calm:   progress, Length: length, Modes: modes,
-		}
-		bursts, err := b.Generate(d.Rand())
-		if err != nil {
-			return nil, err
-		}
-		n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
+	bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
+	if err != nil {
+		return nil, err
 	}
+	n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
 	d.Note("progress bound", progress.String())
 
 	kv := &testbed.KV{
@@ -150,7 +123,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 	return testbed.Run{
 		Name: "swarm-kv", Seed: seed, Trace: trace, Dir: dir, Drawn: d.Params,
 		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: servers, Factory: services.KV(opts.MaxRaftState, opts)}}},
-		Network:  testbed.Network{Params: &p, Modes: modes},
+		Network:  net,
 		Workload: kv, Nemesis: n,
 		Length: length, Settle: kvSettle, Progress: progress,
 		Checks: []testbed.Check{kv.Linearizable(checkTimeout)},

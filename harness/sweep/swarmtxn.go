@@ -1,0 +1,221 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
+	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/logorder"
+)
+
+// The bounds of the transaction swarms' drawn configurations.
+const (
+	// swarmTxnOps bounds the transactions a seed's clients can issue (their
+	// count, the run's length and their pauses are drawn within it), so
+	// that a seed stays cheap and its history quick to check.
+	swarmTxnOps = 4000
+	// swarmTxnPerKey bounds contention: the clients times the keys of a
+	// transaction (a transfer's accounts, half the most micro-ops of a
+	// list transaction, every account for a read of the balances, in
+	// proportion to reads) are at most this many a key: more list keys,
+	// or fewer bank clients, if need be. Beyond it shardtxn thrashes:
+	// before the bound, swarm-txn's seed 18 (32 clients of transfers of
+	// 3 moves over 16 accounts, three in four operations reads of every
+	// balance, on an unreliable network) committed nothing in 53 s, every
+	// transaction giving up a lock wait; on a LAN it passed.
+	swarmTxnPerKey = 4
+	// swarmTxnProgress is shardtxn's progress bound after a heal: three of
+	// its transaction timeouts at their longest, 5 s (one for the transactions the burst
+	// stranded to be aborted and their locks released, one for a
+	// transaction begun after the heal, and one for the elections, the
+	// clerks' and coordinators' retries and the transaction that begins
+	// again after a lock wait gave up).
+	swarmTxnProgress = 15 * time.Second
+	// swarmLogOrderProgress is logorder's: the 20 s within which its
+	// failover scenario asks a restarted node to have caught up.
+	swarmLogOrderProgress = failoverCheck
+	// swarmTxnBackoff is the first pause of a client after an abort,
+	// doubling with each abort in a row, as shardtxn's doc asks of
+	// callers under write intents.
+	swarmTxnBackoff = 10 * time.Millisecond
+)
+
+// The swarms' random streams.
+const (
+	swarmTxnStream      = 0x5354
+	swarmLogOrderStream = 0x534c
+)
+
+// A txnShape is a swarm seed's clients and workload.
+type txnShape struct {
+	clients int
+	length  time.Duration
+	load    *testbed.Txn
+}
+
+// drawTxnShape draws clients (1–50), the run's length (5–30 s, or 30 s–3
+// min on 10 % of seeds) and the workload: bank transfers (of 1–3 moves
+// between 2–16 accounts) and reads of every balance on 40 % of seeds, list
+// appends and reads of 1–6 micro-ops over 1–32 keys on the others, reads
+// a drawn share of them, contention bounded by swarmTxnPerKey, each client
+// pausing up to a drawn think time long enough to keep the seed within
+// swarmTxnOps, and backing off after an abort.
+func drawTxnShape(d *testbed.Draw) txnShape {
+	s := txnShape{clients: d.LogInt("clients", 1, 50)}
+	s.length = d.Duration("length", 5*time.Second, 30*time.Second)
+	if d.Chance("long", 0.1) {
+		s.length = d.Duration("length", 30*time.Second, 3*time.Minute)
+	}
+	floor := time.Duration(2 * float64(s.clients) * float64(s.length) / swarmTxnOps)
+	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
+	s.load = &testbed.Txn{Clients: s.clients, Balance: txnBalance, Backoff: swarmTxnBackoff}
+	// atLeast raises a count of keys to what keeps the clients times the
+	// keys of a transaction within swarmTxnPerKey a key, noting it.
+	atLeast := func(name string, keys, perTxn int) int {
+		if k := (s.clients*perTxn + swarmTxnPerKey - 1) / swarmTxnPerKey; keys < k {
+			d.Note(name, fmt.Sprintf("%d (at most %d clients' keys a key)", k, swarmTxnPerKey))
+			return k
+		}
+		return keys
+	}
+	if d.Chance("bank", 0.4) {
+		accounts := d.Int("accounts", 2, 16)
+		moves := d.Int("moves", 1, min(3, accounts/2))
+		reads := d.Float("reads", 0, 1)
+		// A read of every balance touches every account: more accounts
+		// would not lower the contention, fewer clients do.
+		if most := max(1, int(swarmTxnPerKey/(reads+float64(2*moves)/float64(accounts)))); s.clients > most {
+			s.clients, s.load.Clients = most, most
+			d.Note("clients", fmt.Sprintf("%d (at most %d clients' keys a key)", most, swarmTxnPerKey))
+		}
+		s.load.Bank = &workload.BankSpec{
+			Accounts: accounts, Moves: moves,
+			MaxAmount: int64(d.LogInt("max amount", 1, 100)), Reads: reads, Think: think,
+		}
+		return s
+	}
+	keys, ops := d.LogInt("keys", 1, 32), d.Int("max ops", 1, 6)
+	s.load.Lists = workload.ListSpec{Keys: atLeast("keys", keys, (ops+1)/2), MaxOps: ops, Reads: d.Float("reads", 0, 1), Think: think}
+	return s
+}
+
+// swarmTxn is shardtxn's swarm: each seed draws its own configuration.
+type swarmTxn struct {
+	bug *Bug // planted in every seed's configuration, if set
+}
+
+func (sp swarmTxn) scenario() Scenario {
+	return Scenario{
+		Name: "swarm-txn",
+		Description: "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
+			"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s; txncheck then checks strict serializability, or every read the bank's total.",
+		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
+		plant: planter(sp, swarmTxn.scenario, func(p *swarmTxn, b Bug) bool {
+			if !b.plantShardTxn(&shardtxn.Config{}) {
+				return false
+			}
+			p.bug = &b
+			return true
+		}),
+	}
+}
+
+// run draws the seed's configuration and runs it.
+func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	d := testbed.NewDraw(seed, swarmTxnStream)
+	dep := services.ShardTxn{Shards: d.Int("shards", 1, 8), Replicas: d.Int("replicas", 3, 7), Shared: d.Chance("shared hosts", 0.5)}
+	variants := services.TxnVariants()
+	v := variants[d.Pick("variant", "2pl", "intents", "prc", "acid")]
+	dep.Config = v.With(shardtxn.DefaultConfig())
+	if d.Chance("replica manager", 0.3) {
+		dep.Config.Discovery = shardtxn.ReplicaManager
+	}
+	dep.Config.TxnTimeout = d.Duration("transaction timeout", time.Second, swarmTxnProgress/3)
+	dep.Config.RSM.MaxRaftState = -1
+	if d.Chance("snapshots", 0.7) {
+		dep.Config.RSM.MaxRaftState = d.LogInt("snapshot at bytes", 4<<10, 64<<10)
+	}
+	shape := drawTxnShape(d)
+	net := testbed.DrawNetwork(d)
+	if sp.bug != nil {
+		sp.bug.plantShardTxn(&dep.Config)
+	}
+	n, err := testbed.DrawFaults(d, dep.Hosts(), shape.length, swarmTxnProgress, net.Modes)
+	if err != nil {
+		return nil, err
+	}
+	d.Note("progress bound", swarmTxnProgress.String())
+	r, err := shardTxnRun("swarm-txn", seed, dep, shape.load)
+	if err != nil {
+		return nil, err
+	}
+	r.Network, r.Nemesis, r.Length, r.Progress = net, n, shape.length, swarmTxnProgress
+	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
+	return r.Execute()
+}
+
+// swarmLogOrder is logorder's swarm: each seed draws its own
+// configuration.
+type swarmLogOrder struct {
+	bug *Bug // planted in every seed's configuration, if set
+}
+
+func (sp swarmLogOrder) scenario() Scenario {
+	return Scenario{
+		Name: "swarm-logorder",
+		Description: "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). " +
+			"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
+		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
+		plant: planter(sp, swarmLogOrder.scenario, func(p *swarmLogOrder, b Bug) bool {
+			if !b.plantLogOrder(&logorder.Config{}) {
+				return false
+			}
+			p.bug = &b
+			return true
+		}),
+	}
+}
+
+// run draws the seed's configuration and runs it.
+func (sp swarmLogOrder) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	d := testbed.NewDraw(seed, swarmLogOrderStream)
+	cfg := logorder.DefaultConfig()
+	nodes := d.Int("nodes", 3, 7)
+	cfg.Layout = logorder.DefaultLayout(nodes, d.Int("replication factor", 1, nodes))
+	cfg.Versions = d.LogInt("versions kept", 16, 10_000)
+	cfg.SnapshotEvery = 0
+	if d.Chance("snapshots", 0.8) {
+		cfg.SnapshotEvery = d.LogInt("snapshot every tids", 1, 1024)
+	}
+	if sp.bug != nil {
+		sp.bug.plantLogOrder(&cfg)
+	}
+	shape := drawTxnShape(d)
+	net := testbed.DrawNetwork(d)
+	failover := d.Chance("failover", 0.05)
+	var n testbed.Nemesis
+	if failover {
+		shape.length = failoverLength
+		d.Note("length", failoverLength.String())
+	} else {
+		var err error
+		if n, err = testbed.DrawFaults(d, nodes, shape.length, swarmLogOrderProgress, net.Modes); err != nil {
+			return nil, err
+		}
+	}
+	d.Note("progress bound", swarmLogOrderProgress.String())
+	r, err := logOrderRun("swarm-logorder", seed, cfg, shape.load)
+	if err != nil {
+		return nil, fmt.Errorf("swarm-logorder: %w", err)
+	}
+	if failover {
+		withFailover(&r)
+	}
+	r.Network, r.Nemesis.Schedule, r.Nemesis.Heals, r.Length, r.Progress = net, n.Schedule, n.Heals, shape.length, swarmLogOrderProgress
+	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
+	return r.Execute()
+}

@@ -1,0 +1,51 @@
+package sweep
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSwarmTxnDrawsAndReplays runs two seeds of each transaction swarm:
+// each passes, draws a configuration of its own within the stated
+// bounds, and replays to the same trace.
+func TestSwarmTxnDrawsAndReplays(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		seeds []int64
+		// bounds are the drawn integers and their bounds.
+		bounds map[string][2]int
+	}{
+		{"swarm-txn", []int64{1, 2}, map[string][2]int{"shards": {1, 8}, "replicas": {3, 7}, "clients": {1, 50}}},
+		{"swarm-logorder", []int64{1, 2}, map[string][2]int{"nodes": {3, 7}, "clients": {1, 50}, "versions kept": {16, 10_000}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := Lookup(c.name)
+			require.NoError(t, err)
+			configs := map[string]bool{}
+			for _, seed := range c.seeds {
+				first, again := sc.Run(seed, t.TempDir(), nil), sc.Run(seed, t.TempDir(), nil)
+				require.True(t, first.OK(), "seed %d: %s\n%v", seed, first.Problem, first.Drawn)
+				assert.Positive(t, first.Ops, "seed %d", seed)
+				assert.Equal(t, first.Summary, again.Summary, "seed %d replays to the same trace", seed)
+				assert.Equal(t, first.Drawn, again.Drawn)
+				drawn := DrawnMap(first.Drawn)
+				key := ""
+				for name, b := range c.bounds {
+					v, err := strconv.Atoi(strings.Fields(drawn[name] + " ")[0]) // "3 (at most ...)", if bounded
+					require.NoError(t, err, "seed %d: %s in %v", seed, name, first.Drawn)
+					assert.True(t, v >= b[0] && v <= b[1], "seed %d: %s %d not in [%d, %d]", seed, name, v, b[0], b[1])
+					key += drawn[name] + "/"
+				}
+				assert.Contains(t, drawn, "progress bound")
+				configs[key+drawn["length"]] = true
+			}
+			assert.Len(t, configs, len(c.seeds), "every seed a configuration of its own")
+		})
+	}
+}
