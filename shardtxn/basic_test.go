@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,7 +22,7 @@ func TestOperations(t *testing.T) {
 func operations(t *testing.T, cfg shardtxn.Config) {
 	simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
 		d := deploy(t, seed, standard(cfg))
-		ck := services.ShardTxnClerk(d.c, "client")
+		ck := txntest.Clerk(d.c, "client")
 		get := func(key string) shardtxn.Result {
 			out := d.run(t, ck, shardtxn.Get(key))
 			require.True(t, out.Committed, out.Reason)
@@ -75,7 +75,7 @@ func operations(t *testing.T, cfg shardtxn.Config) {
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	never := func(shardtxn.Outcome) { t.Error("a refused transaction ended") }
 	for _, tc := range []struct {
 		ops  []shardtxn.Op

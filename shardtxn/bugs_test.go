@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -94,7 +94,7 @@ func noStarving(t simtest.T, seed int64, cfg shardtxn.Config) {
 // one through.
 func TestCrossingTransactions(t *testing.T) {
 	t.Parallel()
-	for i, v := range services.TxnVariants() {
+	for i, v := range txntest.Variants() {
 		t.Run(v.String(), func(t *testing.T) {
 			cfg := config(v)
 			if cfg.Conflicts == shardtxn.WriteIntents {
@@ -116,7 +116,7 @@ func sum(n [2]int) int { return n[0] + n[1] }
 // paper 000's on the seeds the bug hunt tries, the others once.
 func TestWriteSkew(t *testing.T) {
 	t.Parallel()
-	for i, v := range services.TxnVariants() {
+	for i, v := range txntest.Variants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
 				writeSkew(t, seed, v.With(sweep.TxnConfig()))

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +18,7 @@ import (
 func (d *deployment) clerks(n int) []workload.TxnClient {
 	out := make([]workload.TxnClient, n)
 	for i := range out {
-		out[i] = services.TxnClient{Clerk: services.ShardTxnClerk(d.c, fmt.Sprintf("client%d", i))}
+		out[i] = txntest.Client{Clerk: txntest.Clerk(d.c, fmt.Sprintf("client%d", i))}
 	}
 	return out
 }
@@ -60,9 +60,9 @@ func TestBank(t *testing.T) {
 // suite's most expensive test, under those two designs alone (its sweep
 // scenarios run the other two).
 func testSweep(t *testing.T, bank bool) {
-	variants := services.TxnVariants()
+	variants := txntest.Variants()
 	if bank {
-		variants = []services.TxnVariant{variants[0], variants[len(variants)-1]}
+		variants = []txntest.Variant{variants[0], variants[len(variants)-1]}
 	}
 	for i, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -187,7 +187,7 @@ func TestCoordinatorCrashMid2PC(t *testing.T) {
 	for _, p := range crashPoints {
 		runs = append(runs, run{p, killLeader})
 	}
-	for i, v := range services.TxnVariants() {
+	for i, v := range txntest.Variants() {
 		cfg := config(v)
 		seeds := []int64{1, 2}
 		if i > 0 {
@@ -229,7 +229,7 @@ func crashMid2PC(t simtest.T, seed int64, cfg shardtxn.Config, p crashPoint, f d
 	d := deploy(t, seed, dep)
 	a, b := d.keysOn()
 	sa, sb := shardtxn.ShardOf(a, 3), shardtxn.ShardOf(b, 3)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "100"), shardtxn.Set(b, "0")).Committed)
 	require.True(t, d.w.RunUntil(d.drained, time.Second), "the setup's commits are delivered")
 
@@ -257,7 +257,7 @@ func crashMid2PC(t simtest.T, seed int64, cfg shardtxn.Config, p crashPoint, f d
 // has it, or the cohort's question would be answered "committed".
 func TestAbortWithCohortDown(t *testing.T) {
 	t.Parallel()
-	for _, v := range services.TxnVariants() {
+	for _, v := range txntest.Variants() {
 		t.Run(v.String(), func(t *testing.T) {
 			simtest.Run(t, []int64{1}, func(t *testing.T, seed int64) simtest.Result {
 				return result(t, abortWithCohortDown(t, seed, config(v)))
@@ -277,7 +277,7 @@ func abortWithCohortDown(t simtest.T, seed int64, cfg shardtxn.Config) *deployme
 	d := deploy(t, seed, dep)
 	a, b := d.keysOn()
 	sa := shardtxn.ShardOf(a, 3)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "100"), shardtxn.Set(b, "0")).Committed)
 	require.True(t, d.w.RunUntil(d.drained, time.Second), "the setup's commits are delivered")
 
@@ -307,13 +307,13 @@ func abortWithCohortDown(t simtest.T, seed int64, cfg shardtxn.Config) *deployme
 // waiting for the coordinators.
 func TestIntentGivesUpWithoutCoordinator(t *testing.T) {
 	t.Parallel()
-	cfg := config(services.TxnVariants()[1])
+	cfg := config(txntest.Variants()[1])
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, 1, dep)
 	a, b := d.keysOn()
 	sa, sb := shardtxn.ShardOf(a, 3), shardtxn.ShardOf(b, 3)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "1"), shardtxn.Set(b, "1")).Committed)
 	require.True(t, d.w.RunUntil(d.drained, time.Second), "the setup's commits are delivered")
 	for i := range d.c.Replicas(1 + sb) {
@@ -325,7 +325,7 @@ func TestIntentGivesUpWithoutCoordinator(t *testing.T) {
 	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Partition, Groups: [][]int{coords, d.others(coords)}}))
 	start := d.w.Now()
 	var out *shardtxn.Outcome
-	require.NoError(t, services.ShardTxnClerk(d.c, "writer").Txn([]shardtxn.Op{shardtxn.Set(a, "3")}, func(o shardtxn.Outcome) { out = &o }))
+	require.NoError(t, txntest.Clerk(d.c, "writer").Txn([]shardtxn.Op{shardtxn.Set(a, "3")}, func(o shardtxn.Outcome) { out = &o }))
 	require.True(t, d.w.RunUntil(func() bool { return out != nil }, 3*time.Second), "the write is answered while the coordinators are cut off")
 	assert.False(t, out.Committed, "refused: %s", out.Reason)
 	assert.Less(t, d.w.Now()-start, 2*cfg.RPCTimeout, "within about RPCTimeout")

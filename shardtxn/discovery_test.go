@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,7 +19,7 @@ func TestDiscoveryNeedsItsDirectory(t *testing.T) {
 	for _, d := range []shardtxn.Discovery{shardtxn.Redirect, shardtxn.ReplicaManager} {
 		cfg := shardtxn.DefaultConfig()
 		cfg.Discovery = d
-		cc, err := services.ShardTxn{Shards: 1, Replicas: 1, Config: cfg}.Cluster()
+		cc, err := txntest.Deployment{Shards: 1, Replicas: 1, Config: cfg}.Cluster()
 		require.NoError(t, err)
 		assert.Equal(t, d == shardtxn.ReplicaManager, cc.Directory != nil, "the deployment runs a directory if its discovery asks for one")
 		if cc.Directory == nil {

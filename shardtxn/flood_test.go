@@ -6,9 +6,9 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,8 +33,8 @@ import (
 // heals, everything drains.
 func TestOneWayCutDoesNotFlood(t *testing.T) {
 	t.Parallel()
-	variants := services.TxnVariants()
-	for _, v := range []services.TxnVariant{variants[0], variants[len(variants)-1]} {
+	variants := txntest.Variants()
+	for _, v := range []txntest.Variant{variants[0], variants[len(variants)-1]} {
 		t.Run(v.String(), func(t *testing.T) {
 			cfg := config(v)
 			cfg.RSM.MaxRaftState = 8 << 10
@@ -49,7 +49,7 @@ func TestOneWayCutDoesNotFlood(t *testing.T) {
 }
 
 func oneWayCut(t *testing.T, seed int64, cfg shardtxn.Config) simtest.Result {
-	d := deploy(t, seed, services.ShardTxn{Shards: 3, Replicas: 3, Config: cfg})
+	d := deploy(t, seed, txntest.Deployment{Shards: 3, Replicas: 3, Config: cfg})
 	var h txncheck.History
 	run := workload.StartLists(d.w, d.clerks(5), workload.ListSpec{Keys: 6, MaxOps: 4, Reads: 0.5, Think: 10 * time.Millisecond}, &h)
 	d.w.Run(time.Second)
@@ -93,7 +93,7 @@ func oneWayCut(t *testing.T, seed int64, cfg shardtxn.Config) simtest.Result {
 func TestRepeatsNeedNoEntry(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "0"), shardtxn.Set(b, "0")).Committed, "the groups have leaders")
 	require.True(t, d.w.RunUntil(d.drained, time.Second), "and the decision is delivered")
@@ -153,8 +153,8 @@ func TestCleanupQuestionsBackOff(t *testing.T) {
 	t.Parallel()
 	cfg := shardtxn.DefaultConfig()
 	cfg.Presumption = shardtxn.PresumedCommit
-	d := deploy(t, 1, services.ShardTxn{Shards: 3, Replicas: 3, Config: discovered(cfg)})
-	ck := services.ShardTxnClerk(d.c, "client")
+	d := deploy(t, 1, txntest.Deployment{Shards: 3, Replicas: 3, Config: discovered(cfg)})
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "0"), shardtxn.Set(b, "0")).Committed, "the groups have leaders")
 	require.True(t, d.w.RunUntil(d.drained, time.Second))

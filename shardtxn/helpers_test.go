@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/require"
@@ -18,10 +18,10 @@ import (
 type deployment struct {
 	w *sim.World
 	c *cluster.Cluster
-	d services.ShardTxn
+	d txntest.Deployment
 }
 
-func deploy(t simtest.T, seed int64, d services.ShardTxn) *deployment {
+func deploy(t simtest.T, seed int64, d txntest.Deployment) *deployment {
 	t.Helper()
 	w := sim.NewWorld(seed)
 	cfg, err := d.Cluster()
@@ -39,8 +39,8 @@ var discovery = flag.String("discovery", "", "leader discovery of the tests' dep
 
 // standard is three shards and a coordinator group of three replicas each,
 // placed on three shared hosts as paper 000 deployed them.
-func standard(cfg shardtxn.Config) services.ShardTxn {
-	return services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: discovered(cfg)}
+func standard(cfg shardtxn.Config) txntest.Deployment {
+	return txntest.Deployment{Shards: 3, Replicas: 3, Shared: true, Config: discovered(cfg)}
 }
 
 // discovered is cfg with the leader discovery -discovery asks for.
@@ -76,13 +76,13 @@ func (d *deployment) wait(t simtest.T, what string, f func(done func(shardtxn.Ou
 }
 
 // drained reports whether every live replica has nothing pending (see
-// services.ShardTxn.Drained).
+// txntest.Deployment.Drained).
 func (d *deployment) drained() bool { return d.d.Drained(d.c) }
 
 // eachVariant runs body as a subtest under each variant of paper 000's
-// and paper 003's options (services.TxnVariants), paper 000's first.
+// and paper 003's options (txntest.Variants), paper 000's first.
 func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
-	for _, v := range services.TxnVariants() {
+	for _, v := range txntest.Variants() {
 		t.Run(v.String(), func(t *testing.T) {
 			t.Parallel()
 			body(t, config(v))
@@ -91,7 +91,7 @@ func eachVariant(t *testing.T, body func(t *testing.T, cfg shardtxn.Config)) {
 }
 
 // config is shardtxn's default configuration with v's options.
-func config(v services.TxnVariant) shardtxn.Config {
+func config(v txntest.Variant) shardtxn.Config {
 	cfg := shardtxn.DefaultConfig()
 	cfg.Conflicts, cfg.Presumption = v.Conflicts, v.Presumption
 	return cfg

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +27,7 @@ func TestBadCalls(t *testing.T) {
 	t.Parallel()
 	cfg := shardtxn.DefaultConfig()
 	d := deploy(t, 1, standard(cfg))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	require.True(t, d.run(t, ck, shardtxn.Set(a, "1"), shardtxn.Set(b, "2")).Committed)
 
@@ -119,7 +119,7 @@ type testHost struct {
 func TestBadValues(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	top := strconv.FormatInt(math.MaxInt64, 10)
 	long := strings.Repeat("x", shardtxn.MaxValue)
@@ -162,7 +162,7 @@ func TestBadValues(t *testing.T) {
 func TestClerkAfterItsHostDied(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Set("k", "1")).Committed)
 	h := d.w.Hosts()[len(d.w.Hosts())-1]
 	require.Equal(t, "client", h.Name())
@@ -204,7 +204,7 @@ func TestClerkAfterItsHostDied(t *testing.T) {
 func TestBadRequests(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	require.True(t, d.run(t, ck, shardtxn.Set("k", "1"), shardtxn.Set(a, "1"), shardtxn.Set(b, "1")).Committed, "the groups have leaders")
 	h := d.c.NewClient("raw")

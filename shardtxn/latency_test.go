@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -31,10 +31,10 @@ func crossShardLatency(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))
 	p := d.c.Net().Params()
 	rtt := 2 * (p.Latency + p.Jitter/2)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	keys := []string{}
 	for i := 0; len(keys) < 3; i++ {
-		k := services.ListKey(i)
+		k := txntest.ListKey(i)
 		if shardtxn.ShardOf(k, 3) == len(keys) {
 			keys = append(keys, k)
 		}
@@ -44,7 +44,7 @@ func crossShardLatency(t *testing.T, cfg shardtxn.Config) {
 	var total time.Duration
 	for i := range n {
 		start := d.w.Now()
-		v := services.ListKey(i)
+		v := txntest.ListKey(i)
 		require.True(t, d.run(t, ck, shardtxn.Set(keys[0], v), shardtxn.Set(keys[1], v), shardtxn.Set(keys[2], v)).Committed)
 		total += d.w.Now() - start
 		require.True(t, d.w.RunUntil(d.drained, time.Second))
@@ -72,13 +72,13 @@ func singleShardLatency(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))
 	p := d.c.Net().Params()
 	rtt := 2 * (p.Latency + p.Jitter/2)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Get("a")).Committed, "a first transaction finds the leader")
 	const n = 20
 	var total time.Duration
 	for i := range n {
 		start := d.w.Now()
-		out := d.run(t, ck, shardtxn.Append("a", services.ListKey(i)), shardtxn.Read("a"))
+		out := d.run(t, ck, shardtxn.Append("a", txntest.ListKey(i)), shardtxn.Read("a"))
 		require.True(t, out.Committed)
 		require.Len(t, out.Results[1].List, i+1, "the read sees the append before it")
 		total += d.w.Now() - start
@@ -98,13 +98,13 @@ func TestDecisionsBatched(t *testing.T) {
 
 func decisionsBatched(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, standard(cfg))
-	warm := services.ShardTxnClerk(d.c, "warm")
+	warm := txntest.Clerk(d.c, "warm")
 	require.True(t, d.run(t, warm, shardtxn.Get("a"), shardtxn.Get("b1")).Committed)
 	const n = 20
 	ended := 0
 	for i := range n {
-		ck := services.ShardTxnClerk(d.c, services.ListKey(i))
-		a, b := services.ListKey(2*i), services.ListKey(2*i+1)
+		ck := txntest.Clerk(d.c, txntest.ListKey(i))
+		a, b := txntest.ListKey(2*i), txntest.ListKey(2*i+1)
 		require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(a, "1"), shardtxn.Set(b, "1")}, func(o shardtxn.Outcome) {
 			if o.Committed {
 				ended++

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,7 +67,7 @@ func leaderCrash(t simtest.T, seed int64, cfg shardtxn.Config) (failed, total in
 	var txns []*crashTxn
 	running, stop := clients, false
 	for c := range clients {
-		ck := services.ShardTxnClerk(d.c, fmt.Sprintf("client%d", c))
+		ck := txntest.Clerk(d.c, fmt.Sprintf("client%d", c))
 		var next func(i int)
 		next = func(i int) {
 			if stop {
@@ -107,7 +107,7 @@ func leaderCrash(t simtest.T, seed int64, cfg shardtxn.Config) (failed, total in
 	require.True(t, d.w.RunUntil(func() bool { return running == 0 }, time.Minute), "the clients finish")
 	require.True(t, d.w.RunUntil(d.drained, 30*time.Second), "locks and the table drain")
 
-	reader := services.ShardTxnClerk(d.c, "reader")
+	reader := txntest.Clerk(d.c, "reader")
 	list := d.read(t, reader, hot).Results[0].Value
 	var keys []string
 	for _, tx := range txns {

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,7 +39,7 @@ func TestKillCoordinatorLeaderAfterPrepare(t *testing.T) {
 		}
 		return 0
 	}))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	warm := d.freshKeys("warm")
 	require.True(t, d.run(t, ck, shardtxn.Set(warm[0], "1"), shardtxn.Set(warm[1], "1")).Committed, "a leader, and a transaction to elect it")
 	require.GreaterOrEqual(t, leaderHost, 0, "leadership news named the leader")
@@ -75,7 +75,7 @@ func TestShardLeadershipNews(t *testing.T) {
 	dep := standard(shardtxn.DefaultConfig())
 	dep.Shared = false
 	d := deploy(t, 1, dep)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	keys := d.freshKeys("k")
 	require.True(t, d.run(t, ck, shardtxn.Set(keys[0], "1"), shardtxn.Set(keys[1], "1")).Committed)
 	g := 1 + shardtxn.ShardOf(keys[0], dep.Shards)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,8 +41,8 @@ func TestLocalReadsAreNotLinearizable(t *testing.T) {
 // readAfterPartition runs the scenario above and returns porcupine's
 // verdict and the value A's last Get read.
 func readAfterPartition(t *testing.T, cfg shardtxn.Config) (linearizable bool, read string) {
-	d := deploy(t, 1, services.ShardTxn{Shards: 1, Replicas: 3, Config: cfg})
-	a, b := services.ShardTxnClerk(d.c, "a"), services.ShardTxnClerk(d.c, "b")
+	d := deploy(t, 1, txntest.Deployment{Shards: 1, Replicas: 3, Config: cfg})
+	a, b := txntest.Clerk(d.c, "a"), txntest.Clerk(d.c, "b")
 	require.NoError(t, b.SetTimeout(20*time.Millisecond)) // B finds the new leader soon after it is elected
 	var h linearize.History
 	op := func(c int, ck *shardtxn.Clerk, o shardtxn.Op) (done func() bool, value *string) {

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,7 +70,7 @@ func newLockScene(t *testing.T, cfg shardtxn.Config) *lockScene {
 	s := &lockScene{d: deploy(t, 1, dep)}
 	s.a, s.b = s.d.keysOn()
 	s.sa, s.sb = shardtxn.ShardOf(s.a, 3), shardtxn.ShardOf(s.b, 3)
-	s.holder, s.waiter = services.ShardTxnClerk(s.d.c, "holder"), services.ShardTxnClerk(s.d.c, "waiter")
+	s.holder, s.waiter = txntest.Clerk(s.d.c, "holder"), txntest.Clerk(s.d.c, "waiter")
 	require.True(t, s.d.run(t, s.holder, shardtxn.Get(s.a), shardtxn.Get(s.b)).Committed, "the clerks find the leaders")
 	require.True(t, s.d.run(t, s.waiter, shardtxn.Get(s.a)).Committed)
 	return s

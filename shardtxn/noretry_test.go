@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +25,7 @@ func TestNoRetryClerkGivesUpOnACrash(t *testing.T) {
 	dep := standard(cfg)
 	dep.Shared = false
 	d := deploy(t, 1, dep)
-	paper, ours := services.ShardTxnClerk(d.c, "paper"), services.ShardTxnClerk(d.c, "ours")
+	paper, ours := txntest.Clerk(d.c, "paper"), txntest.Clerk(d.c, "ours")
 	require.NoError(t, paper.NoRetry())
 	keys := d.freshKeys("k")
 	write := func(ck *shardtxn.Clerk, v string) shardtxn.Outcome {

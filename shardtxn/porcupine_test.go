@@ -8,8 +8,8 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +25,7 @@ func TestSingleKeyLinearizable(t *testing.T) {
 	var h linearize.History
 	stopped, running := false, 0
 	for c := range 4 {
-		ck := services.ShardTxnClerk(d.c, fmt.Sprintf("client%d", c))
+		ck := txntest.Clerk(d.c, fmt.Sprintf("client%d", c))
 		running++
 		n := 0
 		var step func()

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,10 +43,10 @@ func readAcrossDecision(t *testing.T, cfg shardtxn.Config) *txncheck.Result {
 	d := deploy(t, 1, dep)
 	// List key 0 and list key kb, on another shard.
 	kb := 1
-	for shardtxn.ShardOf(services.ListKey(kb), 3) == shardtxn.ShardOf(services.ListKey(0), 3) {
+	for shardtxn.ShardOf(txntest.ListKey(kb), 3) == shardtxn.ShardOf(txntest.ListKey(0), 3) {
 		kb++
 	}
-	sa, sb := shardtxn.ShardOf(services.ListKey(0), 3), shardtxn.ShardOf(services.ListKey(kb), 3)
+	sa, sb := shardtxn.ShardOf(txntest.ListKey(0), 3), shardtxn.ShardOf(txntest.ListKey(kb), 3)
 	shardB := map[*sim.Host]bool{}
 	for i := range d.c.Replicas(1 + sb) {
 		shardB[d.c.Hosts()[d.c.HostOf(1+sb, i)]] = true

@@ -7,8 +7,8 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +29,7 @@ func transactionTimeout(t *testing.T, cfg shardtxn.Config) {
 	d := deploy(t, 1, dep)
 	a, b := d.keysOn()
 	sb := shardtxn.ShardOf(b, 3)
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	require.True(t, d.run(t, ck, shardtxn.Get(a), shardtxn.Get(b)).Committed)
 	for i := range d.c.Replicas(1 + sb) {
 		require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.Kill, Host: d.c.HostOf(1+sb, i)}))
@@ -74,7 +74,7 @@ func TestConfigValidate(t *testing.T) {
 		cfg := shardtxn.DefaultConfig()
 		tc.set(&cfg)
 		assert.EqualError(t, cfg.Validate(), tc.want)
-		cc, err := services.ShardTxn{Shards: 1, Replicas: 1, Config: cfg}.Cluster()
+		cc, err := txntest.Deployment{Shards: 1, Replicas: 1, Config: cfg}.Cluster()
 		require.NoError(t, err)
 		_, err = cluster.New(sim.NewWorld(1), cc)
 		assert.ErrorContains(t, err, tc.want, "a deployment with the bad setting does not start")

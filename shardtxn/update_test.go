@@ -3,8 +3,8 @@ package shardtxn_test
 import (
 	"testing"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +16,7 @@ import (
 func TestUpdate(t *testing.T) {
 	t.Parallel()
 	d := deploy(t, 1, standard(shardtxn.DefaultConfig()))
-	ck := services.ShardTxnClerk(d.c, "client")
+	ck := txntest.Clerk(d.c, "client")
 	a, b := d.keysOn()
 	var read [][]shardtxn.Result
 	update := func(next func([]shardtxn.Result) ([]string, string)) shardtxn.Outcome {

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/plots"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 )
 
@@ -58,7 +58,7 @@ func TestCoordinatorCrashClients(t *testing.T) {
 // TestCompareVerdict names, at each end of the keyspace, the variant that
 // commits the most and the one that answers fastest.
 func TestCompareVerdict(t *testing.T) {
-	variants := services.TxnVariants()[:2]
+	variants := txntest.Variants()[:2]
 	keys := []int{1000, 10}
 	rate := func(perSecond, mean float64, failed int) acidRate {
 		return acidRate{perSecond: perSecond, committed: 100 - failed, failed: failed, latency: plots.Stats{Mean: mean}}

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 )
 
 func acidCompareExperiment() Experiment {
@@ -42,7 +42,7 @@ func compareWindow(full bool) time.Duration {
 // compareDesign returns variant v of shardtxn's options; paper 003's whole
 // design (the last variant) also finds leaders through the replica
 // manager, as paper 000's (the first) redirects.
-func compareDesign(v services.TxnVariant, last bool) shardtxn.Config {
+func compareDesign(v txntest.Variant, last bool) shardtxn.Config {
 	cfg := v.With(shardtxn.DefaultConfig())
 	if last {
 		cfg.Discovery = shardtxn.ReplicaManager
@@ -75,7 +75,7 @@ func comparePoint(seed int64, cfg shardtxn.Config, keys int, kill bool, window t
 }
 
 func runAcidCompare(p Params) (*Result, error) {
-	variants := services.TxnVariants()
+	variants := txntest.Variants()
 	keys := compareKeys()
 	window := compareWindow(p.Full)
 	kills := []bool{false, true}
@@ -146,7 +146,7 @@ func runAcidCompare(p Params) (*Result, error) {
 
 // variantName names variant vi of n in a legend, with the paper whose
 // whole design it is.
-func variantName(v services.TxnVariant, vi, n int) string {
+func variantName(v txntest.Variant, vi, n int) string {
 	switch vi {
 	case 0:
 		return v.String() + " (paper 000)"
@@ -178,7 +178,7 @@ func killNote(kill bool) string {
 // compareVerdict says who wins where: at the most and the least
 // contention, the variants with the most commits per second and the
 // lowest mean latency. rates are by variant, then keys.
-func compareVerdict(variants []services.TxnVariant, keys []int, rates []acidRate) string {
+func compareVerdict(variants []txntest.Variant, keys []int, rates []acidRate) string {
 	out := ""
 	for _, ki := range []int{0, len(keys) - 1} {
 		best, fast := 0, 0

@@ -95,7 +95,7 @@ func acidCrashTxns(full bool) int {
 
 // An acidClient is a client of txn-acid-crash: ours, which retries a
 // transaction under its Txid until it hears the decision, or paper 003's,
-// which does not (services.PaperClerk).
+// which does not (txntest.PaperClerk).
 type acidClient struct {
 	name  string
 	paper bool

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 )
 
 // acidDesign is paper 003's design: write intents, presumed commit and
@@ -26,7 +26,7 @@ func acidDesign() shardtxn.Config {
 // transaction managers) of coordinators replicas, each on a host of its
 // own.
 func newAcidEnv(seed int64, shards int, shared bool, coordinators int, conf shardtxn.Config) (*txnEnv, error) {
-	dep := services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}
+	dep := txntest.Deployment{Shards: shards, Replicas: 3, Shared: shared, Config: conf}
 	return buildTxnEnv(seed, dep, func(c *cluster.Config) { c.Groups[0].Replicas, c.Groups[0].Hosts = coordinators, nil })
 }
 

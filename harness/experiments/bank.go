@@ -9,11 +9,12 @@ import (
 	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 )
 
@@ -59,7 +60,7 @@ func logOrdered(name string, nodes, replicas, cache int) bankDesign {
 type bankEnv struct {
 	w       *sim.World
 	c       *cluster.Cluster
-	client  func(name string, times *services.OpTimes) workload.TxnClient
+	client  func(name string, times *logordertest.OpTimes) workload.TxnClient
 	clients int
 }
 
@@ -72,20 +73,20 @@ func (d bankDesign) deploy(seed int64) (*bankEnv, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &bankEnv{w: e.w, c: e.c, client: func(name string, _ *services.OpTimes) workload.TxnClient {
-			return services.TxnClient{Clerk: services.ShardTxnClerk(e.c, name), RowSize: rowSize, Overdraft: true}
+		return &bankEnv{w: e.w, c: e.c, client: func(name string, _ *logordertest.OpTimes) workload.TxnClient {
+			return txntest.Client{Clerk: txntest.Clerk(e.c, name), RowSize: rowSize, Overdraft: true}
 		}}, nil
 	}
-	w, c, err := buildCluster(seed, services.LogOrder{Config: *d.log}.Cluster)
+	w, c, err := buildCluster(seed, logordertest.Deployment{Config: *d.log}.Cluster)
 	if err != nil {
 		return nil, err
 	}
-	e := &bankEnv{w: w, c: c, client: func(name string, times *services.OpTimes) workload.TxnClient {
-		ck := services.LogOrderClerk(c, name, d.log.Layout)
+	e := &bankEnv{w: w, c: c, client: func(name string, times *logordertest.OpTimes) workload.TxnClient {
+		ck := logordertest.Clerk(c, name, d.log.Layout)
 		if d.clerkTimeout > 0 {
 			ck.SetTimeout(d.clerkTimeout)
 		}
-		return services.LogOrderClient{Clerk: ck, AnySnapshot: true, RowSize: rowSize, Overdraft: true, Times: times}
+		return logordertest.Client{Clerk: ck, AnySnapshot: true, RowSize: rowSize, Overdraft: true, Times: times}
 	}}
 	ok := false
 	e.client("settle", nil).Transfer([]bank.Transfer{{From: 0, To: 1, Amount: 1}}, func(txncheck.Outcome) { ok = true })
@@ -103,13 +104,13 @@ type bankLoad struct {
 	stopped bool
 	at      []time.Duration
 	took    []time.Duration
-	times   *services.OpTimes
+	times   *logordertest.OpTimes
 }
 
 // start starts workers clients making paper 004's transfers between
 // accounts accounts.
 func (e *bankEnv) start(workers, accounts int) *bankLoad {
-	l := &bankLoad{times: &services.OpTimes{W: e.w}}
+	l := &bankLoad{times: &logordertest.OpTimes{W: e.w}}
 	clients := make([]workload.TxnClient, workers)
 	for i := range clients {
 		e.clients++

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 )
 
@@ -14,10 +14,10 @@ import (
 type txnEnv struct {
 	w      *sim.World
 	c      *cluster.Cluster
-	dep    services.ShardTxn
+	dep    txntest.Deployment
 	clerks int
 	// paperClients makes the clerks made from now on paper 003's client
-	// (services.PaperClerk), which does not retry.
+	// (txntest.PaperClerk), which does not retry.
 	paperClients bool
 	disk         time.Duration // each server host's disk write (setDisk); 0: free
 	// relayed makes the clerks made from now on send every transaction to
@@ -30,13 +30,13 @@ type txnEnv struct {
 // host a coordinator replica and a replica of every shard), or with every
 // replica on a host of its own.
 func newTxnEnv(seed int64, shards int, shared bool, conf shardtxn.Config) (*txnEnv, error) {
-	return buildTxnEnv(seed, services.ShardTxn{Shards: shards, Replicas: 3, Shared: shared, Config: conf}, nil)
+	return buildTxnEnv(seed, txntest.Deployment{Shards: shards, Replicas: 3, Shared: shared, Config: conf}, nil)
 }
 
 // buildTxnEnv builds dep, its servers snapshotting at snapshotAt; layout,
 // if not nil, changes the cluster's layout first (the coordinators' number
 // and hosts, say), and a transaction across two shards has committed.
-func buildTxnEnv(seed int64, dep services.ShardTxn, layout func(*cluster.Config)) (*txnEnv, error) {
+func buildTxnEnv(seed int64, dep txntest.Deployment, layout func(*cluster.Config)) (*txnEnv, error) {
 	dep.Config.RSM.MaxRaftState = snapshotAt
 	w, c, err := buildCluster(seed, func() (cluster.Config, error) {
 		cfg, err := dep.Cluster()
@@ -68,15 +68,15 @@ func (e *txnEnv) clerk() *shardtxn.Clerk {
 	name := fmt.Sprintf("client%d", e.clerks)
 	switch {
 	case e.paperClients:
-		return services.PaperClerk(e.c, name, paperClientTimeout)
+		return txntest.PaperClerk(e.c, name, paperClientTimeout)
 	case e.relayed:
 		h := e.c.NewClient(name)
 		ck, err := shardtxn.MakeClerk(h, e.c.Ends(h, 0, nil), nil)
 		must(err)
-		must(ck.SetTimeout(services.ClerkTimeout))
+		must(ck.SetTimeout(txntest.ClerkTimeout))
 		return ck
 	}
-	return services.ShardTxnClerk(e.c, name)
+	return txntest.Clerk(e.c, name)
 }
 
 // paperClientTimeout is how long paper 003's client waits for an answer:

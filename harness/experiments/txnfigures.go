@@ -10,10 +10,10 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 )
 
 func txnLatencyExperiment() Experiment {
@@ -340,7 +340,7 @@ func costFindings(clients []int, window time.Duration, at func(name string, ci i
 		"A slow disk does not do it: with every host's disk taking %v a write (a Raft save waits for it, and a host's messages for its saves; writes commit in groups) 2PC commits %.0f a second with %d clients, at a mean of %.0f ms. "+
 		"Paper 000 does not say where its time went; it ran nine Raft replicas (hashicorp/raft, snapshotting to BoltDB) in three containers on one machine, its clients in a fourth, over HTTP.",
 		paperTimeout, n, float64(n)/paperTimeout.Seconds(), n, paperTimeout, mean(serviceTime), n, strings.Join(rates, ", "), paperTimeout, n, cross,
-		costs[len(costs)-1], n, collapsed, fewest, most, services.ClerkTimeout, shardtxn.DefaultConfig().RPCTimeout,
+		costs[len(costs)-1], n, collapsed, fewest, most, txntest.ClerkTimeout, shardtxn.DefaultConfig().RPCTimeout,
 		paperDisk, rate(diskLine, txnKind{disk: paperDisk}), n, disk.Mean)
 }
 
@@ -389,7 +389,7 @@ func runTxnFailover(p Params) (*Result, error) {
 		killAt = 10 * time.Second
 		length = 20 * time.Second
 	)
-	dep := services.ShardTxn{Shards: 2, Replicas: 3, Shared: true, Config: shardtxn.DefaultConfig()}
+	dep := txntest.Deployment{Shards: 2, Replicas: 3, Shared: true, Config: shardtxn.DefaultConfig()}
 	layout, err := eagerFirstHost(dep)
 	if err != nil {
 		return nil, err
@@ -488,7 +488,7 @@ const eagerSpread = time.Millisecond
 // they win every first election unless another node's timeout falls in
 // that spread too. So h0 leads the coordinators and every shard, as the
 // host paper 000 killed in its Fig. 5 did.
-func eagerFirstHost(dep services.ShardTxn) (func(*cluster.Config), error) {
+func eagerFirstHost(dep txntest.Deployment) (func(*cluster.Config), error) {
 	eager := dep
 	eager.Config.RSM.Raft.ElectionMax = eager.Config.RSM.Raft.ElectionMin + eagerSpread
 	eager.Config.RSM.MaxRaftState = snapshotAt

@@ -68,3 +68,9 @@ func wrote(done func()) func(error) {
 		done()
 	}
 }
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}

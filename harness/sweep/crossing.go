@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 )
 
 // CrossingRounds is how many transactions each client of a crossing runs.
@@ -52,7 +52,7 @@ const crossingStream = 0x6372
 // Run runs one seed and returns its record and how many transactions
 // each client committed.
 func (sp CrossingSpec) Run(seed int64, trace io.Writer) (*testbed.Record, [2]int, error) {
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
+	dep := txntest.Deployment{Shards: 3, Replicas: 3, Shared: true, Config: sp.Config}
 	cfg, err := dep.Cluster()
 	if err != nil {
 		return nil, [2]int{}, err
@@ -97,7 +97,7 @@ func (x *crossing) Start(e *testbed.Env) (testbed.Load, error) {
 		}
 	}
 	for i := range x.commits {
-		ck := services.ShardTxnClerk(c, fmt.Sprintf("client%d", i))
+		ck := txntest.Clerk(c, fmt.Sprintf("client%d", i))
 		first, second := a, b
 		if i == 1 {
 			first, second = b, a

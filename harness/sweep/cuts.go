@@ -9,9 +9,9 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 )
 
@@ -56,19 +56,19 @@ func cutScenario(name, description string, cfg shardtxn.Config) Scenario {
 // paper 003's with its replica manager, which is where the flood was
 // found.
 func cutScenarios() []Scenario {
-	acid := services.TxnVariants()[len(services.TxnVariants())-1]
+	acid := txntest.Variants()[len(txntest.Variants())-1]
 	rm := acid.With(TxnConfig())
 	rm.Discovery = shardtxn.ReplicaManager
 	desc := "Sharded transactions of list appends and reads, every replica on a host of its own, unreliable network, one-way cuts between a shard group's leader and every coordinator, in either direction, for 1-8 s (past the 5 s transaction timeout), again and again; txncheck for strict serializability, every lock released at the end, and no second of the run with more than twice the events of the busiest second before the cuts."
 	return []Scenario{
-		cutScenario("txn-cuts", desc+" "+services.TxnVariants()[0].Description, TxnConfig()),
+		cutScenario("txn-cuts", desc+" "+txntest.Variants()[0].Description, TxnConfig()),
 		cutScenario("txn-cuts-acid-rm", desc+" "+acid.Description+" Clients and servers find each group's leader through the replica manager.", rm),
 	}
 }
 
 // runCuts runs one seed of the cut scenario called name on cfg.
 func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Config: cfg}
+	dep := txntest.Deployment{Shards: 3, Replicas: 3, Config: cfg}
 	r, err := shardTxnRun(name, seed, dep, txnLoad(false, txnClients))
 	if err != nil {
 		return nil, err

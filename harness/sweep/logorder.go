@@ -8,10 +8,10 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim"
 )
 
@@ -99,7 +99,7 @@ func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (*testbed.Re
 // is checked.
 func logOrderRun(name string, seed int64, cfg logorder.Config, load *testbed.Txn) (testbed.Run, error) {
 	var agree agreement
-	dep := services.LogOrder{Config: cfg, Setup: func(node int, s *logorder.Server) {
+	dep := logordertest.Deployment{Config: cfg, Setup: func(node int, s *logorder.Server) {
 		s.OnDecide(func(tid int, out logorder.Outcome) { agree.add(node, tid, out) })
 	}}
 	deploy, err := dep.Cluster()
@@ -107,7 +107,7 @@ func logOrderRun(name string, seed int64, cfg logorder.Config, load *testbed.Txn
 		return testbed.Run{}, err
 	}
 	load.Client = func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
-		return services.LogOrderClient{Clerk: services.LogOrderClerk(c, name, cfg.Layout)}, nil
+		return logordertest.Client{Clerk: logordertest.Clerk(c, name, cfg.Layout)}, nil
 	}
 	load.Open = func(e *testbed.Env, accounts int, balance int64) error {
 		return openLogOrderAccounts(e.World, e.Cluster, cfg.Layout, accounts, balance)
@@ -158,7 +158,7 @@ func (a *agreement) add(node, tid int, o logorder.Outcome) {
 // openLogOrderAccounts sets every account to its opening balance in one
 // transaction, before the faults begin.
 func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layout, accounts int, balance int64) error {
-	ck := services.LogOrderClerk(c, "bank", layout)
+	ck := logordertest.Clerk(c, "bank", layout)
 	var out logorder.Outcome
 	var err error
 	ended := false
@@ -168,7 +168,7 @@ func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layo
 			return
 		}
 		for a := range accounts {
-			if e := tx.Put(services.LogOrderKey("acct", a), fmt.Sprint(balance)); e != nil {
+			if e := tx.Put(logordertest.Key("acct", a), fmt.Sprint(balance)); e != nil {
 				err, ended = e, true
 				return
 			}

@@ -5,11 +5,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/txntest"
 )
 
 // The bounds of the transaction swarms' drawn configurations.
@@ -127,8 +127,8 @@ func (sp swarmTxn) scenario() Scenario {
 // run draws the seed's configuration and runs it.
 func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	d := testbed.NewDraw(seed, swarmTxnStream)
-	dep := services.ShardTxn{Shards: d.Int("shards", 1, 8), Replicas: d.Int("replicas", 3, 7), Shared: d.Chance("shared hosts", 0.5)}
-	variants := services.TxnVariants()
+	dep := txntest.Deployment{Shards: d.Int("shards", 1, 8), Replicas: d.Int("replicas", 3, 7), Shared: d.Chance("shared hosts", 0.5)}
+	variants := txntest.Variants()
 	v := variants[d.Pick("variant", "2pl", "intents", "prc", "acid")]
 	dep.Config = v.With(shardtxn.DefaultConfig())
 	if d.Chance("replica manager", 0.3) {

@@ -15,10 +15,10 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
+	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim"
 )
 
@@ -79,7 +79,7 @@ func txnScenarios() []Scenario {
 		{Name: "txn-bank", Description: "Sharded 2PC/2PL bank transfers across shards and reads of every balance, random partitions, kills and restarts, snapshots; every read must add up to the total, and every lock be released, at the end.", Bank: true},
 	}
 	var out []Scenario
-	for i, v := range services.TxnVariants() {
+	for i, v := range txntest.Variants() {
 		for _, sp := range base {
 			sp.Config = v.With(TxnConfig())
 			if i > 0 {
@@ -91,7 +91,7 @@ func txnScenarios() []Scenario {
 	}
 	// Paper 003's whole design finds leaders through its replica manager:
 	// the lists and the leader outages again, so.
-	last := services.TxnVariants()[len(services.TxnVariants())-1]
+	last := txntest.Variants()[len(txntest.Variants())-1]
 	for _, sp := range []TxnSpec{base[0], base[2]} {
 		sp.Config = last.With(TxnConfig())
 		sp.Config.Discovery = shardtxn.ReplicaManager
@@ -120,7 +120,7 @@ func (sp TxnSpec) Scenario() Scenario {
 
 // Run runs one seed and returns its record.
 func (sp TxnSpec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
-	dep := services.ShardTxn{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
+	dep := txntest.Deployment{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
 	length := cmp.Or(sp.ChaosFor, txnChaosFor)
 	modes := chaos.Modes{Unreliable: !sp.Bank}
 	n := testbed.Nemesis{Reactive: sp.outages}
@@ -155,7 +155,7 @@ func txnLoad(bank bool, clients int) *testbed.Txn {
 // client's read must commit within txnProgress of that, and then load's
 // history is checked (the lists with the order the shards installed each
 // key's values in).
-func shardTxnRun(name string, seed int64, dep services.ShardTxn, load *testbed.Txn) (testbed.Run, error) {
+func shardTxnRun(name string, seed int64, dep txntest.Deployment, load *testbed.Txn) (testbed.Run, error) {
 	if load.Bank == nil {
 		var order installs
 		dep.Setup = func(_ int, s *shardtxn.ShardServer) { s.OnInstall(order.record) }
@@ -166,7 +166,7 @@ func shardTxnRun(name string, seed int64, dep services.ShardTxn, load *testbed.T
 		return testbed.Run{}, err
 	}
 	load.Client = func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
-		return services.TxnClient{Clerk: services.ShardTxnClerk(c, name)}, nil
+		return txntest.Client{Clerk: txntest.Clerk(c, name)}, nil
 	}
 	load.Open = func(e *testbed.Env, accounts int, balance int64) error {
 		return openAccounts(e.World, e.Cluster, accounts, balance)
@@ -234,10 +234,10 @@ func txnRandomNemesis(seed int64, hosts int, length time.Duration, modes chaos.M
 // openAccounts sets every account to its opening balance in one
 // transaction, before the faults begin.
 func openAccounts(w *sim.World, c *cluster.Cluster, accounts int, balance int64) error {
-	ck := services.ShardTxnClerk(c, "bank")
+	ck := txntest.Clerk(c, "bank")
 	ops := make([]shardtxn.Op, accounts)
 	for a := range ops {
-		ops[a] = shardtxn.Set(services.Account(a), fmt.Sprint(balance))
+		ops[a] = shardtxn.Set(txntest.Account(a), fmt.Sprint(balance))
 	}
 	var out *shardtxn.Outcome
 	if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {

@@ -189,3 +189,54 @@ func startProcesses[C any](w *sim.World, clients []C, think time.Duration, op fu
 	}
 	return r
 }
+
+// MovedAccounts returns the accounts that moves touch, each once, in the
+// order they first appear.
+func MovedAccounts(moves []bank.Transfer) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, m := range moves {
+		for _, a := range []int{m.From, m.To} {
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Moved makes the moves on the balances of accounts (as MovedAccounts
+// lists them) and returns the accounts' new rows of rowSize bytes (Row),
+// or, without overdraft, the first move whose account would go below
+// zero.
+func Moved(accounts []int, balances []int64, moves []bank.Transfer, rowSize int, overdraft bool) ([]string, *bank.Transfer) {
+	at := make(map[int]int, len(accounts))
+	next := make([]int64, len(balances))
+	for i, a := range accounts {
+		at[a] = i
+		next[i] = balances[i]
+	}
+	for _, m := range moves {
+		if !overdraft && next[at[m.From]] < m.Amount {
+			return nil, &m
+		}
+		next[at[m.From]] -= m.Amount
+		next[at[m.To]] += m.Amount
+	}
+	rows := make([]string, len(next))
+	for i, b := range next {
+		rows[i] = Row(b, rowSize)
+	}
+	return rows, nil
+}
+
+// Ints parses a list's decimal elements (a list-append key's values); an
+// element that is not a number is 0.
+func Ints(list []string) []int {
+	out := make([]int, len(list))
+	for i, s := range list {
+		out[i], _ = strconv.Atoi(s)
+	}
+	return out
+}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/bank"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,13 +23,13 @@ func (d *deployment) bankRun(t simtest.T, clients int, reads float64, span time.
 	ck := d.clerk()
 	tx := d.begin(t, ck, 0)
 	for a := range accounts {
-		require.NoError(t, tx.Put(services.LogOrderKey("acct", a), "100"))
+		require.NoError(t, tx.Put(logordertest.Key("acct", a), "100"))
 	}
 	_, o := d.commit(t, tx)
 	require.Equal(t, logorder.Applied, o)
 	cs := make([]workload.TxnClient, clients)
 	for i := range cs {
-		cs[i] = services.LogOrderClient{Clerk: d.clerk()}
+		cs[i] = logordertest.Client{Clerk: d.clerk()}
 	}
 	var h bank.History
 	run := workload.StartBank(d.w, cs, workload.BankSpec{Accounts: accounts, MaxAmount: 20, Reads: reads, Think: time.Millisecond}, &h)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/bank"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +25,7 @@ func TestFarBehindCatchesUp(t *testing.T) {
 		d := deploy(t, seed, cfg)
 		clients := make([]workload.TxnClient, 4)
 		for i := range clients {
-			clients[i] = services.LogOrderClient{Clerk: d.clerk(), Overdraft: true}
+			clients[i] = logordertest.Client{Clerk: d.clerk(), Overdraft: true}
 		}
 		run := workload.StartBank(d.w, clients, workload.BankSpec{Accounts: 40, MaxAmount: 10, Moves: 2}, &bank.History{})
 		d.w.Run(time.Second)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
@@ -20,7 +20,7 @@ import (
 type deployment struct {
 	w         *sim.World
 	c         *cluster.Cluster
-	d         services.LogOrder
+	d         logordertest.Deployment
 	decisions []map[int]logorder.Outcome // per node
 	clients   int
 }
@@ -38,7 +38,7 @@ func deploy(t simtest.T, seed int64, cfg logorder.Config) *deployment {
 	for i := range d.decisions {
 		d.decisions[i] = map[int]logorder.Outcome{}
 	}
-	d.d = services.LogOrder{Config: cfg, Setup: func(node int, s *logorder.Server) {
+	d.d = logordertest.Deployment{Config: cfg, Setup: func(node int, s *logorder.Server) {
 		s.OnDecide(func(tid int, o logorder.Outcome) {
 			if old, ok := d.decisions[node][tid]; ok && old != o {
 				t.Errorf("node %d decided tid %d %v, and %v after a restart", node, tid, old, o)
@@ -74,7 +74,7 @@ func (d *deployment) disagreement() string {
 
 func (d *deployment) clerk() *logorder.Clerk {
 	d.clients++
-	return services.LogOrderClerk(d.c, fmt.Sprintf("client%d", d.clients), d.d.Config.Layout)
+	return logordertest.Clerk(d.c, fmt.Sprintf("client%d", d.clients), d.d.Config.Layout)
 }
 
 func (d *deployment) server(i int) *logorder.Server {

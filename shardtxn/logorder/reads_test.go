@@ -6,8 +6,8 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +24,7 @@ func TestSnapshotReadsGoBackInTime(t *testing.T) {
 		d := deploy(t, seed, config(3, 2))
 		stale := 2
 		key := 0
-		for d.d.Config.Layout.Owners(services.LogOrderKey("k", key))[1] != stale {
+		for d.d.Config.Layout.Owners(logordertest.Key("k", key))[1] != stale {
 			key++
 		}
 		clerk := func(name string) (*logorder.Clerk, func(to []int)) {
@@ -40,7 +40,7 @@ func TestSnapshotReadsGoBackInTime(t *testing.T) {
 		// realtime holds the reader's stale read; session, the writer's.
 		var realtime, session txncheck.History
 		run := func(process int, ck *logorder.Clerk, ops []txncheck.Op, min bool, into ...*txncheck.History) []int {
-			client := services.LogOrderClient{Clerk: ck, AnySnapshot: !min}
+			client := logordertest.Client{Clerk: ck, AnySnapshot: !min}
 			invoked := d.w.Now()
 			var txn txncheck.Txn
 			client.ListTxn(ops, func(o txncheck.Outcome, done []txncheck.Op) {

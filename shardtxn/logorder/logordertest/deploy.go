@@ -1,4 +1,8 @@
-package services
+// Package logordertest deploys logorder on the cluster harness for tests,
+// sweeps and experiments, as kvraft/kvtest does kvraft: a Deployment (one
+// group of nodes, each on a host of its own), its clerks, and the
+// transaction workloads' client (Client, a workload.TxnClient).
+package logordertest
 
 import (
 	"errors"
@@ -16,10 +20,10 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-// LogOrder describes a logorder deployment: one group ("nami") of
+// Deployment describes a logorder deployment: one group ("nami") of
 // Config.Layout.Nodes nodes, each on a host of its own, which hold the
 // transaction log together and the key ranges the layout gives each.
-type LogOrder struct {
+type Deployment struct {
 	Config logorder.Config
 	// Setup, if set, hears of each node started (again after a restart),
 	// e.g. to watch its decisions (Server.OnDecide).
@@ -27,14 +31,14 @@ type LogOrder struct {
 }
 
 // Cluster returns the cluster configuration of the deployment.
-func (d LogOrder) Cluster() (cluster.Config, error) {
+func (d Deployment) Cluster() (cluster.Config, error) {
 	if err := d.Config.Validate(); err != nil {
 		return cluster.Config{}, err
 	}
 	return cluster.Config{Groups: []cluster.Group{{Name: "nami", Replicas: d.Config.Layout.Nodes, Factory: d.node}}}, nil
 }
 
-func (d LogOrder) node(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+func (d Deployment) node(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	disk := n.Host.PersisterNamed(fmt.Sprintf("nami/%d/store", n.Me))
 	s, err := logorder.Start(n.Host, n.Peers, n.Me, n.Persister, disk, d.Config)
 	if err != nil {
@@ -48,7 +52,7 @@ func (d LogOrder) node(n cluster.Node) (cluster.Replica, []*labrpc.Service, erro
 
 // Drained reports whether every live node of the deployment on c has
 // processed its whole log, and all have processed the same tid.
-func (d LogOrder) Drained(c *cluster.Cluster) bool {
+func (d Deployment) Drained(c *cluster.Cluster) bool {
 	last := -1
 	for i := range c.Replicas(0) {
 		s, ok := c.Replica(0, i).(*logorder.Server)
@@ -63,10 +67,10 @@ func (d LogOrder) Drained(c *cluster.Cluster) bool {
 	return true
 }
 
-// LogOrderClerk returns a clerk of the deployment on c, on a client host
+// Clerk returns a clerk of the deployment on c, on a client host
 // of its own named name, waiting 300 ms for an answer before it asks
 // another server.
-func LogOrderClerk(c *cluster.Cluster, name string, layout logorder.Layout) *logorder.Clerk {
+func Clerk(c *cluster.Cluster, name string, layout logorder.Layout) *logorder.Clerk {
 	h := c.NewClient(name)
 	ck, err := logorder.MakeClerk(h, c.Ends(h, 0, nil), layout)
 	must(err)
@@ -74,14 +78,14 @@ func LogOrderClerk(c *cluster.Cluster, name string, layout logorder.Layout) *log
 	return ck
 }
 
-// LogOrderKey names key n of a workload (prefix "k" for lists, "acct" for
+// Key names key n of a workload (prefix "k" for lists, "acct" for
 // accounts) so that keys spread over the nodes: its first byte, which
 // picks its range, is a letter that goes round with n.
-func LogOrderKey(prefix string, n int) string {
+func Key(prefix string, n int) string {
 	return string(rune('a'+n%26)) + prefix + strconv.Itoa(n)
 }
 
-// LogOrderClient runs the transaction workloads (workload.TxnClient) on a
+// Client runs the transaction workloads (workload.TxnClient) on a
 // logorder clerk. Each transaction begins at the clerk's last tid, so a
 // client sees its own writes; a list append reads the list and puts it
 // back longer; a conflict is an abort (Fail), except in a transfer, which
@@ -89,7 +93,7 @@ func LogOrderKey(prefix string, n int) string {
 // (logorder.ErrOutcomeUnknown: it may have been applied) is recorded as
 // txncheck.Unknown, never as a failure. Bank rows are
 // workload.Row(balance, RowSize).
-type LogOrderClient struct {
+type Client struct {
 	*logorder.Clerk
 	RowSize int
 	// Overdraft lets a transfer take an account below zero (paper 004's
@@ -106,7 +110,7 @@ type LogOrderClient struct {
 }
 
 // min returns the min_tid to begin a transaction at.
-func (c LogOrderClient) min() int {
+func (c Client) min() int {
 	if c.AnySnapshot {
 		return 0
 	}
@@ -114,7 +118,7 @@ func (c LogOrderClient) min() int {
 }
 
 // ListTxn runs txncheck's micro-ops as one transaction.
-func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
+func (c Client) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
 	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
 		must(err)
 		filled := make([]txncheck.Op, len(ops))
@@ -134,7 +138,7 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 				return
 			}
 			o := ops[i]
-			key := LogOrderKey("k", o.Key)
+			key := Key("k", o.Key)
 			must(tx.Get(key, func(v string, _ bool, err error) {
 				if err != nil {
 					done(txncheck.Fail, nil)
@@ -142,7 +146,7 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 				}
 				filled[i] = o
 				if o.Type == txncheck.OpRead {
-					filled[i] = txncheck.Read(o.Key, ints(strings.Fields(v))...)
+					filled[i] = txncheck.Read(o.Key, workload.Ints(strings.Fields(v))...)
 				} else {
 					must(tx.Put(key, strings.TrimSpace(v+" "+strconv.Itoa(o.Value))))
 				}
@@ -156,8 +160,8 @@ func (c LogOrderClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, [
 // Transfer makes the moves in one transaction: it reads the accounts'
 // balances and, if none would go below zero, puts back their new rows,
 // beginning again on a conflict.
-func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
-	accounts := movedAccounts(moves)
+func (c Client) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
+	accounts := workload.MovedAccounts(moves)
 	var round func()
 	round = func() {
 		c.begin(func(tx *logorder.Tx) {
@@ -166,13 +170,13 @@ func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outco
 					round()
 					return
 				}
-				rows, short := moved(accounts, b, moves, c.RowSize, c.Overdraft)
+				rows, short := workload.Moved(accounts, b, moves, c.RowSize, c.Overdraft)
 				if short != nil {
 					done(txncheck.Fail)
 					return
 				}
 				for i, a := range accounts {
-					must(tx.Put(LogOrderKey("acct", a), rows[i]))
+					must(tx.Put(Key("acct", a), rows[i]))
 				}
 				c.commit(tx, func(o logorder.Outcome, err error) {
 					switch {
@@ -194,7 +198,7 @@ func (c LogOrderClient) Transfer(moves []bank.Transfer, done func(txncheck.Outco
 
 // Balances reads every account in one transaction, committed (or, with
 // the clerk's snapshot reads, not) like any other.
-func (c LogOrderClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
+func (c Client) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
 	all := make([]int, accounts)
 	for a := range all {
 		all[a] = a
@@ -217,7 +221,7 @@ func (c LogOrderClient) Balances(accounts int, done func(txncheck.Outcome, []int
 }
 
 // balances reads accounts' balances in tx, one after another.
-func (c LogOrderClient) balances(tx *logorder.Tx, accounts []int, done func([]int64, error)) {
+func (c Client) balances(tx *logorder.Tx, accounts []int, done func([]int64, error)) {
 	out := make([]int64, len(accounts))
 	var step func(i int)
 	step = func(i int) {
@@ -226,7 +230,7 @@ func (c LogOrderClient) balances(tx *logorder.Tx, accounts []int, done func([]in
 			return
 		}
 		took := c.Times.start("getAsOf")
-		must(tx.Get(LogOrderKey("acct", accounts[i]), func(v string, _ bool, err error) {
+		must(tx.Get(Key("acct", accounts[i]), func(v string, _ bool, err error) {
 			took()
 			if err != nil {
 				done(nil, err)
@@ -240,7 +244,7 @@ func (c LogOrderClient) balances(tx *logorder.Tx, accounts []int, done func([]in
 }
 
 // begin begins a transaction at the client's min tid, timed.
-func (c LogOrderClient) begin(done func(*logorder.Tx)) {
+func (c Client) begin(done func(*logorder.Tx)) {
 	took := c.Times.start("begin")
 	c.Begin(c.min(), func(tx *logorder.Tx, err error) {
 		took()
@@ -250,7 +254,7 @@ func (c LogOrderClient) begin(done func(*logorder.Tx)) {
 }
 
 // commit commits tx, timed.
-func (c LogOrderClient) commit(tx *logorder.Tx, done func(logorder.Outcome, error)) {
+func (c Client) commit(tx *logorder.Tx, done func(logorder.Outcome, error)) {
 	took := c.Times.start("commit")
 	tx.Commit(func(_ int, o logorder.Outcome, err error) {
 		took()
@@ -277,5 +281,11 @@ func (t *OpTimes) start(name string) func() {
 			t.Took = map[string][]time.Duration{}
 		}
 		t.Took[name] = append(t.Took[name], t.W.Now()-begin)
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
 	}
 }

@@ -1,4 +1,10 @@
-package services
+// Package txntest deploys shardtxn on the cluster harness for tests,
+// sweeps and experiments, as kvraft/kvtest does kvraft: a Deployment (a
+// coordinator group and shard groups, on shared hosts or each replica on
+// its own), its clerks, the transaction workloads' client (Client, a
+// workload.TxnClient), and the variants of paper 000's and paper 003's
+// options (Variants).
+package txntest
 
 import (
 	"fmt"
@@ -15,10 +21,10 @@ import (
 	"github.com/replab/replab/shardtxn"
 )
 
-// ShardTxn describes a shardtxn deployment: a coordinator group (group 0,
+// Deployment describes a shardtxn deployment: a coordinator group (group 0,
 // "coord") and Shards shard groups (groups 1…Shards, "shard0", …), each of
 // Replicas replicas.
-type ShardTxn struct {
+type Deployment struct {
 	Shards   int
 	Replicas int
 	// Shared places replica i of every group on shared host i, as paper
@@ -32,9 +38,9 @@ type ShardTxn struct {
 }
 
 // Cluster returns the cluster configuration of the deployment.
-func (d ShardTxn) Cluster() (cluster.Config, error) {
+func (d Deployment) Cluster() (cluster.Config, error) {
 	if d.Shards < 1 || d.Replicas < 1 {
-		return cluster.Config{}, fmt.Errorf("services: shardtxn with %d shards of %d replicas", d.Shards, d.Replicas)
+		return cluster.Config{}, fmt.Errorf("txntest: shardtxn with %d shards of %d replicas", d.Shards, d.Replicas)
 	}
 	var hosts []int
 	cfg := cluster.Config{}
@@ -55,14 +61,14 @@ func (d ShardTxn) Cluster() (cluster.Config, error) {
 }
 
 // Hosts returns how many server hosts the deployment has.
-func (d ShardTxn) Hosts() int {
+func (d Deployment) Hosts() int {
 	if d.Shared {
 		return d.Replicas
 	}
 	return (d.Shards + 1) * d.Replicas
 }
 
-func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+func (d Deployment) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	shards := make([][]*labrpc.ClientEnd, d.Shards)
 	for s := range shards {
 		shards[s] = n.Dial(shardtxn.ShardGroup(s))
@@ -74,7 +80,7 @@ func (d ShardTxn) coordinator(n cluster.Node) (cluster.Replica, []*labrpc.Servic
 	return c, c.Services(), nil
 }
 
-func (d ShardTxn) shard(s int) cluster.Factory {
+func (d Deployment) shard(s int) cluster.Factory {
 	return func(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 		srv, err := shardtxn.StartShard(n.Host, n.Peers, n.Me, n.Persister, s, n.Dial(shardtxn.CoordGroup), n.Directory(), d.Config)
 		if err != nil {
@@ -91,12 +97,12 @@ func (d ShardTxn) shard(s int) cluster.Factory {
 // nothing pending: no unfinished transaction in a coordinator's table, no
 // lock and nothing prepared on a shard. It holds once every transaction is
 // decided and its decision delivered.
-func (d ShardTxn) Drained(c *cluster.Cluster) bool { return d.Undrained(c) == "" }
+func (d Deployment) Drained(c *cluster.Cluster) bool { return d.Undrained(c) == "" }
 
 // Undrained says what the live replicas of the deployment on c still hold
 // ("coord/0: 1 unfinished; shard2/1: 2 locked keys, 1 prepared"), or ""
 // if nothing.
-func (d ShardTxn) Undrained(c *cluster.Cluster) string {
+func (d Deployment) Undrained(c *cluster.Cluster) string {
 	var held []string
 	for g := range d.Shards + 1 {
 		for i := range c.Replicas(g) {
@@ -115,12 +121,12 @@ func (d ShardTxn) Undrained(c *cluster.Cluster) string {
 	return strings.Join(held, "; ")
 }
 
-// ShardTxnClerk returns a clerk of the deployment on c, on a client host
+// Clerk returns a clerk of the deployment on c, on a client host
 // of its own named name, asking c's directory for the groups' leaders if
 // c has one. It waits ClerkTimeout for a coordinator's answer before
 // it asks the next: a transaction retried under its Txid applies once, and
 // a lost message should not cost the rsm default's second.
-func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
+func Clerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	h := c.NewClient(name)
 	var shards [][]*labrpc.ClientEnd
 	for g := 1; g < c.Groups(); g++ {
@@ -135,7 +141,7 @@ func ShardTxnClerk(c *cluster.Cluster, name string) *shardtxn.Clerk {
 	return ck
 }
 
-// ClerkTimeout is how long ShardTxnClerk's clerks wait for a group's
+// ClerkTimeout is how long Clerk's clerks wait for a group's
 // answer before they ask the next replica.
 const ClerkTimeout = 300 * time.Millisecond
 
@@ -158,10 +164,10 @@ func PaperClerk(c *cluster.Cluster, name string, timeout time.Duration) *shardtx
 	return ck
 }
 
-// TxnClient runs the transaction workloads (workload.TxnClient) on a
+// Client runs the transaction workloads (workload.TxnClient) on a
 // shardtxn clerk: list key k is "k<k>", bank account a is "acct<a>",
 // values are decimal, bank rows workload.Row(balance, RowSize).
-type TxnClient struct {
+type Client struct {
 	*shardtxn.Clerk
 	RowSize int
 	// Overdraft lets a transfer take an account below zero (paper 004's
@@ -170,14 +176,14 @@ type TxnClient struct {
 	Overdraft bool
 }
 
-// ListKey and Account name the keys the workloads use.
+// ListKey names list key k's key.
 func ListKey(k int) string { return "k" + strconv.Itoa(k) }
 
 // Account names bank account a's key.
 func Account(a int) string { return "acct" + strconv.Itoa(a) }
 
 // ListTxn runs txncheck's micro-ops as one shardtxn transaction.
-func (c TxnClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
+func (c Client) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
 	txn := make([]shardtxn.Op, len(ops))
 	for i, o := range ops {
 		txn[i] = shardtxn.Read(ListKey(o.Key))
@@ -194,7 +200,7 @@ func (c TxnClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txnc
 		for i, o := range ops {
 			filled[i] = o
 			if o.Type == txncheck.OpRead {
-				filled[i] = txncheck.Read(o.Key, ints(out.Results[i].List)...)
+				filled[i] = txncheck.Read(o.Key, workload.Ints(out.Results[i].List)...)
 			}
 		}
 		done(txncheck.OK, filled)
@@ -204,8 +210,8 @@ func (c TxnClient) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txnc
 // Transfer makes the moves in one update (shardtxn.Clerk.Update): a
 // read-only transaction of the accounts, then conditional sets of their
 // new rows. It fails if an account would go below zero.
-func (c TxnClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
-	accounts := movedAccounts(moves)
+func (c Client) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
+	accounts := workload.MovedAccounts(moves)
 	keys := make([]string, len(accounts))
 	for i, a := range accounts {
 		keys[i] = Account(a)
@@ -222,7 +228,7 @@ func (c TxnClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) 
 			}
 			old[i] = b
 		}
-		rows, short := moved(accounts, old, moves, c.RowSize, c.Overdraft)
+		rows, short := workload.Moved(accounts, old, moves, c.RowSize, c.Overdraft)
 		if short != nil {
 			return nil, fmt.Sprintf("account %d holds less than %d", short.From, short.Amount)
 		}
@@ -237,7 +243,7 @@ func (c TxnClient) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) 
 }
 
 // Balances reads every account in one read-only transaction.
-func (c TxnClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
+func (c Client) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
 	txn := make([]shardtxn.Op, accounts)
 	for a := range txn {
 		txn[a] = shardtxn.Get(Account(a))
@@ -253,14 +259,6 @@ func (c TxnClient) Balances(accounts int, done func(txncheck.Outcome, []int64)) 
 		}
 		done(txncheck.OK, balances)
 	}))
-}
-
-func ints(list []string) []int {
-	out := make([]int, len(list))
-	for i, s := range list {
-		out[i], _ = strconv.Atoi(s)
-	}
-	return out
 }
 
 func must(err error) {
