@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/replab/replab/checks/txncheck"
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/txntest"
 	"github.com/replab/replab/sim/simtest"
@@ -29,7 +28,7 @@ func TestPlantedBugsCaught(t *testing.T) {
 		{Name: "crossing", Run: noStarving},
 		{Name: "txn-lists", Run: sweepCase(false)},
 	}
-	simtest.HuntBugs(t, sweep.TxnConfig, bugs, cases, 3)
+	simtest.HuntBugs(t, txntest.Config, bugs, cases, 3)
 }
 
 // writeSkew has two clients run, round after round at the same moment,
@@ -62,11 +61,11 @@ func mid2PC(p crashPoint, f disruption) simtest.Case[shardtxn.Config] {
 	return simtest.Case[shardtxn.Config]{Name: f.name + " " + p.name, Run: func(t simtest.T, seed int64, cfg shardtxn.Config) { crashMid2PC(t, seed, cfg, p, f) }}
 }
 
-// crossing runs the crossing scenario (sweep.CrossingSpec: two clients
+// crossing runs the crossing scenario (txntest.Crossing: two clients
 // whose transactions deadlock every round) and returns how many
 // transactions of each client committed.
 func crossing(t simtest.T, seed int64, cfg shardtxn.Config, pause time.Duration) [2]int {
-	rec, commits, err := sweep.CrossingSpec{Config: cfg, Pause: pause}.Run(seed, nil)
+	rec, commits, err := txntest.Crossing{Config: cfg, Pause: pause}.Run(seed, nil)
 	require.NoError(t, err)
 	if rec.Problem != "" && !strings.HasPrefix(rec.Problem, "a client starved") {
 		require.Fail(t, rec.Problem)
@@ -82,7 +81,7 @@ func crossing(t simtest.T, seed int64, cfg shardtxn.Config, pause time.Duration)
 func noStarving(t simtest.T, seed int64, cfg shardtxn.Config) {
 	commits := crossing(t, seed, cfg, 0)
 	for i, n := range commits {
-		assert.GreaterOrEqual(t, n, sweep.CrossingRounds/8, "client %d committed %d of %d crossing transactions (the other %d)", i, n, sweep.CrossingRounds, commits[1-i])
+		assert.GreaterOrEqual(t, n, txntest.CrossingRounds/8, "client %d committed %d of %d crossing transactions (the other %d)", i, n, txntest.CrossingRounds, commits[1-i])
 	}
 }
 
@@ -100,7 +99,7 @@ func TestCrossingTransactions(t *testing.T) {
 			if cfg.Conflicts == shardtxn.WriteIntents {
 				assert.LessOrEqual(t, sum(crossing(t, 1, cfg, 0)), 3, "crossed in lock step, write intents abort both, nearly every round")
 				paused := crossing(t, 1, cfg, 2*cfg.LockWait)
-				assert.GreaterOrEqual(t, min(paused[0], paused[1]), sweep.CrossingRounds/8, "with a random pause before the next attempt: %v", paused)
+				assert.GreaterOrEqual(t, min(paused[0], paused[1]), txntest.CrossingRounds/8, "with a random pause before the next attempt: %v", paused)
 				return
 			}
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
@@ -119,7 +118,7 @@ func TestWriteSkew(t *testing.T) {
 	for i, v := range txntest.Variants() {
 		t.Run(v.String(), func(t *testing.T) {
 			for seed := int64(1); seed <= 3 && (i == 0 || seed == 1); seed++ {
-				writeSkew(t, seed, v.With(sweep.TxnConfig()))
+				writeSkew(t, seed, v.With(txntest.Config()))
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/txntest"
@@ -27,7 +26,7 @@ func (d *deployment) clerks(n int) []workload.TxnClient {
 // bank the bank workload) with cfg, failing t with its problem.
 func sweepCase(bank bool) func(t simtest.T, seed int64, cfg shardtxn.Config) {
 	return func(t simtest.T, seed int64, cfg shardtxn.Config) {
-		rec, err := sweep.TxnSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
+		rec, err := txntest.Spec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
 		require.NoError(t, err)
 		if !rec.OK() {
 			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, rec.Problem, rec.FaultLog)
@@ -67,7 +66,7 @@ func testSweep(t *testing.T, bank bool) {
 	for i, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
 			for _, seed := range simtest.Seeds(t, 1) {
-				sp := sweep.TxnSpec{Name: t.Name(), Config: discovered(v.With(sweep.TxnConfig())), Bank: bank, ChaosFor: testChaosFor}
+				sp := txntest.Spec{Name: t.Name(), Config: discovered(v.With(txntest.Config())), Bank: bank, ChaosFor: testChaosFor}
 				rec, err := sp.Run(seed, t.TempDir(), nil)
 				require.NoError(t, err)
 				require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)

@@ -37,7 +37,7 @@ const (
 // the coordinator's retries became a log entry, and the retries, one
 // series per transaction decided, never stopped.
 //
-// The faults then heal, and as in TxnSpec every transaction must end
+// The faults then heal, and as in txntest.Spec every transaction must end
 // and every lock and the coordinator's table drain within 30 s, and
 // txncheck must find the list appends strictly serializable. Besides, no
 // second of the run, from the end of the calm to the end of the run, may
@@ -57,11 +57,11 @@ func cutScenario(name, description string, cfg shardtxn.Config) Scenario {
 // found.
 func cutScenarios() []Scenario {
 	acid := txntest.Variants()[len(txntest.Variants())-1]
-	rm := acid.With(TxnConfig())
+	rm := acid.With(txntest.Config())
 	rm.Discovery = shardtxn.ReplicaManager
 	desc := "Sharded transactions of list appends and reads, every replica on a host of its own, unreliable network, one-way cuts between a shard group's leader and every coordinator, in either direction, for 1-8 s (past the 5 s transaction timeout), again and again; txncheck for strict serializability, every lock released at the end, and no second of the run with more than twice the events of the busiest second before the cuts."
 	return []Scenario{
-		cutScenario("txn-cuts", desc+" "+txntest.Variants()[0].Description, TxnConfig()),
+		cutScenario("txn-cuts", desc+" "+txntest.Variants()[0].Description, txntest.Config()),
 		cutScenario("txn-cuts-acid-rm", desc+" "+acid.Description+" Clients and servers find each group's leader through the replica manager.", rm),
 	}
 }
@@ -69,7 +69,7 @@ func cutScenarios() []Scenario {
 // runCuts runs one seed of the cut scenario called name on cfg.
 func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	dep := txntest.Deployment{Shards: 3, Replicas: 3, Config: cfg}
-	r, err := shardTxnRun(name, seed, dep, txnLoad(false, txnClients))
+	r, err := dep.Run(name, seed, txntest.Load(false, txntest.Clients))
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.
 		rt.sample()
 		return cutNemesis(e.World, e.Cluster)
 	}
-	r.Length, r.Dir, r.Trace = txnChaosFor, dir, trace
+	r.Length, r.Dir, r.Trace = txntest.ChaosFor, dir, trace
 	return r.Execute()
 }
 

@@ -1,182 +1,30 @@
 package sweep
 
 import (
-	"cmp"
-	"fmt"
 	"io"
-	"time"
 
-	"github.com/replab/replab/chaos"
-	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/testbed"
-	"github.com/replab/replab/harness/workload"
-	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/shardtxn/logorder/logordertest"
-	"github.com/replab/replab/sim"
 )
 
-// A LogOrderSpec is a transaction scenario on logorder, shaped as TxnSpec
-// is for shardtxn so that the two designs meet the same workloads and
-// faults: five nodes with 2-way replication (paper 004's availability
-// setup), a random nemesis of partitions, kills and restarts for 10 s,
-// then healing; within 30 s every transaction must end and every live node
-// must have processed the whole log. Every node's decision of each tid is
-// compared with every other's; then the history is checked: list appends
-// for strict serializability (every transaction, read-only ones too, is
-// validated at its place in the log), bank transfers for the bank
-// invariant.
-type LogOrderSpec struct {
-	Name, Description string
-	Config            logorder.Config
-	Bank              bool
-	// Failover, instead of the random nemesis, kills the log's leader and
-	// a follower in turn over paper 004's 150 s (see failover), with
-	// progress checked after every restart.
-	Failover bool
-	// ChaosFor is how long the clients run under faults before everything
-	// heals: 0 is the scenarios' 10 s (150 s with Failover). Tests shorten
-	// it.
-	ChaosFor time.Duration
+// A logOrderScenario is a transaction scenario on logorder
+// (logordertest.Spec) with its description.
+type logOrderScenario struct {
+	logordertest.Spec
+	Description string
 }
 
-// logOrderScenarios are logorder's scenarios with LogOrderConfig.
+// logOrderScenarios are logorder's scenarios with logordertest.Config.
 func logOrderScenarios() []Scenario {
 	return []Scenario{
-		LogOrderSpec{Name: "logorder-lists", Description: "Log-ordered optimistic transactions (paper 004) of list appends and reads, 5 nodes, 2-way replication, unreliable network, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and txncheck must find the history strictly serializable.", Config: LogOrderConfig()}.Scenario(),
-		LogOrderSpec{Name: "logorder-bank", Description: "Log-ordered bank transfers and reads of every balance, 5 nodes, 2-way replication, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and every read add up to the total.", Config: LogOrderConfig(), Bank: true}.Scenario(),
-		LogOrderSpec{Name: "logorder-failover", Description: "Log-ordered bank transfers over paper 004's 150 s, 5 nodes, 2-way replication: the log's leader and a follower killed in turn, each down 2-25 s, with snapshots every 128 tids and 256 tids of versions, so that a restarted node is further behind than the versions kept; within 20 s of every restart the node must have caught up and the others gone further; every node's outcomes must agree, and every read add up to the total.", Config: FailoverConfig(), Bank: true, Failover: true}.Scenario(),
+		logOrderScenario{Spec: logordertest.Spec{Name: "logorder-lists", Config: logordertest.Config()}, Description: "Log-ordered optimistic transactions (paper 004) of list appends and reads, 5 nodes, 2-way replication, unreliable network, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and txncheck must find the history strictly serializable."}.Scenario(),
+		logOrderScenario{Spec: logordertest.Spec{Name: "logorder-bank", Config: logordertest.Config(), Bank: true}, Description: "Log-ordered bank transfers and reads of every balance, 5 nodes, 2-way replication, random partitions, kills and restarts, snapshots; every node's outcomes must agree, and every read add up to the total."}.Scenario(),
+		logOrderScenario{Spec: logordertest.Spec{Name: "logorder-failover", Config: logordertest.FailoverConfig(), Bank: true, Failover: true}, Description: "Log-ordered bank transfers over paper 004's 150 s, 5 nodes, 2-way replication: the log's leader and a follower killed in turn, each down 2-25 s, with snapshots every 128 tids and 256 tids of versions, so that a restarted node is further behind than the versions kept; within 20 s of every restart the node must have caught up and the others gone further; every node's outcomes must agree, and every read add up to the total."}.Scenario(),
 	}
-}
-
-// LogOrderConfig is the configuration of the logorder scenarios: five
-// nodes, 2-way replication, each node snapshotting its state every 16
-// tids, so that restarts restore from snapshots.
-func LogOrderConfig() logorder.Config {
-	cfg := logorder.DefaultConfig()
-	cfg.Layout = logorder.DefaultLayout(5, 2)
-	cfg.SnapshotEvery = 16
-	return cfg
-}
-
-// FailoverConfig is the configuration of logorder-failover: the
-// scenarios' with snapshots every 128 tids and versions kept for 256, so
-// that a node down for seconds comes back further behind than that.
-func FailoverConfig() logorder.Config {
-	cfg := LogOrderConfig()
-	cfg.SnapshotEvery, cfg.Versions = 128, 256
-	return cfg
 }
 
 // Scenario returns the spec as a scenario.
-func (sp LogOrderSpec) Scenario() Scenario {
+func (sp logOrderScenario) Scenario() Scenario {
 	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
 		return outcome(sp.Run(seed, dir, trace))
-	}, plant: planter(sp, LogOrderSpec.Scenario, func(p *LogOrderSpec, b Bug) bool { return b.plantLogOrder(&p.Config) })}
-}
-
-// Run runs one seed and returns its record.
-func (sp LogOrderSpec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
-	r, err := logOrderRun(sp.Name, seed, sp.Config, txnLoad(sp.Bank, txnClients))
-	if err != nil {
-		return nil, err
-	}
-	r.Network.Modes = chaos.Modes{Unreliable: !sp.Bank}
-	r.Length, r.Dir, r.Trace = cmp.Or(sp.ChaosFor, txnChaosFor), dir, trace
-	if sp.Failover {
-		withFailover(&r)
-		r.Length = cmp.Or(sp.ChaosFor, failoverLength)
-	} else if r.Nemesis, err = txnRandomNemesis(seed, sp.Config.Layout.Nodes, r.Length, r.Network.Modes); err != nil {
-		return nil, err
-	}
-	return r.Execute()
-}
-
-// logOrderRun returns the run of load on logorder with cfg, without its
-// network, nemesis or length: every transaction must end and every live
-// node process the whole log within txnSettle of the last heal, a fresh
-// client's read must commit within txnProgress of that, every node's
-// decision of each tid must agree with every other's, and load's history
-// is checked.
-func logOrderRun(name string, seed int64, cfg logorder.Config, load *testbed.Txn) (testbed.Run, error) {
-	var agree agreement
-	dep := logordertest.Deployment{Config: cfg, Setup: func(node int, s *logorder.Server) {
-		s.OnDecide(func(tid int, out logorder.Outcome) { agree.add(node, tid, out) })
-	}}
-	deploy, err := dep.Cluster()
-	if err != nil {
-		return testbed.Run{}, err
-	}
-	load.Client = func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
-		return logordertest.Client{Clerk: logordertest.Clerk(c, name, cfg.Layout)}, nil
-	}
-	load.Open = func(e *testbed.Env, accounts int, balance int64) error {
-		return openLogOrderAccounts(e.World, e.Cluster, cfg.Layout, accounts, balance)
-	}
-	return testbed.Run{
-		Name: name, Seed: seed, Deploy: deploy, Workload: load,
-		Settle: txnSettle, Progress: txnProgress,
-		Drains: []testbed.Drain{{
-			Holds: func(e *testbed.Env) bool { return dep.Drained(e.Cluster) },
-			Says:  func(*testbed.Env) string { return "the nodes did not all process the whole log" },
-		}},
-		Checks: []testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: agree.problem}, nil }, load.Check()},
-	}, nil
-}
-
-// withFailover makes r's nemesis a failover, whose problem (a node that
-// did not catch up after a restart, or no progress) is the first check.
-func withFailover(r *testbed.Run) {
-	f := &failover{}
-	r.Nemesis.Reactive = f.nemesis
-	says := r.Drains[0].Says
-	r.Drains[0].Says = func(e *testbed.Env) string { return cmp.Or(f.problem, says(e)) }
-	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: f.problem}, nil }}, r.Checks...)
-}
-
-// An agreement holds the first decision any node made of each tid, and
-// the first disagreement with it: every node that decides a tid must
-// reach the same outcome.
-type agreement struct {
-	first   map[int]logorder.Outcome
-	by      map[int]int
-	problem string
-}
-
-func (a *agreement) add(node, tid int, o logorder.Outcome) {
-	if a.first == nil {
-		a.first, a.by = map[int]logorder.Outcome{}, map[int]int{}
-	}
-	old, ok := a.first[tid]
-	switch {
-	case !ok:
-		a.first[tid], a.by[tid] = o, node
-	case old != o && a.problem == "":
-		a.problem = fmt.Sprintf("nodes disagree on tid %d: node %d decided %v, node %d %v", tid, a.by[tid], old, node, o)
-	}
-}
-
-// openLogOrderAccounts sets every account to its opening balance in one
-// transaction, before the faults begin.
-func openLogOrderAccounts(w *sim.World, c *cluster.Cluster, layout logorder.Layout, accounts int, balance int64) error {
-	ck := logordertest.Clerk(c, "bank", layout)
-	var out logorder.Outcome
-	var err error
-	ended := false
-	ck.Begin(0, func(tx *logorder.Tx, e error) {
-		if e != nil {
-			err, ended = e, true
-			return
-		}
-		for a := range accounts {
-			if e := tx.Put(logordertest.Key("acct", a), fmt.Sprint(balance)); e != nil {
-				err, ended = e, true
-				return
-			}
-		}
-		tx.Commit(func(_ int, o logorder.Outcome, e error) { out, err, ended = o, e, true })
-	})
-	if !w.RunUntil(func() bool { return ended }, txnSettle) || err != nil || out != logorder.Applied {
-		return fmt.Errorf("opening the accounts did not commit: %v %v", out, err)
-	}
-	return nil
+	}, plant: planter(sp, logOrderScenario.Scenario, func(p *logOrderScenario, b Bug) bool { return b.plantLogOrder(&p.Config) })}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/shardtxn/txntest"
 )
 
@@ -37,7 +38,7 @@ const (
 	swarmTxnProgress = 15 * time.Second
 	// swarmLogOrderProgress is logorder's: the 20 s within which its
 	// failover scenario asks a restarted node to have caught up.
-	swarmLogOrderProgress = failoverCheck
+	swarmLogOrderProgress = logordertest.FailoverCheck
 	// swarmTxnBackoff is the first pause of a client after an abort,
 	// doubling with each abort in a row, as shardtxn's doc asks of
 	// callers under write intents.
@@ -72,7 +73,7 @@ func drawTxnShape(d *testbed.Draw) txnShape {
 	}
 	floor := time.Duration(2 * float64(s.clients) * float64(s.length) / swarmTxnOps)
 	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
-	s.load = &testbed.Txn{Clients: s.clients, Balance: txnBalance, Backoff: swarmTxnBackoff}
+	s.load = &testbed.Txn{Clients: s.clients, Balance: txntest.Balance, Backoff: swarmTxnBackoff}
 	// atLeast raises a count of keys to what keeps the clients times the
 	// keys of a transaction within swarmTxnPerKey a key, noting it.
 	atLeast := func(name string, keys, perTxn int) int {
@@ -149,7 +150,7 @@ func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record
 		return nil, err
 	}
 	d.Note("progress bound", swarmTxnProgress.String())
-	r, err := shardTxnRun("swarm-txn", seed, dep, shape.load)
+	r, err := dep.Run("swarm-txn", seed, shape.load)
 	if err != nil {
 		return nil, err
 	}
@@ -199,8 +200,8 @@ func (sp swarmLogOrder) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	failover := d.Chance("failover", 0.05)
 	var n testbed.Nemesis
 	if failover {
-		shape.length = failoverLength
-		d.Note("length", failoverLength.String())
+		shape.length = logordertest.FailoverLength
+		d.Note("length", logordertest.FailoverLength.String())
 	} else {
 		var err error
 		if n, err = testbed.DrawFaults(d, nodes, shape.length, swarmLogOrderProgress, net.Modes); err != nil {
@@ -208,12 +209,12 @@ func (sp swarmLogOrder) run(seed int64, dir string, trace io.Writer) (*testbed.R
 		}
 	}
 	d.Note("progress bound", swarmLogOrderProgress.String())
-	r, err := logOrderRun("swarm-logorder", seed, cfg, shape.load)
+	r, err := logordertest.Run("swarm-logorder", seed, cfg, shape.load)
 	if err != nil {
 		return nil, fmt.Errorf("swarm-logorder: %w", err)
 	}
 	if failover {
-		withFailover(&r)
+		logordertest.WithFailover(&r)
 	}
 	r.Network, r.Nemesis.Schedule, r.Nemesis.Heals, r.Length, r.Progress = net, n.Schedule, n.Heals, shape.length, swarmLogOrderProgress
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace

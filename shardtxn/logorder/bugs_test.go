@@ -1,9 +1,9 @@
 package logorder_test
 
 import (
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"testing"
 
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim/simtest"
 )
@@ -15,5 +15,5 @@ func TestPlantedBugsCaught(t *testing.T) {
 	cases := []simtest.Case[logorder.Config]{
 		{Name: "logorder-lists", Run: sweepCase(false)},
 	}
-	simtest.HuntBugs(t, sweep.LogOrderConfig, bugs, cases, 3)
+	simtest.HuntBugs(t, logordertest.Config, bugs, cases, 3)
 }

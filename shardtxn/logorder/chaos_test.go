@@ -1,10 +1,10 @@
 package logorder_test
 
 import (
+	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"testing"
 	"time"
 
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
@@ -15,7 +15,7 @@ import (
 // bank the bank workload) with cfg, failing t with its problem.
 func sweepCase(bank bool) func(t simtest.T, seed int64, cfg logorder.Config) {
 	return func(t simtest.T, seed int64, cfg logorder.Config) {
-		rec, err := sweep.LogOrderSpec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
+		rec, err := logordertest.Spec{Name: "test", Config: cfg, Bank: bank}.Run(seed, "", nil)
 		require.NoError(t, err)
 		if !rec.OK() {
 			t.Fatalf("seed %d: %s\nfault log:\n%s", seed, rec.Problem, rec.FaultLog)
@@ -38,7 +38,7 @@ func TestBank(t *testing.T) { testSweep(t, true) }
 
 func testSweep(t *testing.T, bank bool) {
 	for _, seed := range simtest.Seeds(t, 1) {
-		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.LogOrderConfig(), Bank: bank, ChaosFor: testChaosFor}
+		sp := logordertest.Spec{Name: t.Name(), Config: logordertest.Config(), Bank: bank, ChaosFor: testChaosFor}
 		rec, err := sp.Run(seed, t.TempDir(), nil)
 		require.NoError(t, err)
 		require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)
@@ -57,7 +57,7 @@ func testSweep(t *testing.T, bank bool) {
 // replays it; labsim sweep logorder-failover runs many).
 func TestFailover(t *testing.T) {
 	for _, seed := range simtest.Seeds(t, 2) {
-		sp := sweep.LogOrderSpec{Name: t.Name(), Config: sweep.FailoverConfig(), Bank: true, Failover: true}
+		sp := logordertest.Spec{Name: t.Name(), Config: logordertest.FailoverConfig(), Bank: true, Failover: true}
 		rec, err := sp.Run(seed, "", nil)
 		require.NoError(t, err)
 		require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)

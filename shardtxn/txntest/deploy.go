@@ -2,8 +2,10 @@
 // sweeps and experiments, as kvraft/kvtest does kvraft: a Deployment (a
 // coordinator group and shard groups, on shared hosts or each replica on
 // its own), its clerks, the transaction workloads' client (Client, a
-// workload.TxnClient), and the variants of paper 000's and paper 003's
-// options (Variants).
+// workload.TxnClient), the variants of paper 000's and paper 003's
+// options (Variants), and the chaos runs the sweeps and shardtxn's own
+// tests share, as testbed runs: Spec (lists or the bank under a random
+// nemesis or outages) and Crossing (paper 000's deadlock, in lock step).
 package txntest
 
 import (

@@ -1,7 +1,10 @@
 // Package logordertest deploys logorder on the cluster harness for tests,
 // sweeps and experiments, as kvraft/kvtest does kvraft: a Deployment (one
-// group of nodes, each on a host of its own), its clerks, and the
-// transaction workloads' client (Client, a workload.TxnClient).
+// group of nodes, each on a host of its own), its clerks, the
+// transaction workloads' client (Client, a workload.TxnClient), and the
+// chaos runs the sweeps and logorder's own tests share, as testbed runs
+// (Spec: lists or the bank under a random nemesis or paper 004's
+// failover).
 package logordertest
 
 import (

@@ -1,4 +1,4 @@
-package sweep
+package logordertest
 
 import (
 	"fmt"
@@ -13,9 +13,11 @@ import (
 // The failover scenario's timeline: paper 004's Fig. 2 runs 150 s, kills
 // the log's leader for 25 s and later a follower for 20 s.
 const (
-	failoverLength = 150 * time.Second
+	// FailoverLength is the length of the failover's timeline.
+	FailoverLength = 150 * time.Second
 	failoverDown   = 25 * time.Second // the longest a node stays down
-	failoverCheck  = 20 * time.Second // progress is checked this long after a restart
+	// FailoverCheck is how long after a restart progress is checked.
+	FailoverCheck = 20 * time.Second
 )
 
 // A failover kills the log's leader and restarts it, then a follower,
@@ -53,8 +55,8 @@ func (f *failover) nemesis(e *testbed.Env) (func(), error) {
 		w.After(w.RandDuration(2*time.Second, failoverDown), func() {
 			f.apply(fault.Fault{Kind: fault.Restart, Host: host})
 			at, before := w.Now(), f.furthest()
-			w.After(failoverCheck, func() { f.check(victim, at, before) })
-			w.After(w.RandDuration(failoverCheck, 2*failoverCheck), func() { round(k + 1) })
+			w.After(FailoverCheck, func() { f.check(victim, at, before) })
+			w.After(w.RandDuration(FailoverCheck, 2*FailoverCheck), func() { round(k + 1) })
 		})
 	}
 	w.After(w.RandDuration(2*time.Second, failoverDown), func() { round(0) })
@@ -82,8 +84,8 @@ func (f *failover) check(node int, at time.Duration, before int) {
 	switch {
 	case f.problem != "" || !ok:
 	case s.Processed() < before:
-		f.problem = fmt.Sprintf("node %d, restarted at %v, had processed tid %d of the %d the others had then, %v later", node, at, s.Processed(), before, failoverCheck)
+		f.problem = fmt.Sprintf("node %d, restarted at %v, had processed tid %d of the %d the others had then, %v later", node, at, s.Processed(), before, FailoverCheck)
 	case f.furthest() <= before:
-		f.problem = fmt.Sprintf("no node processed a tid past %d in the %v after node %d restarted at %v", before, failoverCheck, node, at)
+		f.problem = fmt.Sprintf("no node processed a tid past %d in the %v after node %d restarted at %v", before, FailoverCheck, node, at)
 	}
 }
