@@ -162,7 +162,9 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 		compare()
 		return
 	}
-	s.stats.Remote++
+	if useCache { // processing the log: the decisions Decided counts
+		s.stats.Remote++
+	}
 	keys := make([]string, len(remote))
 	for j, i := range remote {
 		keys[j] = t.Reads[i].Key

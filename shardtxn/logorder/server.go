@@ -45,10 +45,11 @@ type Stats struct {
 	Skipped   int // transactions that touched none of the node's keys
 	Fetches   int // requests to other owners for values as of a tid
 	CacheHits int // values the commit cache answered instead
-	// Remote counts the decisions that asked another owner for a value
-	// (one fetch or more), and CacheSaved those that read a value the
-	// node does not keep and found every such value in the commit cache:
-	// the decisions the cache spared a fetch.
+	// Remote counts the decisions of Decided that asked another owner for
+	// a value (one fetch or more), and CacheSaved those that read a value
+	// the node does not keep and found every such value in the commit
+	// cache: the decisions the cache spared a fetch. A transaction decided
+	// again for a late retry counts in neither.
 	Remote, CacheSaved int
 	Redecided          int // transactions decided again for a commit that came after the node processed them
 }
