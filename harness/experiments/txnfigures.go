@@ -377,104 +377,155 @@ func txnFailoverExperiment() Experiment {
 	return Experiment{
 		Name:        "txn-failover",
 		Reproduces:  "Raft-based KV with transactions paper, Fig. 5",
-		Description: "Get and Set rates of shardtxn over time, 4 Get clients and 1 Set client, with the coordinator leader's host killed at 10 s",
+		Description: "Get and Set rates of shardtxn over time, 4 Get clients and 1 Set client, in paper 000's design and ours, with the host leading the coordinators and both shards killed at 10 s",
 		Seed:        1,
 		Run:         runTxnFailover,
 	}
 }
 
-func runTxnFailover(p Params) (*Result, error) {
-	const (
-		bin    = 100 * time.Millisecond
-		killAt = 10 * time.Second
-		length = 20 * time.Second
-	)
+// A failoverDesign is a way txn-failover runs the service: paper 000's
+// (clients sending everything to the coordinators, which relay simple
+// operations; Gets from the shard leader's state) or ours.
+type failoverDesign struct {
+	key     string // in the CSV
+	name    string
+	relayed bool
+	conf    func(c *shardtxn.Config)
+}
+
+func failoverDesigns() []failoverDesign {
+	return []failoverDesign{
+		{key: "paper000", name: "paper 000's design: relayed by the coordinator, Gets from the leader's state", relayed: true, conf: func(c *shardtxn.Config) { c.Relay, c.LocalReads = true, true }},
+		{key: "ours", name: "our design: straight to the shard, Gets through its log"},
+	}
+}
+
+// The timeline of txn-failover.
+const (
+	failoverBin    = 100 * time.Millisecond
+	failoverKillAt = 10 * time.Second
+	failoverLength = 20 * time.Second
+	// failoverSettled is how long after the kill the rates "after" count from.
+	failoverSettled = 2 * time.Second
+)
+
+// A failoverOutcome is what one design's run of txn-failover measured.
+type failoverOutcome struct {
+	host           int           // the host killed
+	counts         [2][]int      // Gets and Sets ended per bin
+	getGap, setGap time.Duration // the longest stretch from the kill with none ended
+	leaders        []string      // each group's leader's host at the end
+	before, after  [2]float64    // Gets and Sets per second before the kill and once settled
+	faults         []fault.Interval
+}
+
+func runFailoverDesign(seed int64, d failoverDesign) (*failoverOutcome, error) {
 	dep := txntest.Deployment{Shards: 2, Replicas: 3, Shared: true, Config: shardtxn.DefaultConfig()}
+	if d.conf != nil {
+		d.conf(&dep.Config)
+	}
 	layout, err := eagerFirstHost(dep)
 	if err != nil {
 		return nil, err
 	}
-	e, err := buildTxnEnv(p.Seed, dep, layout)
+	e, err := buildTxnEnv(seed, dep, layout)
 	if err != nil {
 		return nil, err
 	}
+	e.relayed = d.relayed
 	start := e.w.Now()
 	gets := e.start(4, txn(func(client, _ int) []shardtxn.Op { return []shardtxn.Op{shardtxn.Get(fmt.Sprintf("c%d", client%2))} }))
 	sets := e.start(1, txn(func(_, n int) []shardtxn.Op {
 		return []shardtxn.Op{shardtxn.Set(fmt.Sprintf("c%d", n%2), strconv.Itoa(n))}
 	}))
-	e.w.Run(killAt)
+	e.w.Run(failoverKillAt)
 	leader, ok := e.c.Leader(0)
 	if !ok {
-		return nil, fmt.Errorf("no coordinator leader at %v", killAt)
+		return nil, fmt.Errorf("no coordinator leader at %v", failoverKillAt)
 	}
-	host := e.c.HostOf(0, leader)
+	o := &failoverOutcome{host: e.c.HostOf(0, leader)}
 	for g := 1; g < e.c.Groups(); g++ {
-		if l, ok := e.c.Leader(g); !ok || e.c.HostOf(g, l) != host {
-			return nil, fmt.Errorf("at %v h%d leads the coordinators but not shard %d, as the paper's killed host did", killAt, host, g-1)
+		if l, ok := e.c.Leader(g); !ok || e.c.HostOf(g, l) != o.host {
+			return nil, fmt.Errorf("at %v h%d leads the coordinators but not shard %d, as the paper's killed host did", failoverKillAt, o.host, g-1)
 		}
 	}
-	if err := e.c.Apply(fault.Fault{Kind: fault.Kill, Host: host}); err != nil {
+	if err := e.c.Apply(fault.Fault{Kind: fault.Kill, Host: o.host}); err != nil {
 		return nil, err
 	}
-	e.w.Run(length - killAt)
+	e.w.Run(failoverLength - failoverKillAt)
 	gets.stopped, sets.stopped = true, true
-	tab := plots.NewTable("time_s", "gets_per_s", "sets_per_s")
-	series := []plots.Series{{Name: "Gets per second"}, {Name: "Sets per second"}}
-	counts := [2][]int{make([]int, length/bin), make([]int, length/bin)}
 	for s, l := range []*txnLoad{gets, sets} {
+		o.counts[s] = make([]int, failoverLength/failoverBin)
 		for _, at := range l.at {
-			if k := int((at - start) / bin); k < len(counts[s]) {
-				counts[s][k]++
+			if k := int((at - start) / failoverBin); k < len(o.counts[s]) {
+				o.counts[s][k]++
 			}
 		}
-	}
-	for k := range counts[0] {
-		t := (time.Duration(k) * bin).Seconds()
-		g, s := float64(counts[0][k])/bin.Seconds(), float64(counts[1][k])/bin.Seconds()
-		tab.Add(t, g, s)
-		for i, v := range []float64{g, s} {
-			series[i].X, series[i].Y = append(series[i].X, t), append(series[i].Y, v)
+		rate := func(from, to time.Duration) float64 {
+			n := 0
+			for _, v := range o.counts[s][from/failoverBin : to/failoverBin] {
+				n += v
+			}
+			return float64(n) / (to - from).Seconds()
 		}
+		o.before[s], o.after[s] = rate(0, failoverKillAt), rate(failoverKillAt+failoverSettled, failoverLength)
 	}
-	faults := e.c.Log().Shift(-start).Intervals(length)
-	ch, err := plots.TimeSeries(plots.Axes{Title: "Gets and Sets around the failure of the host that led every group", X: "time (s)", Y: "operations per second"}, faults, series...)
-	if err != nil {
-		return nil, err
-	}
-	// The rates before the kill and from settleAfter after it, and who leads then.
-	const settleAfter = 2 * time.Second
-	rate := func(c []int, from, to time.Duration) float64 {
-		n := 0
-		for _, v := range c[from/bin : to/bin] {
-			n += v
-		}
-		return float64(n) / (to - from).Seconds()
-	}
-	var leaders []string
+	o.getGap, o.setGap = gap(gets.at, start+failoverKillAt).Round(time.Millisecond), gap(sets.at, start+failoverKillAt).Round(time.Millisecond)
 	for g := range e.c.Groups() {
 		if l, ok := e.c.Leader(g); ok {
-			leaders = append(leaders, fmt.Sprintf("h%d", e.c.HostOf(g, l)))
+			o.leaders = append(o.leaders, fmt.Sprintf("h%d", e.c.HostOf(g, l)))
 		} else {
-			leaders = append(leaders, "none")
+			o.leaders = append(o.leaders, "none")
 		}
 	}
-	getsBefore, getsAfter := rate(counts[0], 0, killAt), rate(counts[0], killAt+settleAfter, length)
-	setsBefore, setsAfter := rate(counts[1], 0, killAt), rate(counts[1], killAt+settleAfter, length)
-	notes := []string{fmt.Sprintf("killed h%d (the leader of the coordinators and both shards) at %v: no Get completed for %v, no Set for %v",
-		host, killAt, gap(gets.at, start+killAt).Round(time.Millisecond), gap(sets.at, start+killAt).Round(time.Millisecond)),
-		fmt.Sprintf("Gets %.0f/s before, %.0f/s from %v after; Sets %.0f/s and %.0f/s; leaders at the end: coordinators %s, shards %s",
-			getsBefore, getsAfter, settleAfter, setsBefore, setsAfter, leaders[0], strings.Join(leaders[1:], " and "))}
+	o.faults = e.c.Log().Shift(-start).Intervals(failoverLength)
+	return o, nil
+}
+
+func runTxnFailover(p Params) (*Result, error) {
+	designs := failoverDesigns()
+	outs := make([]*failoverOutcome, len(designs))
+	if err := parallel(len(designs), func(i int) (err error) {
+		outs[i], err = runFailoverDesign(p.Seed, designs[i])
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	tab := plots.NewTable("design", "time_s", "gets_per_s", "sets_per_s")
+	var charts []*plots.Chart
+	var notes, said []string
+	for i, d := range designs {
+		o := outs[i]
+		series := []plots.Series{{Name: "Gets per second"}, {Name: "Sets per second"}}
+		for k := range o.counts[0] {
+			t := (time.Duration(k) * failoverBin).Seconds()
+			g, s := float64(o.counts[0][k])/failoverBin.Seconds(), float64(o.counts[1][k])/failoverBin.Seconds()
+			tab.Add(d.key, t, g, s)
+			for j, v := range []float64{g, s} {
+				series[j].X, series[j].Y = append(series[j].X, t), append(series[j].Y, v)
+			}
+		}
+		ch, err := plots.TimeSeries(plots.Axes{Title: fmt.Sprintf("(%c) %s", 'a'+i, d.name), X: "time (s)", Y: "operations per second"}, o.faults, series...)
+		if err != nil {
+			return nil, err
+		}
+		charts = append(charts, ch)
+		change := func(s int) float64 { return 100 * (o.after[s]/o.before[s] - 1) }
+		notes = append(notes, fmt.Sprintf("%s: killed h%d (the leader of the coordinators and both shards) at %v: no Get completed for %v, no Set for %v; "+
+			"Gets %.0f/s before, %.0f/s from %v after; Sets %.0f/s and %.0f/s; leaders at the end: coordinators %s, shards %s",
+			d.name, o.host, failoverKillAt, o.getGap, o.setGap, o.before[0], o.after[0], failoverSettled, o.before[1], o.after[1], o.leaders[0], strings.Join(o.leaders[1:], " and ")))
+		said = append(said, fmt.Sprintf("(%c) In %s, no Get completed for %v and no Set for %v; before the kill the clients made %.0f Gets and %.0f Sets a second, from %v after it %.0f and %.0f (%+.0f %% and %+.0f %%), "+
+			"with the coordinators led from %s and the shards from %s.",
+			'a'+i, d.name, o.getGap, o.setGap, o.before[0], o.before[1], failoverSettled, o.after[0], o.after[1], change(0), change(1), o.leaders[0], strings.Join(o.leaders[1:], " and ")))
+	}
+	rc := shardtxn.DefaultConfig().RSM.Raft
 	caption := fmt.Sprintf("Gets (4 clients) and Sets (1 client) per second, in %v bins, on two keys of two shards; at %v the host h%d is killed (shaded), "+
 		"and with it every replica it held, as paper 000 stopped a container. As in the paper, that host led the coordinator group and both shards: "+
 		"its replicas campaign first (an election timeout of %v–%v against the others' %v–%v), so they win the first elections. "+
-		"Single-key operations go straight to their shard, so they stall only while the shards elect new leaders: no Get completed for %v and no Set for %v (the paper: less than a second for both). "+
-		"Before the kill the clients made %.0f Gets and %.0f Sets a second; from %v after it, %.0f and %.0f (%+.0f %% and %+.0f %%), with the coordinators led from %s and the shards from %s. "+
+		"Both designs stall until the shards have elected new leaders, and the relayed one until the coordinators have too (the paper: less than a second for both Gets and Sets). %s "+
 		"The paper saw a slight decrease after recovery, which it put down to the new shard leaders spreading across containers.",
-		bin, killAt, host, dep.Config.RSM.Raft.ElectionMin, dep.Config.RSM.Raft.ElectionMin+eagerSpread, dep.Config.RSM.Raft.ElectionMin, dep.Config.RSM.Raft.ElectionMax,
-		gap(gets.at, start+killAt).Round(time.Millisecond), gap(sets.at, start+killAt).Round(time.Millisecond),
-		getsBefore, setsBefore, settleAfter, getsAfter, setsAfter, 100*(getsAfter/getsBefore-1), 100*(setsAfter/setsBefore-1), leaders[0], strings.Join(leaders[1:], " and "))
-	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-failover", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+		failoverBin, failoverKillAt, outs[0].host, rc.ElectionMin, rc.ElectionMin+eagerSpread, rc.ElectionMin, rc.ElectionMax, strings.Join(said, " "))
+	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-failover", Caption: caption, Charts: charts}}}, nil
 }
 
 // eagerSpread is the spread of the election timeouts of eagerFirstHost's
