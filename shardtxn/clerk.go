@@ -31,7 +31,10 @@ type Outcome struct {
 // Given ends to the shard groups too, the clerk sends a transaction whose
 // ops are all on one shard straight to that shard, which commits it in one
 // step of its log: no coordinator, no two phases. Transactions across
-// shards go through the coordinators.
+// shards go through the coordinators; so does every transaction of a
+// clerk given no ends to the shards, as paper 000's clients sent theirs
+// (under Config.Relay the coordinator leader passes one on one shard to
+// that shard).
 type Clerk struct {
 	ck     *rsm.Clerk
 	shards []*rsm.Router
