@@ -29,6 +29,7 @@ type World struct {
 
 	instant      uint64 // events fired at the current instant
 	instantLimit uint64
+	eventLimit   uint64 // the most events a world may fire; 0: no limit
 
 	trace io.Writer
 }
@@ -74,6 +75,24 @@ func (w *World) SetInstantLimit(n uint64) {
 		panic("sim: SetInstantLimit: limit must be positive, got 0")
 	}
 	w.instantLimit = n
+}
+
+// SetEventLimit sets how many events the world may fire in all (0: no
+// limit, the default). The event past it panics with a Storm, so that a
+// run whose cost explodes (a planted bug's message storm, say) ends as a
+// finding instead of running for hours.
+func (w *World) SetEventLimit(n uint64) { w.eventLimit = n }
+
+// A Storm is what a world panics with when it fires more events than its
+// limit (see SetEventLimit).
+type Storm struct {
+	Limit uint64
+	At    time.Duration // the virtual time it was reached
+}
+
+func (s Storm) Error() string {
+	rate := float64(s.Limit) / max(s.At.Seconds(), 1e-9)
+	return fmt.Sprintf("storm: more than %d events by virtual time %v (%.0f a virtual second)", s.Limit, s.At, rate)
 }
 
 // After schedules fn to run d from now, owned by no host: only the end of
@@ -167,6 +186,9 @@ func (w *World) fire(en entry, h *Host) {
 		w.instant = 1
 	}
 	w.events++
+	if w.events > w.eventLimit && w.eventLimit > 0 {
+		panic(Storm{Limit: w.eventLimit, At: w.now})
+	}
 	var hid uint64
 	if h != nil {
 		hid = uint64(h.id) + 1

@@ -614,3 +614,30 @@ func TestDiskLatencyQueuesSaves(t *testing.T) {
 	assert.Error(t, h.SetDiskLatency(-1))
 	assert.Equal(t, 5, h.DiskWrites(), "0-2, 2-4, 4-6, 13-15 ms and the new incarnation's; none while saving was free")
 }
+
+// TestEventLimitEndsAStorm checks that a world past its event limit
+// panics with a Storm that says how many events by when, and that no
+// limit is the default.
+func TestEventLimitEndsAStorm(t *testing.T) {
+	tick := func(w *World) {
+		var again func()
+		again = func() { w.After(time.Millisecond, again) }
+		w.After(time.Millisecond, again)
+	}
+	w := NewWorld(1)
+	tick(w)
+	w.Run(time.Second)
+	assert.Equal(t, uint64(1000), w.Events(), "no limit by default")
+
+	w = NewWorld(1)
+	w.SetEventLimit(100)
+	tick(w)
+	defer func() {
+		s, ok := recover().(Storm)
+		require.True(t, ok, "a Storm")
+		assert.Equal(t, Storm{Limit: 100, At: 101 * time.Millisecond}, s)
+		assert.Equal(t, "storm: more than 100 events by virtual time 101ms (990 a virtual second)", s.Error())
+	}()
+	w.Run(time.Second)
+	t.Fatal("the world ran past its limit")
+}

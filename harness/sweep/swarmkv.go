@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/replab/replab/chaos"
@@ -37,6 +38,10 @@ const (
 	// timeout, no leader can be elected, and the lab asks for progress
 	// only once they are off.)
 	swarmKVProgress = 10 * time.Second
+	// swarmKVEvents bounds a seed's events: ten times the most that any
+	// of the first 1 000 seeds fired (292 323). A seed past it fails as a
+	// storm.
+	swarmKVEvents = 3_000_000
 )
 
 // swarmKV is the key/value swarm: each seed draws its own configuration.
@@ -48,7 +53,7 @@ func (sp swarmKV) scenario() Scenario {
 	return Scenario{
 		Name: "swarm-kv",
 		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys; the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
-			"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; porcupine then checks that the history is linearizable.",
+			"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; a seed that fires more than " + strconv.Itoa(swarmKVEvents) + " events fails as a storm; porcupine then checks that the history is linearizable.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
 		plant: planter(sp, swarmKV.scenario, func(p *swarmKV, b Bug) bool {
 			if !b.plantRSM(&rsm.Config{}) {
@@ -125,7 +130,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: servers, Factory: services.KV(opts.MaxRaftState, opts)}}},
 		Network:  net,
 		Workload: kv, Nemesis: n,
-		Length: length, Settle: kvSettle, Progress: progress,
+		Length: length, Settle: kvSettle, Progress: progress, MaxEvents: swarmKVEvents,
 		Checks: []testbed.Check{kv.Linearizable(checkTimeout)},
 	}.Execute()
 }

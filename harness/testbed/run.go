@@ -47,6 +47,10 @@ type Run struct {
 	// Drawn is what the seed drew of the configuration, in the order it is
 	// printed; nil for a fixed configuration.
 	Drawn []Param
+	// MaxEvents, if positive, bounds the events the run may fire: past it
+	// the run fails as a storm (a message storm that would otherwise run
+	// for hours), at the virtual time it was reached.
+	MaxEvents uint64
 	// Trace, if set, receives the world's event trace.
 	Trace io.Writer
 	// Dir, if set, is where a check draws a violation.
@@ -164,12 +168,13 @@ type Prober interface {
 // Execute carries the run out. The error says why the run could not be
 // carried out as given; what the system did wrong is the record's
 // problem.
-func (r Run) Execute() (*Record, error) {
+func (r Run) Execute() (out *Record, err error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
 	w := sim.NewWorld(r.Seed)
 	w.SetTraceWriter(r.Trace)
+	w.SetEventLimit(r.MaxEvents)
 	rec := &Record{Name: r.Name, Seed: r.Seed, Drawn: r.Drawn, World: w}
 	c, err := cluster.New(w, r.Deploy)
 	if err != nil {
@@ -178,6 +183,15 @@ func (r Run) Execute() (*Record, error) {
 	e := &Env{Run: &r, World: w, Cluster: c}
 	defer func() {
 		rec.FaultLog, rec.Summary, rec.Ops = c.Log(), w.Summary(), e.Ops
+	}()
+	defer func() {
+		if p := recover(); p != nil {
+			s, ok := p.(sim.Storm)
+			if !ok {
+				panic(p) // a node's panic: the caller reports it with its stack
+			}
+			rec.Problem, out, err = s.Error(), rec, nil
+		}
 	}()
 	if r.Network.Params != nil {
 		if err := c.Net().SetParams(*r.Network.Params); err != nil {

@@ -131,3 +131,15 @@ func TestRunRefusesBadInput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, rec.Problem, "kv workload of 0 clients and 0 readers")
 }
+
+// TestStormIsAFinding checks that a run past its event budget ends as a
+// failing record that says so, with its fault log and summary.
+func TestStormIsAFinding(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	r.MaxEvents = 1000
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	assert.Regexp(t, `^storm: more than 1000 events by virtual time \S+ \(\d+ a virtual second\)$`, rec.Problem)
+	assert.Equal(t, uint64(1001), rec.Summary.Events, "the event past the budget")
+	assert.Less(t, rec.Summary.Now, r.Length)
+}
