@@ -322,3 +322,23 @@ func TestKitIntoAnEmptyDirectory(t *testing.T) {
 	_, err := os.Stat(filepath.Join(dir, "go.mod"))
 	assert.NoError(t, err)
 }
+
+// TestSweepSaysWhatTheSeedsDrew checks that a swarm's sweep ends with
+// the spread of the configurations its seeds drew, the merge of its
+// results file too, and that a replay prints the seed's configuration.
+func TestSweepSaysWhatTheSeedsDrew(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.jsonl")
+	r := labsim(realEnv(), "sweep", "swarm-kv", "-seeds", "3", "-json", results, "-out", dir)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "configurations drawn:\n")
+	assert.Regexp(t, `\n  servers: \d / \d / \d \(min / median / max, 3 seeds\)\n`, r.stdout)
+	m := labsim(realEnv(), "merge", results)
+	require.Equal(t, exitOK, m.code, m.stderr)
+	spread, _, _ := strings.Cut(r.stdout[strings.Index(r.stdout, "configurations drawn:"):], "results:")
+	assert.Contains(t, m.stdout, spread, "the merge's spread is the sweep's")
+
+	one := labsim(realEnv(), "sweep", "swarm-kv", "-seed", "2", "-out", dir)
+	require.Equal(t, exitOK, one.code, one.stderr)
+	assert.Regexp(t, `configuration drawn:\n  servers: \d\n  reads: \w+\n`, one.stdout)
+}

@@ -24,7 +24,8 @@ stands for the .jsonl files in it), checks that they add up to the sweep
 (the same scenario, seeds, number of shards and build, every shard once,
 each with all its seeds and a summary line), and prints one verdict: every
 failing seed with the command that replays it, the seeds' count and what
-they cost in core-seconds. It exits with status 1 if any seed failed, and
+they cost in core-seconds, and how the configurations the seeds drew
+spread, if they drew any. It exits with status 1 if any seed failed, and
 2, naming the file or the shards, if the files do not add up: a shard
 missing or given twice, a file cut short, another scenario, format or
 build. -json writes the merged results as one results file of the whole
@@ -56,6 +57,11 @@ sweep, as one unsharded run would have written it (but for wall times).`,
 				}
 			}
 			printMerged(e, m)
+			var seeds []sweep.SeedRecord
+			for _, r := range all {
+				seeds = append(seeds, r.Seeds...)
+			}
+			printSpread(e, seeds)
 			if out != nil {
 				if err := writeMerged(out, m, all); err != nil {
 					return err
@@ -133,6 +139,19 @@ func printMerged(e *env, m *sweep.Merged) {
 		fmt.Fprintf(e.stdout, "verdict: FAIL: %d of %s failed\n", s.Failed, count(s.Ran, "seed"))
 	} else {
 		fmt.Fprintf(e.stdout, "verdict: ok: %s passed\n", count(s.Ran, "seed"))
+	}
+}
+
+// printSpread prints how the configurations the seeds drew spread, if
+// they drew any.
+func printSpread(e *env, seeds []sweep.SeedRecord) {
+	spread := sweep.Spread(seeds)
+	if len(spread) == 0 {
+		return
+	}
+	fmt.Fprintln(e.stdout, "configurations drawn:")
+	for _, p := range spread {
+		fmt.Fprintf(e.stdout, "  %v\n", p)
 	}
 }
 

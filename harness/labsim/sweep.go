@@ -45,8 +45,12 @@ puts the shards' files together into one verdict. If FILE is a directory
 or ends in a slash, the file in it is SCENARIO.jsonl, or
 SCENARIO.I-of-N.jsonl for a shard.
 
-With -seed N, sweep replays that one seed and prints its fault log and
-verdict (exit status 1 if it fails); -trace writes its event trace.
+A scenario whose seeds draw their configuration (swarm-kv, say) ends with
+how each drawn parameter spread over the seeds (min, median and max, or
+how often each value came).
+
+With -seed N, sweep replays that one seed and prints what it drew, its
+fault log and verdict (exit status 1 if it fails); -trace writes its event trace.
 
 -plant BUG runs the scenario with one of the services' planted bugs
 switched on (docs/planted-bugs.md: a sweep finds each within 20 seeds),
@@ -168,6 +172,7 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 	}
 	start, cpu := time.Now(), processCPU()
 	var failing []sweep.Outcome
+	var drawn []sweep.SeedRecord // what each seed drew, for the spread
 	if len(list) > 0 {
 		p := newProgress(e, sc.Name, "seeds", len(list), true)
 		done := 0
@@ -177,6 +182,9 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 				failing = append(failing, o)
 			}
 			p.set(done, len(failing))
+			if len(o.Drawn) > 0 {
+				drawn = append(drawn, sweep.SeedRecord{Drawn: sweep.DrawnMap(o.Drawn)})
+			}
 			if job.results != nil {
 				job.results.seed(k, seedRecord(o, job.scenario, job.plant, replayLine(e, sc, o.Seed)))
 			}
@@ -203,6 +211,7 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 		rate = fmt.Sprintf(", %.1f seeds/s", float64(len(list))/took.Seconds())
 	}
 	fmt.Fprintf(e.stdout, "%s: %s (%s), %d failing, %.1fs%s\n", sc.Name, count(len(list), "seed"), where, len(failing), took.Seconds(), rate)
+	printSpread(e, drawn)
 	if job.results != nil {
 		sum := sweep.SummaryRecord{Format: sweep.ResultsFormat, Kind: sweep.KindSummary, Scenario: job.scenario, Plant: job.plant,
 			First: job.first, Seeds: job.seeds, Shard: sh.i, Shards: sh.n, ShardFrom: sh.from,
