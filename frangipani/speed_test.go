@@ -10,6 +10,7 @@ import (
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -70,7 +71,7 @@ func (e *speedEnv) basic(d time.Duration) (float64, int) {
 func kvGroup(heartbeatOnly bool) cluster.Group {
 	rc := raft.LabConfig()
 	rc.HeartbeatOnly = heartbeatOnly
-	return cluster.Group{Name: "kv", Replicas: 3, Factory: services.KV(-1, kvraft.Options{Raft: rc})}
+	return cluster.Group{Name: "kv", Replicas: 3, Factory: kvdeploy.Factory(-1, kvraft.Options{Raft: rc})}
 }
 
 func kvClerk(c *cluster.Cluster, h *sim.Host) workload.KV {

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/kvraft/kvtest"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -67,7 +67,7 @@ func TestBadInput(t *testing.T) {
 	} {
 		opts := kvraft.DefaultOptions()
 		tc.opts(&opts)
-		_, err := cluster.New(sim.NewWorld(1), cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: 1, Factory: services.KV(tc.maxraftstate, opts)}}})
+		_, err := cluster.New(sim.NewWorld(1), cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: 1, Factory: kvdeploy.Factory(tc.maxraftstate, opts)}}})
 		assert.EqualError(t, err, "cluster: starting kv/0: "+tc.want)
 	}
 

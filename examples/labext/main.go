@@ -19,9 +19,9 @@ import (
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/experiments"
 	"github.com/replab/replab/harness/labsim"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/sim"
@@ -44,7 +44,7 @@ func catalogue() labsim.Catalogue {
 func kv(seed int64, n int) (*sim.World, *cluster.Cluster, *kvraft.Clerk, error) {
 	w := sim.NewWorld(seed)
 	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{
-		{Name: "kv", Replicas: n, Factory: services.KV(-1, kvraft.Options{Raft: raft.LabConfig()})},
+		{Name: "kv", Replicas: n, Factory: kvdeploy.Factory(-1, kvraft.Options{Raft: raft.LabConfig()})},
 	}})
 	if err != nil {
 		return nil, nil, nil, err

@@ -6,9 +6,9 @@ import (
 
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -64,7 +64,7 @@ func newEnv(seed int64, n int, rc raft.Config, p labrpc.Params) (*env, error) {
 func newEnvSnapshot(seed int64, n int, rc raft.Config, p labrpc.Params, maxraftstate int) (*env, error) {
 	w := sim.NewWorld(seed)
 	opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
-	c, err := newCluster(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: services.KV(maxraftstate, opts)}}}, p)
+	c, err := newCluster(w, cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: n, Factory: kvdeploy.Factory(maxraftstate, opts)}}}, p)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
@@ -53,7 +54,7 @@ func kvraftSystem(name string, heartbeat time.Duration, snapshots bool) kvSystem
 				rc.Heartbeat, rc.HeartbeatOnly = heartbeat, true
 			}
 			opts := kvraft.Options{Reads: rsm.ReadLog, Raft: rc}
-			return cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: replicas, Factory: services.KV(maxraftstate, opts)}}}, nil
+			return cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: replicas, Factory: kvdeploy.Factory(maxraftstate, opts)}}}, nil
 		},
 		clerk: func(c *cluster.Cluster, h *sim.Host) (workload.KV, error) {
 			return kvraft.MakeClerk(h, c.Ends(h, 0, nil)), nil

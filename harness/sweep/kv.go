@@ -8,10 +8,10 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -83,7 +83,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 	}
 	return outcome(testbed.Run{
 		Name: sp.name, Seed: seed, Trace: trace, Dir: dir,
-		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: services.KV(1000, sp.opts)}}},
+		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: kvdeploy.Factory(1000, sp.opts)}}},
 		Network:  testbed.Network{Modes: chaos.Modes{Unreliable: !sp.reliable}},
 		Workload: kv,
 		Nemesis:  testbed.Nemesis{Reactive: func(e *testbed.Env) (func(), error) { return sp.nemesis(e.World, e.Cluster) }},

@@ -10,10 +10,10 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/kvraft/kvdeploy"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/rsm"
@@ -127,7 +127,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 	}
 	return testbed.Run{
 		Name: "swarm-kv", Seed: seed, Trace: trace, Dir: dir, Drawn: d.Params,
-		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: servers, Factory: services.KV(opts.MaxRaftState, opts)}}},
+		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: servers, Factory: kvdeploy.Factory(opts.MaxRaftState, opts)}}},
 		Network:  net,
 		Workload: kv, Nemesis: n,
 		Length: length, Settle: kvSettle, Progress: progress, MaxEvents: swarmKVEvents,
