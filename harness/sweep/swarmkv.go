@@ -52,7 +52,7 @@ type swarmKV struct {
 func (sp swarmKV) scenario() Scenario {
 	return Scenario{
 		Name: "swarm-kv",
-		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys; the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
+		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys; the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of seeds one of the nemeses aimed at a bug (lease flickers, clocks skewed as far as leases allow with the leader cut off, Raft's Figure 8, crashes right after votes), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
 			"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; a seed that fires more than " + strconv.Itoa(swarmKVEvents) + " events fails as a storm; porcupine then checks that the history is linearizable.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
 		plant: planter(sp, swarmKV.scenario, func(p *swarmKV, b Bug) bool {
@@ -113,11 +113,18 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 	if opts.Reads == rsm.ReadLease {
 		n.Schedule = driftWithin(d, servers, opts.Raft.LeaseDrift)
 	}
-	bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
-	if err != nil {
-		return nil, err
+	if d.Chance("aimed nemesis", 0.3) {
+		aimed := []func(*sim.World, *cluster.Cluster) (func(), error){
+			leaseNemesis, skewedCutoffs(opts.Raft), figure8Nemesis, votesNemesis(opts.Raft),
+		}[d.Pick("nemesis", "lease flickers", "skewed cut-offs", "figure 8", "votes")]
+		n.Reactive = func(e *testbed.Env) (func(), error) { return aimed(e.World, e.Cluster) }
+	} else {
+		bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
+		if err != nil {
+			return nil, err
+		}
+		n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
 	}
-	n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
 	d.Note("progress bound", progress.String())
 
 	kv := &testbed.KV{
