@@ -45,6 +45,26 @@ const (
 	swarmTxnBackoff = 10 * time.Millisecond
 )
 
+// swarmScenario is a swarm scenario: run draws each seed's configuration
+// and runs it, with bug planted if set; ours says whether a bug is of the
+// service it runs.
+func swarmScenario(name, description string, ours func(Bug) bool, run func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error)) Scenario {
+	var with func(bug *Bug) Scenario
+	with = func(bug *Bug) Scenario {
+		return Scenario{
+			Name: name, Description: description,
+			Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(run(bug, seed, dir, trace)) },
+			plant: func(b Bug) (Scenario, bool) {
+				if !ours(b) {
+					return Scenario{}, false
+				}
+				return with(&b), true
+			},
+		}
+	}
+	return with(nil)
+}
+
 // The swarms' random streams.
 const (
 	swarmTxnStream      = 0x5354
@@ -104,29 +124,17 @@ func drawTxnShape(d *testbed.Draw) txnShape {
 	return s
 }
 
-// swarmTxn is shardtxn's swarm: each seed draws its own configuration.
-type swarmTxn struct {
-	bug *Bug // planted in every seed's configuration, if set
+// swarmTxnScenario is shardtxn's swarm: each seed draws its own
+// configuration.
+func swarmTxnScenario() Scenario {
+	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
+		"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s; txncheck then checks strict serializability, or every read the bank's total.",
+		func(b Bug) bool { return b.plantShardTxn(&shardtxn.Config{}) }, runSwarmTxn)
 }
 
-func (sp swarmTxn) scenario() Scenario {
-	return Scenario{
-		Name: "swarm-txn",
-		Description: "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
-			"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s; txncheck then checks strict serializability, or every read the bank's total.",
-		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
-		plant: planter(sp, swarmTxn.scenario, func(p *swarmTxn, b Bug) bool {
-			if !b.plantShardTxn(&shardtxn.Config{}) {
-				return false
-			}
-			p.bug = &b
-			return true
-		}),
-	}
-}
-
-// run draws the seed's configuration and runs it.
-func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// runSwarmTxn draws the seed's configuration, with bug planted if set,
+// and runs it.
+func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	d := testbed.NewDraw(seed, swarmTxnStream)
 	dep := txntest.Deployment{Shards: d.Int("shards", 1, 8), Replicas: d.Int("replicas", 3, 7), Shared: d.Chance("shared hosts", 0.5)}
 	variants := txntest.Variants()
@@ -142,8 +150,8 @@ func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record
 	}
 	shape := drawTxnShape(d)
 	net := testbed.DrawNetwork(d)
-	if sp.bug != nil {
-		sp.bug.plantShardTxn(&dep.Config)
+	if bug != nil {
+		bug.plantShardTxn(&dep.Config)
 	}
 	n, err := testbed.DrawFaults(d, dep.Hosts(), shape.length, swarmTxnProgress, net.Modes)
 	if err != nil {
@@ -159,30 +167,17 @@ func (sp swarmTxn) run(seed int64, dir string, trace io.Writer) (*testbed.Record
 	return r.Execute()
 }
 
-// swarmLogOrder is logorder's swarm: each seed draws its own
+// swarmLogOrderScenario is logorder's swarm: each seed draws its own
 // configuration.
-type swarmLogOrder struct {
-	bug *Bug // planted in every seed's configuration, if set
+func swarmLogOrderScenario() Scenario {
+	return swarmScenario("swarm-logorder", "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). "+
+		"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
+		func(b Bug) bool { return b.plantLogOrder(&logorder.Config{}) }, runSwarmLogOrder)
 }
 
-func (sp swarmLogOrder) scenario() Scenario {
-	return Scenario{
-		Name: "swarm-logorder",
-		Description: "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). " +
-			"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
-		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
-		plant: planter(sp, swarmLogOrder.scenario, func(p *swarmLogOrder, b Bug) bool {
-			if !b.plantLogOrder(&logorder.Config{}) {
-				return false
-			}
-			p.bug = &b
-			return true
-		}),
-	}
-}
-
-// run draws the seed's configuration and runs it.
-func (sp swarmLogOrder) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// runSwarmLogOrder draws the seed's configuration, with bug planted if
+// set, and runs it.
+func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	d := testbed.NewDraw(seed, swarmLogOrderStream)
 	cfg := logorder.DefaultConfig()
 	nodes := d.Int("nodes", 3, 7)
@@ -192,8 +187,8 @@ func (sp swarmLogOrder) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	if d.Chance("snapshots", 0.8) {
 		cfg.SnapshotEvery = d.LogInt("snapshot every tids", 1, 1024)
 	}
-	if sp.bug != nil {
-		sp.bug.plantLogOrder(&cfg)
+	if bug != nil {
+		bug.plantLogOrder(&cfg)
 	}
 	shape := drawTxnShape(d)
 	net := testbed.DrawNetwork(d)
