@@ -87,7 +87,7 @@ func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, er
 	dep := Deployment{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
 	length := cmp.Or(sp.ChaosFor, ChaosFor)
 	modes := chaos.Modes{Unreliable: !sp.Bank}
-	n := testbed.Nemesis{Reactive: sp.outages}
+	n := testbed.Nemesis{Reactive: Outages(sp.LeaderOutages)}
 	if !sp.Outages && !sp.LeaderOutages {
 		var err error
 		if n, err = RandomNemesis(seed, dep.Hosts(), length, modes); err != nil {
@@ -148,9 +148,16 @@ func (dep Deployment) Run(name string, seed int64, load *testbed.Txn) (testbed.R
 	}, nil
 }
 
-// outages starts the spec's outages (Outages or LeaderOutages) and
-// returns what stops them.
-func (sp Spec) outages(e *testbed.Env) (func(), error) {
+// Outages returns a nemesis that cuts the coordinators off from the
+// shards again and again, each time for 1–8 s, or, if leader, the
+// coordinator leader with the shards off from the other coordinators
+// (it decides, but cannot replicate its decisions); every replica must
+// be on a host of its own. The nemesis returns what stops it.
+func Outages(leader bool) func(e *testbed.Env) (func(), error) {
+	return func(e *testbed.Env) (func(), error) { return outages(e, leader) }
+}
+
+func outages(e *testbed.Env, leader bool) (func(), error) {
 	w, c := e.World, e.Cluster
 	var coords, shards []int
 	for i := range c.Replicas(0) {
@@ -168,7 +175,7 @@ func (sp Spec) outages(e *testbed.Env) (func(), error) {
 			return
 		}
 		groups := [][]int{coords, shards}
-		if sp.LeaderOutages {
+		if leader {
 			leader, ok := c.Leader(0)
 			if !ok {
 				w.After(100*time.Millisecond, outage)
