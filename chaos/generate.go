@@ -3,7 +3,6 @@ package chaos
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
@@ -90,12 +89,7 @@ func (m *model) apply(f fault.Fault) bool {
 		if f.Kind == fault.Bridge {
 			bridge = f.Host
 		}
-		split := splitOf(len(m.up), f.Groups, bridge)
-		changed := slices.Contains(l.isolated, true) || slices.ContainsFunc(l.cut, hasTrue) ||
-			!slices.EqualFunc(split, l.split, slices.Equal)
-		l.clear()
-		l.split = split
-		return changed
+		return l.partition(splitOf(len(m.up), f.Groups, bridge))
 	case fault.Isolate:
 		changed := !l.isolated[f.Host]
 		l.isolated[f.Host] = true

@@ -59,6 +59,16 @@ func (l *links) clear() {
 	clear(l.isolated)
 }
 
+// partition puts split in force in place of every link fault, and
+// reports whether that changed the faults in force.
+func (l *links) partition(split [][]bool) bool {
+	changed := slices.Contains(l.isolated, true) || slices.ContainsFunc(l.cut, hasTrue) ||
+		!slices.EqualFunc(split, l.split, slices.Equal)
+	l.clear()
+	l.split = split
+	return changed
+}
+
 // applyLinks applies a validated link fault to the monkey's links and the
 // network, and reports whether it changed the faults in force.
 func (m *Monkey) applyLinks(f fault.Fault) bool {
@@ -75,10 +85,7 @@ func (m *Monkey) applyLinks(f fault.Fault) bool {
 			bridge = f.Host
 		}
 		split := splitOf(m.servers, f.Groups, bridge)
-		changed := slices.Contains(l.isolated, true) || slices.ContainsFunc(l.cut, hasTrue) ||
-			!slices.EqualFunc(split, l.split, slices.Equal)
-		l.clear()
-		l.split = split
+		changed := l.partition(split)
 		m.net.HealLinks()
 		for i := range m.servers {
 			for j := i + 1; j < m.servers; j++ {
