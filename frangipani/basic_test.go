@@ -7,7 +7,7 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/frangipani"
-	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
@@ -358,7 +358,7 @@ func TestNoStarvation(t *testing.T) {
 	var clients []workload.KV
 	for i := range 5 {
 		ck, _ := d.clerk(t, "c"+itoa(int64(i)))
-		clients = append(clients, services.CachingKV{Clerk: ck})
+		clients = append(clients, frangipanitest.CachingKV{Clerk: ck})
 	}
 	d.w.Run(time.Second)
 	var worst time.Duration

@@ -6,37 +6,39 @@ import (
 	"time"
 
 	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/sim"
-
-	"github.com/replab/replab/harness/sweep"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// runSpec runs a sweep scenario shape for a seed, failing t with its
-// problem and fault log.
-func runSpec(t simtest.T, sp sweep.LockSpec, seed int64) sweep.Outcome {
+// runSpec runs a scenario shape for a seed, failing t with its problem
+// and fault log.
+func runSpec(t simtest.T, sp frangipanitest.Spec, seed int64) *testbed.Record {
 	t.Helper()
-	o, _ := sp.Run(seed, "", nil)
-	if !o.OK() {
-		t.Fatalf("%s seed %d: %s\nfault log:\n%s", sp.Name, seed, o.Problem, o.FaultLog)
+	rec, err := sp.Run(seed, "", nil)
+	require.NoError(t, err)
+	if !rec.OK() {
+		t.Fatalf("%s seed %d: %s\nfault log:\n%s", sp.Name, seed, rec.Problem, rec.FaultLog)
 	}
-	return o
+	return rec
 }
 
 // testSpec runs a scenario shape over seeds, checks each and that the
 // first replays to the same trace.
-func testSpec(t *testing.T, sp sweep.LockSpec, seeds ...int64) {
+func testSpec(t *testing.T, sp frangipanitest.Spec, seeds ...int64) {
 	for _, seed := range simtest.Seeds(t, seeds...) {
-		o, w := sp.Run(seed, t.TempDir(), nil)
-		require.True(t, o.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, o.Problem, simtest.ReplayCommand(t.Name(), seed), o.FaultLog)
-		t.Logf("%s seed %d: %d ops, virtual %v, trace %016x", t.Name(), seed, o.Ops, w.Now(), w.TraceHash())
-		assert.Greater(t, o.Ops, 50, "operations run")
-		again, _ := sp.Run(seed, "", nil)
-		assert.Equal(t, w.Summary(), again.Summary, "the seed replays")
+		rec, err := sp.Run(seed, t.TempDir(), nil)
+		require.NoError(t, err)
+		require.True(t, rec.OK(), "seed %d: %s\nreplay: %s\nfault log:\n%s", seed, rec.Problem, simtest.ReplayCommand(t.Name(), seed), rec.FaultLog)
+		t.Logf("%s seed %d: %d ops, virtual %v, trace %016x", t.Name(), seed, rec.Ops, rec.World.Now(), rec.World.TraceHash())
+		assert.Greater(t, rec.Ops, 50, "operations run")
+		again, err := sp.Run(seed, "", nil)
+		require.NoError(t, err)
+		assert.Equal(t, rec.Summary, again.Summary, "the seed replays")
 	}
 }
 
@@ -44,13 +46,13 @@ func testSpec(t *testing.T, sp sweep.LockSpec, seeds ...int64) {
 type deployment struct {
 	w *sim.World
 	c *cluster.Cluster
-	d services.Frangipani
+	d frangipanitest.Deployment
 }
 
 func deploy(t simtest.T, seed int64, cfg frangipani.Config) *deployment {
 	t.Helper()
 	w := sim.NewWorld(seed)
-	d := services.Frangipani{Replicas: 3, Config: cfg}
+	d := frangipanitest.Deployment{Replicas: 3, Config: cfg}
 	cc, err := d.Cluster()
 	require.NoError(t, err)
 	c, err := cluster.New(w, cc)

@@ -7,7 +7,7 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/frangipani"
-	"github.com/replab/replab/harness/services"
+	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/require"
@@ -30,7 +30,7 @@ func isolatedReader(t simtest.T, seed int64, cfg frangipani.Config, drift float6
 	for i, name := range []string{"reader", "writer"} {
 		ck, hc := d.clerk(t, name)
 		hosts = append(hosts, hc)
-		kv = append(kv, linearize.Record(services.CachingKV{Clerk: ck}, &h, i, w.Now))
+		kv = append(kv, linearize.Record(frangipanitest.CachingKV{Clerk: ck}, &h, i, w.Now))
 	}
 	for i := range c.Hosts() {
 		require.NoError(t, c.Apply(fault.Fault{Kind: fault.Drift, Host: i, Rate: 1 + drift}))

@@ -9,7 +9,7 @@ import (
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/frangipani/frangipanitest"
 )
 
 // TestLinearizable runs caching clerks under each kind of trouble and
@@ -17,19 +17,19 @@ import (
 // every operation completed after healing, and that no clerk lost a write.
 func TestLinearizable(t *testing.T) {
 	t.Parallel()
-	cfg := sweep.LockConfig()
+	cfg := frangipanitest.Config()
 	for _, c := range []struct {
 		name string
-		sp   sweep.LockSpec
+		sp   frangipanitest.Spec
 	}{
-		{"one client", sweep.LockSpec{Clients: 1, For: 3 * time.Second}},
-		{"disjoint keys", sweep.LockSpec{Clients: 5, For: 2 * time.Second}},
-		{"shared key", sweep.LockSpec{Clients: 5, Keys: 1, For: time.Second}},
-		{"unreliable network", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
-		{"isolated holders", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
-		{"leader kills", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
-		{"clock drift", sweep.LockSpec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 2 * time.Second}},
-		{"duplicated requests", sweep.LockSpec{Clients: 5, Keys: 2, Unreliable: true, Duplicate: 0.1, For: 2 * time.Second}},
+		{"one client", frangipanitest.Spec{Clients: 1, For: 3 * time.Second}},
+		{"disjoint keys", frangipanitest.Spec{Clients: 5, For: 2 * time.Second}},
+		{"shared key", frangipanitest.Spec{Clients: 5, Keys: 1, For: time.Second}},
+		{"unreliable network", frangipanitest.Spec{Clients: 5, Keys: 2, Unreliable: true, For: 5 * time.Second}},
+		{"isolated holders", frangipanitest.Spec{Clients: 5, Keys: 2, Unreliable: true, Isolate: true, For: 5 * time.Second}},
+		{"leader kills", frangipanitest.Spec{Clients: 5, Keys: 2, Unreliable: true, KillLeaders: true, For: 6 * time.Second}},
+		{"clock drift", frangipanitest.Spec{Clients: 5, Keys: 2, Isolate: true, Drift: cfg.Drift, For: 2 * time.Second}},
+		{"duplicated requests", frangipanitest.Spec{Clients: 5, Keys: 2, Unreliable: true, Duplicate: 0.1, For: 2 * time.Second}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.sp.Name, c.sp.Config = c.name, cfg

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
@@ -80,9 +81,9 @@ func kvClerk(c *cluster.Cluster, h *sim.Host) workload.KV {
 
 func lockClerk(t simtest.T, cfg frangipani.Config) func(c *cluster.Cluster, h *sim.Host) workload.KV {
 	return func(c *cluster.Cluster, h *sim.Host) workload.KV {
-		ck, err := services.Frangipani{Config: cfg}.Clerk(c, h)
+		ck, err := frangipanitest.Deployment{Config: cfg}.Clerk(c, h)
 		require.NoError(t, err)
-		return services.CachingKV{Clerk: ck}
+		return frangipanitest.CachingKV{Clerk: ck}
 	}
 }
 
@@ -97,7 +98,7 @@ func lockClerk(t simtest.T, cfg frangipani.Config) func(c *cluster.Cluster, h *s
 func TestThousandTimesFaster(t *testing.T) {
 	t.Parallel()
 	cfg := frangipani.DefaultConfig()
-	d := services.Frangipani{Replicas: 3, Config: cfg}
+	d := frangipanitest.Deployment{Replicas: 3, Config: cfg}
 	cc, err := d.Cluster()
 	require.NoError(t, err)
 	type row struct {
@@ -132,7 +133,7 @@ func TestThousandTimesFaster(t *testing.T) {
 // cache, world included: the cost Config.CacheHit models in virtual time.
 func BenchmarkCacheHit(b *testing.B) {
 	cfg := frangipani.DefaultConfig()
-	d := services.Frangipani{Replicas: 3, Config: cfg}
+	d := frangipanitest.Deployment{Replicas: 3, Config: cfg}
 	cc, err := d.Cluster()
 	require.NoError(b, err)
 	e := newSpeedEnv(b, 1, cc.Groups[0], lockClerk(b, cfg))
@@ -182,7 +183,7 @@ func TestContention(t *testing.T) {
 	cfg := frangipani.DefaultConfig()
 	only := cfg
 	only.LocksOnly = true
-	cc, err := services.Frangipani{Replicas: 3, Config: cfg}.Cluster()
+	cc, err := frangipanitest.Deployment{Replicas: 3, Config: cfg}.Cluster()
 	require.NoError(t, err)
 	seed := simtest.Seeds(t, 1)[0]
 	think, d := 5*time.Millisecond, 500*time.Millisecond

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
@@ -66,11 +67,11 @@ func kvraftSystem(name string, heartbeat time.Duration, snapshots bool) kvSystem
 // Raft replicating on Start; with locksOnly, its clerks take a key's lock
 // for every operation, as the report's do.
 func frangipaniSystem(name string, locksOnly bool) kvSystem {
-	deployment := func(replicas, maxraftstate int) services.Frangipani {
+	deployment := func(replicas, maxraftstate int) frangipanitest.Deployment {
 		cfg := frangipani.DefaultConfig()
 		cfg.RSM.MaxRaftState = maxraftstate
 		cfg.LocksOnly = locksOnly
-		return services.Frangipani{Replicas: replicas, Config: cfg}
+		return frangipanitest.Deployment{Replicas: replicas, Config: cfg}
 	}
 	return kvSystem{
 		name:   name,
@@ -80,7 +81,7 @@ func frangipaniSystem(name string, locksOnly bool) kvSystem {
 		},
 		clerk: func(c *cluster.Cluster, h *sim.Host) (workload.KV, error) {
 			ck, err := deployment(c.Replicas(0), -1).Clerk(c, h)
-			return services.CachingKV{Clerk: ck}, err
+			return frangipanitest.CachingKV{Clerk: ck}, err
 		},
 	}
 }

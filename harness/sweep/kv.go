@@ -92,13 +92,3 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		Checks:   []testbed.Check{kv.Linearizable(checkTimeout)},
 	}.Execute())
 }
-
-// finished reports whether every run has finished.
-func finished(runs []*workload.Run) bool {
-	for _, r := range runs {
-		if !r.Finished() {
-			return false
-		}
-	}
-	return true
-}

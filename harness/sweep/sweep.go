@@ -197,3 +197,9 @@ func outcome(rec *testbed.Record, err error) Outcome {
 	}
 	return Outcome{Seed: rec.Seed, Problem: rec.Problem, HTML: rec.HTML, FaultLog: rec.FaultLog.String(), Ops: rec.Ops, Summary: rec.Summary, Drawn: rec.Drawn}
 }
+
+func must(err error) {
+	if err != nil {
+		panic(err) // faults on the cluster's own hosts: a bug
+	}
+}

@@ -42,8 +42,12 @@ func (n Nemesis) start(e *Env) (func(), error) {
 type Bursts struct {
 	// Hosts is how many servers the faults strike.
 	Hosts int
-	// Faults is what each burst draws, as chaos.Generate draws it.
+	// Faults is what each burst draws, as chaos.Generate draws it; the
+	// zero value draws no server faults (Clients' isolations only).
 	Faults chaos.NemesisConfig
+	// Clients are isolated from every server within each burst, as
+	// Isolations draws them, until its heal at the latest.
+	Clients Isolations
 	// Burst is the mean length of a burst (each drawn from [Burst/2,
 	// 3*Burst/2]); Calm the length of the calm after each heal, at least
 	// the run's Progress.
@@ -56,9 +60,10 @@ type Bursts struct {
 }
 
 // Generate draws the schedule from rng: bursts of random faults, each
-// ended by a heal (every link up, every host the burst killed restarted,
-// the network's modes as they were), then a calm; the last burst, which
-// has no room for a calm, lasts until Length, where the run heals.
+// ended by a heal (every link up, every client rejoined, every host the
+// burst killed restarted, the network's modes as they were), then a calm;
+// the last burst, which has no room for a calm, lasts until Length, where
+// the run heals.
 func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 	if b.Burst <= 0 || b.Calm <= 0 {
 		return Nemesis{}, fmt.Errorf("bursts of %v with calms of %v: want both positive", b.Burst, b.Calm)
@@ -70,10 +75,18 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 		if last {
 			burst = b.Length - at
 		}
-		steps, err := chaos.Generate(rng, b.Hosts, b.Faults, burst, b.Modes)
+		var steps []chaos.Step
+		if b.Faults != (chaos.NemesisConfig{}) {
+			var err error
+			if steps, err = chaos.Generate(rng, b.Hosts, b.Faults, burst, b.Modes); err != nil {
+				return Nemesis{}, err
+			}
+		}
+		isolations, err := b.Clients.Generate(rng, 0, burst)
 		if err != nil {
 			return Nemesis{}, err
 		}
+		steps = merge(steps, isolations)
 		dead := map[int]bool{}
 		for _, s := range steps {
 			switch s.Fault.Kind {

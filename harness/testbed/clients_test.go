@@ -1,0 +1,99 @@
+package testbed
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/cluster"
+)
+
+func TestHostsAreNamedServersFirst(t *testing.T) {
+	d := cluster.Config{Hosts: 2, Groups: []cluster.Group{{Name: "a", Replicas: 2, Hosts: []int{0, 1}}, {Name: "b", Replicas: 3}}}
+	assert.Equal(t, []int{0, 1, 2, 3, 4}, ServerHosts(d))
+	assert.Equal(t, []int{5, 6}, ClientHosts(d, 2))
+	assert.Empty(t, ClientHosts(d, 0))
+	assert.Equal(t, []chaos.Step{{Fault: fault.Fault{Kind: fault.Drift, Host: 5, Rate: 0.9}}, {Fault: fault.Fault{Kind: fault.Drift, Host: 6, Rate: 0.9}}}, Clocks(0.9, 5, 6))
+}
+
+// TestIsolationsStayInTheirWindow checks that each isolation strikes one
+// of the hosts within the window, lasts at most Away, and is followed by
+// its own rejoin unless it runs to the window's end.
+func TestIsolationsStayInTheirWindow(t *testing.T) {
+	iso := Isolations{Hosts: []int{3, 4}, Away: 300 * time.Millisecond, Gap: 200 * time.Millisecond}
+	steps, err := iso.Generate(rand.New(rand.NewPCG(1, 2)), time.Second, 5*time.Second)
+	require.NoError(t, err)
+	require.Greater(t, len(steps), 10)
+	for i, s := range steps {
+		assert.GreaterOrEqual(t, s.At, time.Second+iso.Gap/10)
+		assert.Less(t, s.At, 5*time.Second)
+		assert.Contains(t, iso.Hosts, s.Fault.Host)
+		if i%2 == 0 {
+			assert.Equal(t, fault.Isolate, s.Fault.Kind)
+			continue
+		}
+		assert.Equal(t, fault.Rejoin, s.Fault.Kind)
+		assert.Equal(t, steps[i-1].Fault.Host, s.Fault.Host)
+		assert.LessOrEqual(t, s.At-steps[i-1].At, iso.Away)
+	}
+	again, err := iso.Generate(rand.New(rand.NewPCG(1, 2)), time.Second, 5*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, steps, again, "drawn from the stream alone")
+	none, err := Isolations{}.Generate(nil, 0, time.Second)
+	assert.NoError(t, err)
+	assert.Empty(t, none)
+	_, err = Isolations{Hosts: []int{1}, Away: time.Second, Gap: 5}.Generate(nil, 0, time.Second)
+	assert.EqualError(t, err, "isolations of up to 1s, 5ns apart: want a non-negative time away and a gap of at least 10 ns")
+}
+
+// TestBurstsIsolateClients runs the toy under bursts that only isolate
+// its clerks: each heal rejoins them, the run passes and its log shows
+// the clerks cut off.
+func TestBurstsIsolateClients(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	n, err := Bursts{
+		Hosts:   3,
+		Clients: Isolations{Hosts: ClientHosts(r.Deploy, 3), Away: 200 * time.Millisecond, Gap: 300 * time.Millisecond},
+		Burst:   time.Second, Calm: time.Second, Length: 8 * time.Second,
+	}.Generate(rand.New(rand.NewPCG(1, 0)))
+	require.NoError(t, err)
+	require.NotEmpty(t, n.Heals)
+	for _, s := range n.Schedule {
+		assert.Contains(t, []fault.Kind{fault.Isolate, fault.Rejoin, fault.Heal, fault.Unreliable, fault.Reordering, fault.LongDelays}, s.Fault.Kind, "no server faults: %v", s.Fault)
+	}
+	r.Nemesis = n
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	require.True(t, rec.OK(), rec.Problem)
+	assert.Empty(t, rec.Stalls)
+	assert.Contains(t, rec.FaultLog.String(), "isolate clerk")
+}
+
+// TestLeaderKills runs the toy with its leader killed again and again:
+// the log shows kills and restarts, and bad input is refused.
+func TestLeaderKills(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	r.Nemesis = Nemesis{Reactive: LeaderKills{Gap: time.Second, Down: 300 * time.Millisecond}.Start}
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	log := rec.FaultLog.String()
+	assert.GreaterOrEqual(t, strings.Count(log, "kill server"), 4, log)
+	assert.GreaterOrEqual(t, strings.Count(log, "restart server"), 4, log)
+	for _, c := range []struct {
+		lk   LeaderKills
+		want string
+	}{
+		{LeaderKills{Gap: 2, Down: time.Second}, "leader kills every 2ns, down up to 1s: want a gap of at least 3 ns"},
+		{LeaderKills{Group: 1, Gap: time.Second}, "leader kills in group 1: the cluster has 1"},
+	} {
+		r.Nemesis = Nemesis{Reactive: c.lk.Start}
+		_, err := r.Execute()
+		assert.ErrorContains(t, err, c.want)
+	}
+}
