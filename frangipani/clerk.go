@@ -68,6 +68,11 @@ type entry struct {
 	wantedSince time.Duration
 	used        time.Duration
 	yielding    bool // a look at whether to give the lock up is due
+	// late is a lock granted after its lease ran out (it waited behind
+	// others longer than a lease): the clerk keeps it, and serves nothing
+	// from it, until a renewal of it is answered; the lock service grants
+	// a holding's first renewal even while others wait.
+	late bool
 }
 
 type state int
@@ -248,8 +253,8 @@ func (ck *Clerk) wanted(key string) {
 // client, if its time is up; if not, it looks again when it will be.
 func (ck *Clerk) yield(key string, grant int64) {
 	e := ck.cache[key]
-	if e == nil || e.grant != grant || e.state != held {
-		return // released since
+	if e == nil || e.grant != grant || e.state != held || e.late {
+		return // released since, or kept until renewed
 	}
 	now := ck.host.Now()
 	if due := min(e.used+ck.cfg.Linger, e.wantedSince+ck.cfg.MaxHold); now < due {
@@ -292,10 +297,14 @@ func (ck *Clerk) acquire(o *op) {
 		case reply.Err == OK:
 			e.state, e.grant, e.value, e.version, e.leaseEnd = held, reply.Grant, reply.Value, reply.Version, sent+ck.cfg.ClientLease()
 			e.used = ck.host.Now()
+			e.late = e.used >= e.leaseEnd && !ck.cfg.bugs.serveExpired
 			if reply.Contended {
 				ck.wanted(key)
 			}
 			ck.watch()
+			if e.late {
+				ck.renew() // now, not at the next tick
+			}
 		case reply.Err == ErrStale: // granted, and expired before the answer got through: ask again
 			delete(ck.cache, key)
 		default: // a refusal of the clerk's own request: a bug, on one side or the other

@@ -25,7 +25,13 @@
 //     clerk's retry, or the network's duplicate) is answered again: a
 //     write is not performed twice, and no repeat is granted the lock.
 //   - Renew(locks) renews each lock the client still holds, unless another
-//     client waits for it: that refusal is the revocation.
+//     client waits for it: that refusal is the revocation. A holding's
+//     first renewal is granted all the same: a lock that waited behind
+//     others for longer than a lease reaches its clerk with its lease
+//     already run out, and the clerk keeps it, serving nothing, until a
+//     renewal is answered. Without that, clerks that each waited longer
+//     than a lease would give the lock up in turn, each before serving
+//     anything, for ever (with LocksOnly, under contention).
 //   - Release(locks) applies the values written under exclusive locks and
 //     gives the locks up, in one command, so no value is lost between
 //     holders; the next waiters get the lock in the same apply. A release

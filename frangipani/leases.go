@@ -31,6 +31,7 @@ func (ck *Clerk) renew() {
 			if e == nil || e.grant != l.Grant || e.state != held {
 				continue // released since
 			}
+			e.late = false
 			switch status[i] {
 			case Renewed:
 				e.leaseEnd = max(e.leaseEnd, sent+ck.cfg.ClientLease())

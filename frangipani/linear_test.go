@@ -57,3 +57,18 @@ func TestIsolatedReaderBeyondDriftBoundFails(t *testing.T) {
 		assert.Equal(t, porcupine.Illegal, r.Verdict, "seed %d: drift %v beyond the bound %v", seed, 3*cfg.Drift, cfg.Drift)
 	}
 }
+
+// TestLocksOnlyLiveBehindLongQueues has eight clerks that take the lock
+// for every operation (LocksOnly) share one key, with leases so short
+// (200 ms) that each waits behind the others for longer than a lease: its
+// grant arrives with its lease run out. Every operation must still
+// complete (the clerk keeps such a lock until its first renewal, which
+// the lock service grants although others wait), and the history must be
+// linearizable.
+func TestLocksOnlyLiveBehindLongQueues(t *testing.T) {
+	t.Parallel()
+	cfg := frangipanitest.Config()
+	cfg.LocksOnly = true
+	cfg.Lease, cfg.RenewEvery, cfg.RPCTimeout = 200*time.Millisecond, 20*time.Millisecond, 50*time.Millisecond
+	testSpec(t, frangipanitest.Spec{Name: "locks only, long queues", Config: cfg, Clients: 8, Keys: 1, Unreliable: true, For: 3 * time.Second}, 1)
+}

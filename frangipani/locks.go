@@ -255,11 +255,11 @@ func (t *table) renew(r *RenewArgs) result {
 		switch {
 		case i < 0:
 			res.Status[j] = Lost
-		case len(l.Waiters) > 0:
+		case len(l.Waiters) > 0 && t.bugs.grantBeforeFlush:
 			res.Status[j] = Revoked
-			if t.bugs.grantBeforeFlush {
-				t.drop(l, i)
-			}
+			t.drop(l, i)
+		case len(l.Waiters) > 0 && l.Holders[i].Renewals > 0: // a first renewal is granted: see the package doc
+			res.Status[j] = Revoked
 		default:
 			l.Holders[i].Renewals++
 			t.renewed(held.Grant)

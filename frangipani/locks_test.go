@@ -87,6 +87,21 @@ func TestTableRenewAndExpire(t *testing.T) {
 	assert.Equal(t, int64(2), bug.locks["k"].Holders[0].Client, "the planted bug grants on the refusal")
 }
 
+// TestTableFirstRenewalGranted shows a holding's first renewal granted
+// although another client waits (its grant may have reached the clerk
+// with its lease run out), and its second refused.
+func TestTableFirstRenewalGranted(t *testing.T) {
+	t.Parallel()
+	tb := newTable(DefaultConfig())
+	acq(tb, 1, 1, "k", Exclusive)
+	acq(tb, 2, 1, "k", Exclusive)
+	k := Held{"k", tb.locks["k"].Holders[0].Grant}
+	renew := func() []Status { return statuses(tb.Apply(command{Renew: &RenewArgs{Client: 1, Locks: []Held{k}}})) }
+	assert.Equal(t, []Status{Renewed}, renew(), "the first, although client 2 waits")
+	assert.Equal(t, []Status{Revoked}, renew(), "the second")
+	assert.Equal(t, int64(1), tb.locks["k"].Holders[0].Client, "client 1 holds it until it releases")
+}
+
 // TestTableSnapshot restores a snapshot into an equal table, and refuses
 // bytes that are not one.
 func TestTableSnapshot(t *testing.T) {
