@@ -27,7 +27,7 @@ var tableScenarios = map[string][]string{
 	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift"},
 	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing", "txn-cuts", "swarm-txn"},
 	"logorder":   {"logorder-lists", "logorder-bank", "logorder-failover", "swarm-logorder"},
-	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates"},
+	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates", "swarm-locks"},
 }
 
 // catchers names, for every planted bug, the sweep scenario that hunts

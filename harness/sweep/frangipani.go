@@ -8,7 +8,8 @@ import (
 	"github.com/replab/replab/frangipani/frangipanitest"
 )
 
-// lockScenarios are frangipani's scenarios: 5 clerks on 2 keys.
+// lockScenarios are frangipani's scenarios: 5 clerks on 2 keys, one
+// reader's, and the swarm.
 func lockScenarios() []Scenario {
 	cfg := frangipanitest.Config()
 	base := frangipanitest.Spec{Config: cfg, Clients: 5, Keys: 2, Unreliable: true}
@@ -41,6 +42,7 @@ func lockScenarios() []Scenario {
 		lockScenario(duplicates, "Frangipani lease/lock cache (3 lock servers, 5 caching clerks taking turns on 2 keys, unreliable network, snapshots) with a tenth of all requests delivered twice, "+
 			"so that an acquire whose operation the lock service performs (its key was another clerk's last) arrives again after it was answered; "+
 			"meanwhile a random clerk is cut off from the lock service for up to two leases, again and again, and the lock service's leader is killed every 1–3 s and restarted within a second"+end),
+		lockSwarm(),
 	}
 }
 
