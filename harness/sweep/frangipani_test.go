@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,17 +34,21 @@ func TestSwarmLocksPassesAndReplays(t *testing.T) {
 	sc, err := Lookup("swarm-locks")
 	require.NoError(t, err)
 	out := Run(sc, []int64{2, 3, 4, 5}, 2, t.TempDir(), nil)
-	servers := map[string]bool{}
+	configs := map[string]bool{}
 	for _, o := range out {
 		require.True(t, o.OK(), "seed %d: %s\ndrawn: %v", o.Seed, o.Problem, o.Drawn)
 		assert.Positive(t, o.Ops, "seed %d", o.Seed)
-		for _, name := range []string{"lock-servers", "clerks", "readers", "keys", "mix", "value-size", "length", "think", "lease", "drift-bound",
-			"renew-every", "rpc-timeout", "locks-only", "max-raft-state", "network", "duplicate", "faults", "progress"} {
-			assert.Contains(t, o.Drawn, name, "seed %d", o.Seed)
+		drawn := DrawnMap(o.Drawn)
+		for _, name := range []string{"lock-servers", "keys", "clerks and readers", "clerks", "length", "think", "lease",
+			"renew every", "rpc timeout", "locks only", "unreliable", "latency", "faults", "progress bound"} {
+			assert.Contains(t, drawn, name, "seed %d", o.Seed)
 		}
-		servers[o.Drawn["lock-servers"]+" "+o.Drawn["clerks"]+" "+o.Drawn["lease"]] = true
+		servers, err := strconv.Atoi(drawn["lock-servers"])
+		require.NoError(t, err)
+		assert.True(t, servers >= 3 && servers <= 7, "seed %d: %d lock servers", o.Seed, servers)
+		configs[drawn["lock-servers"]+" "+drawn["clerks and readers"]+" "+drawn["lease"]] = true
 	}
-	assert.Len(t, servers, len(out), "each seed draws its own configuration")
+	assert.Len(t, configs, len(out), "each seed draws its own configuration")
 	again := sc.Run(2, t.TempDir(), nil)
 	assert.Equal(t, out[0].Summary, again.Summary, "seed 2 replays to the same trace")
 	assert.Equal(t, out[0].Drawn, again.Drawn)

@@ -3,9 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/replab/replab/chaos"
@@ -51,7 +49,7 @@ func (sp lockSwarmSpec) scenario() Scenario {
 	return Scenario{Name: "swarm-locks", Description: "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): " +
 		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law; ", swarmMaxClients, swarmMaxKeys+swarmMaxClients/swarmPerKey, swarmPerKey, swarmHot) +
 		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps) +
-		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of 0–%.0f%% with every clock within it (half the time the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift) +
+		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift) +
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; " +
 		"no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service, each burst short enough that no holder stays silent for BreakAfter, " +
 		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; " +
@@ -69,81 +67,48 @@ func (sp lockSwarmSpec) scenario() Scenario {
 		})}
 }
 
-// draws records what a seed drew, in order, as printed.
-type draws []testbed.Param
-
-func (d *draws) add(name, format string, args ...any) {
-	*d = append(*d, testbed.Param{Name: name, Value: fmt.Sprintf(format, args...)})
-}
-
-// logUniform draws from [lo, hi] uniformly on a log scale.
-func logUniform(rng *rand.Rand, lo, hi float64) float64 {
-	return lo * math.Exp(rng.Float64()*math.Log(hi/lo))
-}
-
-// logDuration draws a duration from [lo, hi] uniformly on a log scale.
-func logDuration(rng *rand.Rand, lo, hi time.Duration) time.Duration {
-	return time.Duration(logUniform(rng, float64(lo), float64(hi))).Round(time.Microsecond)
-}
-
-// between draws a duration uniformly from [lo, hi].
-func between(rng *rand.Rand, lo, hi time.Duration) time.Duration {
-	return lo + time.Duration(rng.Int64N(int64(hi-lo)+1))
-}
-
 func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
-	rng := rand.New(rand.NewPCG(uint64(seed), lockSwarmStream))
-	var d draws
-
-	servers := 3 + rng.IntN(5)
-	d.add("lock-servers", "%d", servers)
-	keys, total, keysSay := swarmKeys(rng)
+	d := testbed.NewDraw(seed, lockSwarmStream)
+	servers := d.Int("lock-servers", 3, 7)
+	keys, total := swarmKeys(d)
 	readers := 0
-	if rng.IntN(2) == 0 {
-		readers = rng.IntN(total)
+	if d.Chance("some readers", 0.6) {
+		readers = d.Int("readers", 0, total-1)
 	}
-	d.add("clerks", "%d", total-readers)
-	d.add("readers", "%d", readers)
-	d.add("keys", "%s", keysSay)
-	mix := workload.Mix{Get: float64(rng.IntN(5)), Put: float64(1 + rng.IntN(3)), Append: float64(rng.IntN(4))}
-	d.add("mix", "get %g put %g append %g", mix.Get, mix.Put, mix.Append)
+	d.Note("clerks", fmt.Sprint(total-readers))
+	mix := workload.Mix{Get: float64(d.Int("get weight", 0, 4)), Put: float64(d.Int("put weight", 1, 3)), Append: float64(d.Int("append weight", 0, 3))}
 	valueSize := 0
-	if rng.IntN(2) == 0 {
-		valueSize = rng.IntN(257)
+	if d.Chance("padded values", 0.5) {
+		valueSize = d.Int("value bytes", 0, 256)
 	}
-	d.add("value-size", "%d", valueSize)
-	length := swarmLength(rng)
-	d.add("length", "%v", length)
+	length := d.Duration("length", 5*time.Second, 20*time.Second)
+	if d.Chance("long", 0.3) {
+		length = d.Duration("length", 20*time.Second, 3*time.Minute)
+	}
 	// The clerks together offer about rate operations a second (each
 	// pauses up to think, half as long on average), at most swarmMaxOps
 	// over the run, so that histories stay checkable and seeds cheap.
-	rate := min(logUniform(rng, 20, 1000), swarmMaxOps/length.Seconds())
+	rate := min(d.Float("offered ops/s", 20, 1000), swarmMaxOps/length.Seconds())
 	think := time.Duration(2 * float64(total) / rate * float64(time.Second)).Round(time.Microsecond)
-	d.add("think", "%v", think)
+	d.Note("think", think.String())
 
 	cfg := frangipanitest.Config()
-	cfg.Lease = logDuration(rng, 300*time.Millisecond, 2*time.Second)
+	cfg.Lease = d.Duration("lease", 300*time.Millisecond, 2*time.Second)
 	cfg.Drift = 0
-	if rng.IntN(4) > 0 {
-		cfg.Drift = math.Round(rng.Float64()*swarmMaxDrift*1000) / 1000
+	if d.Chance("drift", 0.75) {
+		cfg.Drift = d.Float("drift bound", swarmMaxDrift/10, swarmMaxDrift)
 	}
-	cfg.RenewEvery = (cfg.ClientLease() / time.Duration(3+rng.IntN(8))).Round(time.Millisecond)
-	cfg.RPCTimeout = time.Duration(float64(cfg.RenewEvery) * (1.5 + 2.5*rng.Float64())).Round(time.Millisecond)
-	cfg.Linger = logDuration(rng, 10*time.Microsecond, 5*time.Millisecond)
-	cfg.MaxHold = time.Duration(float64(cfg.Linger) * (1 + 49*rng.Float64())).Round(time.Microsecond)
-	cfg.LocksOnly = rng.IntN(5) == 0
+	cfg.RenewEvery = (cfg.ClientLease() / time.Duration(d.Int("renewals a lease", 3, 10))).Round(time.Millisecond)
+	cfg.RPCTimeout = time.Duration(float64(cfg.RenewEvery) * d.Float("rpc timeout/renewal", 1.5, 4)).Round(time.Millisecond)
+	cfg.Linger = d.Duration("linger", 10*time.Microsecond, 5*time.Millisecond)
+	cfg.MaxHold = time.Duration(float64(cfg.Linger) * d.Float("max hold/linger", 1, 50)).Round(time.Microsecond)
+	cfg.LocksOnly = d.Chance("locks only", 0.2)
 	cfg.RSM.MaxRaftState = -1
-	if rng.IntN(3) > 0 {
-		cfg.RSM.MaxRaftState = int(logUniform(rng, 2<<10, 64<<10))
+	if d.Chance("snapshots", 2.0/3) {
+		cfg.RSM.MaxRaftState = d.LogInt("snapshot at bytes", 2<<10, 64<<10)
 	}
-	d.add("lease", "%v", cfg.Lease)
-	d.add("drift-bound", "%g", cfg.Drift)
-	d.add("renew-every", "%v", cfg.RenewEvery)
-	d.add("rpc-timeout", "%v", cfg.RPCTimeout)
-	d.add("linger", "%v", cfg.Linger)
-	d.add("max-hold", "%v", cfg.MaxHold)
-	d.add("locks-only", "%t", cfg.LocksOnly)
-	d.add("max-raft-state", "%d", cfg.RSM.MaxRaftState)
+	d.Note("renew every", cfg.RenewEvery.String())
+	d.Note("rpc timeout", cfg.RPCTimeout.String())
 	if sp.bug != nil {
 		sp.bug.plantFrangipani(&cfg)
 	}
@@ -155,46 +120,25 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	if err != nil {
 		return nil, err
 	}
-	serverHosts, clientHosts := testbed.ServerHosts(deploy), testbed.ClientHosts(deploy, total)
 	var schedule []chaos.Step
 	if cfg.Drift > 0 {
-		worst := rng.IntN(2) == 0
-		d.add("clocks", "%s", map[bool]string{true: "worst (clerks slow, lock servers fast)", false: "each drawn within the bound"}[worst])
-		rate := func(fast bool) float64 {
-			if worst && fast {
-				return 1 + cfg.Drift
-			} else if worst {
-				return 1 - cfg.Drift
-			}
-			return 1 + cfg.Drift*(2*rng.Float64()-1)
-		}
-		for _, h := range serverHosts {
-			schedule = append(schedule, testbed.Clocks(rate(true), h)...)
-		}
-		for _, h := range clientHosts {
-			schedule = append(schedule, testbed.Clocks(rate(false), h)...)
-		}
+		schedule = swarmClocks(d, cfg.Drift, testbed.ServerHosts(deploy), testbed.ClientHosts(deploy, total))
 	}
 
-	modes := chaos.Modes{Unreliable: rng.IntN(5) < 3}
+	modes := chaos.Modes{Unreliable: d.Chance("unreliable", 0.6)}
 	params := labrpc.DefaultParams()
-	params.Latency = logDuration(rng, 50*time.Microsecond, 5*time.Millisecond)
-	params.Jitter = time.Duration(rng.Int64N(int64(params.Latency) + 1))
-	params.RequestLoss, params.ReplyLoss = math.Round(rng.Float64()*200)/1000, math.Round(rng.Float64()*200)/1000
-	if rng.IntN(4) == 0 {
-		params.Bandwidth = int64(logUniform(rng, 1<<20, 100<<20))
+	params.Latency = d.Duration("latency", 50*time.Microsecond, 5*time.Millisecond)
+	params.Jitter = time.Duration(d.Float("jitter/latency", 0, 1) * float64(params.Latency))
+	params.RequestLoss, params.ReplyLoss = d.Float("request loss", 0, 0.2), d.Float("reply loss", 0, 0.2)
+	if d.Chance("bandwidth bound", 0.25) {
+		params.Bandwidth = int64(d.LogInt("bandwidth bytes/s", 1<<20, 100<<20))
 	}
-	d.add("network", "unreliable %t (loss %g/%g), latency %v+%v, bandwidth %d B/s (0: unlimited)", modes.Unreliable, params.RequestLoss, params.ReplyLoss, params.Latency, params.Jitter, params.Bandwidth)
-	duplicate := 0.0
-	if rng.IntN(2) == 0 {
-		duplicate = math.Round(rng.Float64()*200) / 1000
-	}
-	d.add("duplicate", "%g", duplicate)
-	if duplicate > 0 {
-		schedule = append(schedule, chaos.Step{Fault: fault.Fault{Kind: fault.Duplicate, Rate: duplicate}})
+	if d.Chance("duplication", 0.5) {
+		rate := d.Float("duplicate", 0, 0.2)
+		schedule = append(schedule, chaos.Step{Fault: fault.Fault{Kind: fault.Duplicate, Rate: rate}})
 	}
 
-	n, progress, err := swarmLockFaults(rng, &d, cfg, params, servers, clientHosts, modes, length)
+	n, progress, err := swarmLockFaults(d, cfg, params, servers, testbed.ClientHosts(deploy, total), modes, length)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +148,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	kv := &testbed.KV{Clerk: cs.Make, Clients: total - readers, Readers: readers,
 		Spec: workload.Spec{Mix: mix, Keys: keys, Think: think, ValueSize: valueSize}}
 	return testbed.Run{
-		Name: "swarm-locks", Seed: seed, Dir: dir, Trace: trace, Drawn: d,
+		Name: "swarm-locks", Seed: seed, Dir: dir, Trace: trace, Drawn: d.Params,
 		Deploy:   deploy,
 		Network:  testbed.Network{Params: &params, Modes: modes},
 		Workload: kv, Nemesis: n,
@@ -214,40 +158,40 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 }
 
 // swarmKeys draws the keys' distribution and how many clerks share it:
-// up to swarmMaxClients each on a key of its own, or shared uniformly by
-// up to swarmPerKey a key, or up to swarmHot with one hot key or keys
-// picked by Zipf's law (porcupine's search grows with the operations
-// on one key at once).
-func swarmKeys(rng *rand.Rand) (workload.Keys, int, string) {
-	clients := func(most int) int { return 1 + int(float64(most)*math.Pow(rng.Float64(), 2)) } // mostly few
-	switch rng.IntN(4) {
+// up to swarmMaxClients each on a key of its own, or sharing keys picked
+// uniformly, up to swarmPerKey a key, or up to swarmHot with one hot key
+// or keys picked by Zipf's law (porcupine's search grows with the
+// operations on one key at once).
+func swarmKeys(d *testbed.Draw) (workload.Keys, int) {
+	switch d.Pick("keys", "own", "uniform", "hot", "zipf") {
 	case 0:
-		return workload.Own(), clients(swarmMaxClients), "own"
+		return workload.Own(), d.LogInt("clerks and readers", 1, swarmMaxClients)
 	case 1:
-		total := clients(swarmMaxClients)
-		n := (total+swarmPerKey-1)/swarmPerKey + rng.IntN(swarmMaxKeys+1)
-		return workload.Uniform(n), total, fmt.Sprintf("uniform over %d", n)
+		total := d.LogInt("clerks and readers", 1, swarmMaxClients)
+		n := (total+swarmPerKey-1)/swarmPerKey + d.Int("more keys", 0, swarmMaxKeys)
+		d.Note("key count", fmt.Sprint(n))
+		return workload.Uniform(n), total
 	case 2:
-		n := 1 + rng.IntN(swarmMaxKeys)
-		p := math.Round((0.3+0.65*rng.Float64())*100) / 100
-		return workload.HotKey(n, p), clients(swarmHot), fmt.Sprintf("k0 hot (%g), else uniform over %d", p, n)
+		n, p := d.Int("key count", 1, swarmMaxKeys), d.Float("hot key's share", 0.3, 0.95)
+		return workload.HotKey(n, p), d.LogInt("clerks and readers", 1, swarmHot)
 	default:
-		n := 2 + rng.IntN(swarmMaxKeys-1)
-		s := math.Round((1.1+rng.Float64())*100) / 100
-		return workload.Zipf(n, s), clients(swarmHot), fmt.Sprintf("zipf over %d, s=%g", n, s)
+		n, s := d.Int("key count", 2, swarmMaxKeys), d.Float("zipf exponent", 1.1, 2.1)
+		return workload.Zipf(n, s), d.LogInt("clerks and readers", 1, swarmHot)
 	}
 }
 
-// swarmLength draws a run's length: mostly short, sometimes minutes.
-func swarmLength(rng *rand.Rand) time.Duration {
-	switch r := rng.IntN(20); {
-	case r < 14:
-		return between(rng, 5*time.Second, 20*time.Second).Round(time.Millisecond)
-	case r < 19:
-		return between(rng, 20*time.Second, time.Minute).Round(time.Millisecond)
-	default:
-		return between(rng, time.Minute, 3*time.Minute).Round(time.Millisecond)
+// swarmClocks draws the clocks' rates within the drift bound: mostly the
+// worst way, which the bound is for (lock servers fast, clerks slow), or
+// each at random.
+func swarmClocks(d *testbed.Draw, bound float64, servers, clerks []int) []chaos.Step {
+	if d.Chance("worst clocks", 0.75) {
+		return append(testbed.Clocks(1+bound, servers...), testbed.Clocks(1-bound, clerks...)...)
 	}
+	var steps []chaos.Step
+	for _, h := range append(slices.Clone(servers), clerks...) {
+		steps = append(steps, testbed.Clocks(1+bound*(2*d.Rand().Float64()-1), h)...)
+	}
+	return steps
 }
 
 // swarmLockFaults draws the nemesis: none, or bursts of server faults,
@@ -259,52 +203,51 @@ func swarmLength(rng *rand.Rand) time.Duration {
 // last AppendEntries is out. A burst lasts at most what keeps a clerk's
 // silence, as the lock servers' fast clocks measure it, short of
 // BreakAfter.
-func swarmLockFaults(rng *rand.Rand, d *draws, cfg frangipani.Config, params labrpc.Params, servers int, clerks []int, modes chaos.Modes, length time.Duration) (testbed.Nemesis, time.Duration, error) {
+func swarmLockFaults(d *testbed.Draw, cfg frangipani.Config, params labrpc.Params, servers int, clerks []int, modes chaos.Modes, length time.Duration) (testbed.Nemesis, time.Duration, error) {
 	progress := frangipanitest.Progress(cfg) + params.NoReply
-	kind := rng.IntN(8)
+	kind := d.Pick("faults", "none", "lock servers", "clerks cut off", "both")
 	if kind == 0 {
-		d.add("faults", "none")
-		d.add("progress", "%v", progress)
+		d.Note("progress bound", progress.String())
 		return testbed.Nemesis{}, progress, nil
 	}
-	budget := time.Duration(float64(cfg.BreakAfter)/(1+cfg.Drift)) - 2*cfg.RSM.Raft.ElectionMax - cfg.RenewEvery - cfg.RPCTimeout - swarmSilence
-	maxBurst := budget * 2 / 3 // a burst is drawn from [Burst/2, 3*Burst/2]
+	// A clerk cut off stays silent for its time away, a renewal and an
+	// RPC timeout; one whose lock service has no leader, for the burst
+	// and two elections besides.
+	silence := time.Duration(float64(cfg.BreakAfter)/(1+cfg.Drift)) - cfg.RenewEvery - cfg.RPCTimeout - swarmSilence
+	maxBurst := (silence - 2*cfg.RSM.Raft.ElectionMax) * 2 / 3 // a burst is drawn from [Burst/2, 3*Burst/2]
 	if maxBurst < 100*time.Millisecond {
 		return testbed.Nemesis{}, 0, fmt.Errorf("swarm-locks: BreakAfter %v leaves no room for a burst", cfg.BreakAfter)
 	}
-	var says []string
-	var w chaos.Weights
-	interval := time.Duration(0)
-	if kind&1 == 1 { // server faults
-		w = chaos.Weights{Partition: float64(rng.IntN(3)), Bridge: float64(rng.IntN(2)), Isolate: float64(rng.IntN(3)), Cut: float64(rng.IntN(2)),
-			Kill: float64(rng.IntN(3)), Heal: float64(rng.IntN(3)), Reordering: float64(rng.IntN(2)), LongDelays: float64(rng.IntN(2))}
+	if kind == 2 { // clerks cut off, one at a time, and no more
+		maxBurst = 10 * time.Second
+	}
+	b := testbed.Bursts{Hosts: servers, Burst: d.Duration("burst", maxBurst/4, maxBurst), Length: length, Modes: modes}
+	if kind != 2 {
+		var w chaos.Weights
+		for _, f := range []*float64{&w.Partition, &w.Bridge, &w.Isolate, &w.Cut, &w.Kill, &w.Heal, &w.Reordering, &w.LongDelays} {
+			*f = float64(d.Rand().IntN(3))
+		}
 		if w.Kill > 0 {
-			w.Restart = float64(1 + rng.IntN(2))
+			w.Restart = float64(1 + d.Rand().IntN(2))
 		}
 		if w == (chaos.Weights{}) {
 			w.Kill, w.Restart = 1, 1
 		}
-		interval = logDuration(rng, 50*time.Millisecond, time.Second)
-		says = append(says, fmt.Sprintf("servers every %v (partition %g bridge %g isolate %g cut %g kill %g restart %g heal %g reordering %g long-delays %g)",
-			interval, w.Partition, w.Bridge, w.Isolate, w.Cut, w.Kill, w.Restart, w.Heal, w.Reordering, w.LongDelays))
+		d.Note("fault weights", fmt.Sprintf("%+v", w))
+		b.Faults = chaos.NemesisConfig{Interval: d.Duration("fault interval", 50*time.Millisecond, time.Second), Weights: w}
+		if w.Reordering > 0 {
+			progress = max(progress, frangipanitest.Progress(cfg)+params.ReorderMin+params.ReorderSpan)
+		}
+		if w.LongDelays > 0 {
+			progress = max(progress, frangipanitest.Progress(cfg)+params.LongNoReply)
+		}
 	}
-	if w.Reordering > 0 {
-		progress = max(progress, frangipanitest.Progress(cfg)+params.ReorderMin+params.ReorderSpan)
+	if kind != 1 {
+		b.Clients = testbed.Isolations{Hosts: clerks, Away: min(2*cfg.Lease, silence), Gap: d.Duration("isolation gap", 100*time.Millisecond, time.Second)}
+		d.Note("away up to", b.Clients.Away.String())
 	}
-	if w.LongDelays > 0 {
-		progress = max(progress, frangipanitest.Progress(cfg)+params.LongNoReply)
-	}
-	d.add("progress", "%v", progress)
-	b := testbed.Bursts{Hosts: servers, Burst: between(rng, maxBurst/4, maxBurst), Calm: progress, Length: length, Modes: modes}
-	if interval > 0 {
-		b.Faults = chaos.NemesisConfig{Interval: interval, Weights: w}
-	}
-	if kind&2 == 2 || kind&1 == 0 { // clerks cut off
-		b.Clients = testbed.Isolations{Hosts: clerks, Away: min(2*cfg.Lease, b.Burst), Gap: between(rng, 200*time.Millisecond, 2*time.Second)}
-		says = append(says, fmt.Sprintf("clerks cut off up to %v, %v apart", b.Clients.Away, b.Clients.Gap))
-	}
-	d.add("faults", "%s", strings.Join(says, "; "))
-	d.add("burst", "%v", b.Burst)
-	n, err := b.Generate(rng)
+	d.Note("progress bound", progress.String())
+	b.Calm = progress
+	n, err := b.Generate(d.Rand())
 	return n, progress, err
 }
