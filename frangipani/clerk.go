@@ -39,9 +39,12 @@ type Clerk struct {
 	lastKey  string
 	lastDone time.Duration
 
-	renewal  *sim.Timer
-	renewing bool // a renewal is in flight
-	watching bool // a watch is in flight
+	renewal *sim.Timer
+	// renewing is the locks a renewal in flight names, and cancel ends it
+	// (nil: none is).
+	renewing     []Held
+	cancelRenews func()
+	watching     bool // a watch is in flight
 
 	queue    []string // keys to release, or flush and keep, in order
 	flushing bool     // a release is in flight

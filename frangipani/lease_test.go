@@ -2,14 +2,18 @@ package frangipani_test
 
 import (
 	"fmt"
+	"slices"
+	"testing"
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/frangipani"
 	"github.com/replab/replab/frangipani/frangipanitest"
+	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,4 +76,36 @@ func isolatedReaderCase(t simtest.T, seed int64, cfg frangipani.Config) {
 	if r := isolatedReader(t, seed, cfg, cfg.Drift); !r.OK() {
 		t.Fatalf("isolated reader, drift %v: %s", cfg.Drift, r.Problem())
 	}
+}
+
+// TestRenewalNamesLocksTakenSinceItWasSent has a clerk whose renewal of
+// one lock gets no timely answer (the replies to every renewal that does
+// not name k0, and to every watch, held back 6 s, past BreakAfter) take
+// k0 exclusive and write it while another clerk waits for it. Its next
+// try must name k0, so that the lock service hears from the holder, does
+// not break the lock, and revokes it: the write reaches the other clerk
+// and nothing is lost.
+func TestRenewalNamesLocksTakenSinceItWasSent(t *testing.T) {
+	t.Parallel()
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	a, _ := d.clerk(t, "a")
+	b, _ := d.clerk(t, "b")
+	d.get(t, a, "k12") // a holds k12, and renews it
+	const rule = "replies to renewals without k0, and to watches, held back"
+	require.NoError(t, d.c.Monkey().DefineDelayRule(rule, func(m labrpc.Message) time.Duration {
+		if r, ok := m.Args.(*frangipani.RenewArgs); ok && m.IsReply && !slices.ContainsFunc(r.Locks, func(h frangipani.Held) bool { return h.Key == "k0" }) {
+			return 6 * time.Second
+		}
+		if _, ok := m.Args.(*frangipani.WatchArgs); ok && m.IsReply {
+			return 6 * time.Second
+		}
+		return 0
+	}))
+	require.NoError(t, d.c.Apply(fault.Fault{Kind: fault.DelayRule, Name: rule}))
+	d.w.Run(cfg.RenewEvery) // a renewal of k12 alone is out
+	d.put(t, a, "k0", "a's")
+	v, _ := d.get(t, b, "k0")
+	assert.Equal(t, "a's", v, "b reads a's write")
+	assert.Zero(t, a.Lost())
 }

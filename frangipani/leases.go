@@ -10,21 +10,29 @@ import (
 // releases and flushes (Sync).
 
 // renew renews the leases of the locks the clerk holds, one renewal at a
-// time, every RenewEvery. A lease runs on from when the renewal was sent;
+// time (a renewal still out that does not name every lock held gives way
+// to one that does), every RenewEvery. A lease runs on from when the renewal was sent;
 // a refused renewal is a revocation, and the clerk releases the lock.
 func (ck *Clerk) renew() {
 	ck.renewal.Reset(ck.cfg.RenewEvery)
-	if ck.renewing {
-		return
-	}
 	locks := ck.held()
+	if ck.cancelRenews != nil {
+		if !slices.ContainsFunc(locks, func(l Held) bool { return !slices.Contains(ck.renewing, l) }) {
+			return // the renewal in flight names every lock held
+		}
+		// A renewal whose tries go unanswered must not keep a lock taken
+		// since it was sent unrenewed: the lock service would break that
+		// lock after BreakAfter, its holder heard from all the while.
+		ck.cancelRenews()
+		ck.cancelRenews = nil
+	}
 	if len(locks) == 0 {
 		return
 	}
-	ck.renewing = true
+	ck.renewing = locks
 	sent := ck.host.Now()
-	ck.r.Call("LockServer.Renew", &RenewArgs{Client: ck.id, Locks: locks}, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
-		ck.renewing = false
+	ck.cancelRenews = ck.r.Call("LockServer.Renew", &RenewArgs{Client: ck.id, Locks: locks}, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
+		ck.cancelRenews = nil
 		status := ck.statuses("renewal", r.(*RenewReply).Status, len(locks))
 		for i, l := range locks {
 			e := ck.cache[l.Key]
