@@ -7,7 +7,6 @@ import (
 	"github.com/replab/replab/frangipani"
 	"github.com/replab/replab/frangipani/frangipanitest"
 	"github.com/replab/replab/harness/cluster"
-	"github.com/replab/replab/harness/services"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/kvraft"
 	"github.com/replab/replab/kvraft/kvdeploy"

@@ -23,10 +23,13 @@ const lockSwarmStream = 0x7377617266 // "swarf"
 const (
 	swarmMaxClients = 50 // clerks, readers among them
 	swarmMaxKeys    = 20
-	swarmPerKey     = 5 // clerks a key, at most, when keys are picked uniformly
+	swarmPerKey     = 4 // clerks a key, at most, when keys are picked uniformly
 	swarmHot        = 8 // clerks, at most, on a hot key or keys by Zipf's law
-	swarmMaxOps     = 20000
-	swarmMaxDrift   = 0.1 // the largest drift bound (Config.Drift) drawn
+	// swarmMaxEvents fails a seed whose world fires more events (a storm):
+	// ten times the most of 300 seeds.
+	swarmMaxEvents = 6_000_000
+	swarmMaxOps    = 20000
+	swarmMaxDrift  = 0.1 // the largest drift bound (Config.Drift) drawn
 	// swarmSilence is kept between the longest silence a burst can force
 	// on a clerk (the burst, two elections, a renewal and an RPC timeout,
 	// on a lock server's fast clock) and BreakAfter, past which the lock
@@ -47,7 +50,7 @@ type lockSwarmSpec struct{ bug *Bug }
 
 func (sp lockSwarmSpec) scenario() Scenario {
 	return Scenario{Name: "swarm-locks", Description: "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): " +
-		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law; ", swarmMaxClients, swarmMaxKeys+swarmMaxClients/swarmPerKey, swarmPerKey, swarmHot) +
+		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law, half as many with locks only; ", swarmMaxClients, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey, swarmHot) +
 		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps) +
 		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift) +
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; " +
@@ -70,7 +73,11 @@ func (sp lockSwarmSpec) scenario() Scenario {
 func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	d := testbed.NewDraw(seed, lockSwarmStream)
 	servers := d.Int("lock-servers", 3, 7)
-	keys, total := swarmKeys(d)
+	// Locks only queues every operation of a shared key for its lock: the
+	// operations on a key overlap longer, and porcupine's search grows
+	// with that, so fewer clerks share a key.
+	locksOnly := d.Chance("locks only", 0.3)
+	keys, total := swarmKeys(d, locksOnly)
 	readers := 0
 	if d.Chance("some readers", 0.6) {
 		readers = d.Int("readers", 0, total-1)
@@ -102,7 +109,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	cfg.RPCTimeout = time.Duration(float64(cfg.RenewEvery) * d.Float("rpc timeout/renewal", 1.5, 4)).Round(time.Millisecond)
 	cfg.Linger = d.Duration("linger", 10*time.Microsecond, 5*time.Millisecond)
 	cfg.MaxHold = time.Duration(float64(cfg.Linger) * d.Float("max hold/linger", 1, 50)).Round(time.Microsecond)
-	cfg.LocksOnly = d.Chance("locks only", 0.2)
+	cfg.LocksOnly = locksOnly
 	cfg.RSM.MaxRaftState = -1
 	if d.Chance("snapshots", 2.0/3) {
 		cfg.RSM.MaxRaftState = d.LogInt("snapshot at bytes", 2<<10, 64<<10)
@@ -152,7 +159,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 		Deploy:   deploy,
 		Network:  testbed.Network{Params: &params, Modes: modes},
 		Workload: kv, Nemesis: n,
-		Length: length, Settle: frangipanitest.Settle, Progress: progress,
+		Length: length, Settle: frangipanitest.Settle, Progress: progress, MaxEvents: swarmMaxEvents,
 		Checks: []testbed.Check{kv.Linearizable(checkTimeout), cs.NoneLost},
 	}.Execute()
 }
@@ -161,22 +168,26 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 // up to swarmMaxClients each on a key of its own, or sharing keys picked
 // uniformly, up to swarmPerKey a key, or up to swarmHot with one hot key
 // or keys picked by Zipf's law (porcupine's search grows with the
-// operations on one key at once).
-func swarmKeys(d *testbed.Draw) (workload.Keys, int) {
+// operations on one key at once); half as many sharing with locksOnly.
+func swarmKeys(d *testbed.Draw, locksOnly bool) (workload.Keys, int) {
+	perKey, hot := swarmPerKey, swarmHot
+	if locksOnly {
+		perKey, hot = perKey/2, hot/2
+	}
 	switch d.Pick("keys", "own", "uniform", "hot", "zipf") {
 	case 0:
 		return workload.Own(), d.LogInt("clerks and readers", 1, swarmMaxClients)
 	case 1:
 		total := d.LogInt("clerks and readers", 1, swarmMaxClients)
-		n := (total+swarmPerKey-1)/swarmPerKey + d.Int("more keys", 0, swarmMaxKeys)
+		n := (total+perKey-1)/perKey + d.Int("more keys", 0, swarmMaxKeys)
 		d.Note("key count", fmt.Sprint(n))
 		return workload.Uniform(n), total
 	case 2:
 		n, p := d.Int("key count", 1, swarmMaxKeys), d.Float("hot key's share", 0.3, 0.95)
-		return workload.HotKey(n, p), d.LogInt("clerks and readers", 1, swarmHot)
+		return workload.HotKey(n, p), d.LogInt("clerks and readers", 1, hot)
 	default:
 		n, s := d.Int("key count", 2, swarmMaxKeys), d.Float("zipf exponent", 1.1, 2.1)
-		return workload.Zipf(n, s), d.LogInt("clerks and readers", 1, swarmHot)
+		return workload.Zipf(n, s), d.LogInt("clerks and readers", 1, hot)
 	}
 }
 
