@@ -79,7 +79,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	locksOnly := d.Chance("locks only", 0.3)
 	keys, total := swarmKeys(d, locksOnly)
 	readers := 0
-	if d.Chance("some readers", 0.6) {
+	if d.Chance("some readers", 0.75) {
 		readers = d.Int("readers", 0, total-1)
 	}
 	d.Note("clerks", fmt.Sprint(total-readers))
@@ -216,7 +216,13 @@ func swarmClocks(d *testbed.Draw, bound float64, servers, clerks []int) []chaos.
 // BreakAfter.
 func swarmLockFaults(d *testbed.Draw, cfg frangipani.Config, params labrpc.Params, servers int, clerks []int, modes chaos.Modes, length time.Duration) (testbed.Nemesis, time.Duration, error) {
 	progress := frangipanitest.Progress(cfg) + params.NoReply
-	kind := d.Pick("faults", "none", "lock servers", "clerks cut off", "both")
+	// Clerks cut off, the most drawn, are what tests the leases.
+	kinds := []string{"none", "lock servers", "clerks cut off", "both"}
+	kind := 0
+	for r := d.Rand().Float64(); kind < 3 && r >= []float64{0.15, 0.2, 0.4}[kind]; kind++ {
+		r -= []float64{0.15, 0.2, 0.4}[kind]
+	}
+	d.Note("faults", kinds[kind])
 	if kind == 0 {
 		d.Note("progress bound", progress.String())
 		return testbed.Nemesis{}, progress, nil
