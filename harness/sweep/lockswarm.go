@@ -30,6 +30,7 @@ const (
 	swarmMaxEvents = 6_000_000
 	swarmMaxOps    = 20000
 	swarmMaxDrift  = 0.1 // the largest drift bound (Config.Drift) drawn
+	swarmAimed     = 0.3 // the share of seeds aimed at the leases
 	// swarmSilence is kept between the longest silence a burst can force
 	// on a clerk (the burst, two elections, a renewal and an RPC timeout,
 	// on a lock server's fast clock) and BreakAfter, past which the lock
@@ -54,7 +55,8 @@ func (sp lockSwarmSpec) scenario() Scenario {
 		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps) +
 		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift) +
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; " +
-		"no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service, each burst short enough that no holder stays silent for BreakAfter, " +
+		fmt.Sprintf("on %.0f %% of seeds aimed at the leases: one key, a writer's and 1–4 readers', pauses of 50–400 ms, clocks at the drift bound the worst way, clerks cut off; ", 100*swarmAimed) +
+		"else no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service, each burst short enough that no holder stays silent for BreakAfter, " +
 		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; " +
 		"5 s to 3 min of virtual time. Then porcupine, no clerk's writes lost, and a fresh clerk's read.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome {
@@ -77,10 +79,21 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	// operations on a key overlap longer, and porcupine's search grows
 	// with that, so fewer clerks share a key.
 	locksOnly := d.Chance("locks only", 0.3)
-	keys, total := swarmKeys(d, locksOnly)
-	readers := 0
-	if d.Chance("some readers", 0.75) {
-		readers = d.Int("readers", 0, total-1)
+	// A seed aimed at the leases has readers share a writer's key, cut
+	// off from the lock service again and again while they hold it
+	// shared, clocks at the drift bound the worst way.
+	aimed := d.Chance("aimed at leases", swarmAimed)
+	var keys workload.Keys
+	var total, readers int
+	if aimed {
+		keys, total = workload.Uniform(1), d.Int("clerks and readers", 2, 5)
+		readers = total - 1
+		d.Note("keys", "one, a writer's and its readers'")
+	} else {
+		keys, total = swarmKeys(d, locksOnly)
+		if d.Chance("some readers", 0.75) {
+			readers = d.Int("readers", 0, total-1)
+		}
 	}
 	d.Note("clerks", fmt.Sprint(total-readers))
 	mix := workload.Mix{Get: float64(d.Int("get weight", 0, 4)), Put: float64(d.Int("put weight", 1, 3)), Append: float64(d.Int("append weight", 0, 3))}
@@ -95,14 +108,19 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	// The clerks together offer about rate operations a second (each
 	// pauses up to think, half as long on average), at most swarmMaxOps
 	// over the run, so that histories stay checkable and seeds cheap.
-	rate := min(d.Float("offered ops/s", 20, 1000), swarmMaxOps/length.Seconds())
-	think := time.Duration(2 * float64(total) / rate * float64(time.Second)).Round(time.Microsecond)
-	d.Note("think", think.String())
+	var think time.Duration
+	if aimed { // pauses that leave the key to a reader between writes
+		think = d.Duration("think", 50*time.Millisecond, 400*time.Millisecond)
+	} else {
+		rate := min(d.Float("offered ops/s", 20, 1000), swarmMaxOps/length.Seconds())
+		think = time.Duration(2 * float64(total) / rate * float64(time.Second)).Round(time.Microsecond)
+		d.Note("think", think.String())
+	}
 
 	cfg := frangipanitest.Config()
 	cfg.Lease = d.Duration("lease", 300*time.Millisecond, 2*time.Second)
 	cfg.Drift = 0
-	if d.Chance("drift", 0.75) {
+	if aimed || d.Chance("drift", 0.75) {
 		cfg.Drift = d.Float("drift bound", swarmMaxDrift/10, swarmMaxDrift)
 	}
 	cfg.RenewEvery = (cfg.ClientLease() / time.Duration(d.Int("renewals a lease", 3, 10))).Round(time.Millisecond)
@@ -129,7 +147,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	}
 	var schedule []chaos.Step
 	if cfg.Drift > 0 {
-		schedule = swarmClocks(d, cfg.Drift, testbed.ServerHosts(deploy), testbed.ClientHosts(deploy, total))
+		schedule = swarmClocks(d, aimed, cfg.Drift, testbed.ServerHosts(deploy), testbed.ClientHosts(deploy, total))
 	}
 
 	modes := chaos.Modes{Unreliable: d.Chance("unreliable", 0.6)}
@@ -145,7 +163,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 		schedule = append(schedule, chaos.Step{Fault: fault.Fault{Kind: fault.Duplicate, Rate: rate}})
 	}
 
-	n, progress, err := swarmLockFaults(d, cfg, params, servers, testbed.ClientHosts(deploy, total), modes, length)
+	n, progress, err := swarmLockFaults(d, aimed, cfg, params, servers, testbed.ClientHosts(deploy, total), modes, length)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +209,11 @@ func swarmKeys(d *testbed.Draw, locksOnly bool) (workload.Keys, int) {
 	}
 }
 
-// swarmClocks draws the clocks' rates within the drift bound: mostly the
-// worst way, which the bound is for (lock servers fast, clerks slow), or
-// each at random.
-func swarmClocks(d *testbed.Draw, bound float64, servers, clerks []int) []chaos.Step {
-	if d.Chance("worst clocks", 0.75) {
+// swarmClocks draws the clocks' rates within the drift bound: the worst
+// way, which the bound is for (lock servers fast, clerks slow), when worst
+// is set and mostly otherwise, or each at random.
+func swarmClocks(d *testbed.Draw, worst bool, bound float64, servers, clerks []int) []chaos.Step {
+	if worst || d.Chance("worst clocks", 0.75) {
 		return append(testbed.Clocks(1+bound, servers...), testbed.Clocks(1-bound, clerks...)...)
 	}
 	var steps []chaos.Step
@@ -214,13 +232,16 @@ func swarmClocks(d *testbed.Draw, bound float64, servers, clerks []int) []chaos.
 // last AppendEntries is out. A burst lasts at most what keeps a clerk's
 // silence, as the lock servers' fast clocks measure it, short of
 // BreakAfter.
-func swarmLockFaults(d *testbed.Draw, cfg frangipani.Config, params labrpc.Params, servers int, clerks []int, modes chaos.Modes, length time.Duration) (testbed.Nemesis, time.Duration, error) {
+func swarmLockFaults(d *testbed.Draw, aimed bool, cfg frangipani.Config, params labrpc.Params, servers int, clerks []int, modes chaos.Modes, length time.Duration) (testbed.Nemesis, time.Duration, error) {
 	progress := frangipanitest.Progress(cfg) + params.NoReply
 	// Clerks cut off, the most drawn, are what tests the leases.
 	kinds := []string{"none", "lock servers", "clerks cut off", "both"}
-	kind := 0
-	for r := d.Rand().Float64(); kind < 3 && r >= []float64{0.15, 0.2, 0.4}[kind]; kind++ {
-		r -= []float64{0.15, 0.2, 0.4}[kind]
+	kind := 2
+	if !aimed {
+		kind = 0
+		for r := d.Rand().Float64(); kind < 3 && r >= []float64{0.15, 0.2, 0.4}[kind]; kind++ {
+			r -= []float64{0.15, 0.2, 0.4}[kind]
+		}
 	}
 	d.Note("faults", kinds[kind])
 	if kind == 0 {
