@@ -127,7 +127,7 @@ func drawTxnShape(d *testbed.Draw) txnShape {
 // swarmTxnScenario is shardtxn's swarm: each seed draws its own
 // configuration.
 func swarmTxnScenario() Scenario {
-	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of seeds, every replica on a host of its own, one of the nemeses aimed between the coordinators and the shards (the coordinators cut off from the shards, or their leader with the shards from the other coordinators, or a shard leader from every coordinator one way, 1-8 s at a time), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
+	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; lock waits of twice the longest way a message takes (at least 20 ms); snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of seeds, every replica on a host of its own, one of the nemeses aimed between the coordinators and the shards (the coordinators cut off from the shards, or their leader with the shards from the other coordinators, or a shard leader from every coordinator one way, 1-8 s at a time), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
 		"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts; with an aimed nemesis, only after the last heal); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s; txncheck then checks strict serializability, or every read the bank's total.",
 		func(b Bug) bool { return b.plantShardTxn(&shardtxn.Config{}) }, runSwarmTxn)
 }
@@ -150,6 +150,16 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Re
 	}
 	shape := drawTxnShape(d)
 	net := testbed.DrawNetwork(d)
+	// A lock wait shorter than a message's way gives up on every holder:
+	// twice the longest way, at least shardtxn's default.
+	way := net.Params.Latency + net.Params.Jitter
+	if net.Modes.Unreliable {
+		way += net.Params.ShortDelay
+	}
+	if w := 2 * way; w > dep.Config.LockWait {
+		dep.Config.LockWait = w.Round(time.Millisecond)
+		d.Note("lock wait", dep.Config.LockWait.String())
+	}
 	if bug != nil {
 		bug.plantShardTxn(&dep.Config)
 	}
