@@ -261,6 +261,7 @@ func swarmLockFaults(d *testbed.Draw, aimed bool, cfg frangipani.Config, params 
 	}
 	b := testbed.Bursts{Hosts: servers, Burst: d.Duration("burst", maxBurst/4, maxBurst), Length: length, Modes: modes}
 	if kind != 2 {
+		b.LastAtMost = b.Burst * 3 / 2 // the longest outage the budget allows, the last burst's too
 		var w chaos.Weights
 		for _, f := range []*float64{&w.Partition, &w.Bridge, &w.Isolate, &w.Cut, &w.Kill, &w.Heal, &w.Reordering, &w.LongDelays} {
 			*f = float64(d.Rand().IntN(3))

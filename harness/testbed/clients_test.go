@@ -2,6 +2,7 @@ package testbed
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,27 @@ func TestLeaderKills(t *testing.T) {
 		r.Nemesis = Nemesis{Reactive: c.lk.Start}
 		_, err := r.Execute()
 		assert.ErrorContains(t, err, c.want)
+	}
+}
+
+// TestBurstsLastAtMost checks that a last burst that would run to the
+// end is cut at LastAtMost and healed, with no progress declared after it.
+func TestBurstsLastAtMost(t *testing.T) {
+	b := Bursts{Hosts: 3, Faults: chaos.NemesisConfig{Interval: 50 * time.Millisecond, Weights: chaos.DefaultWeights()},
+		Burst: time.Second, Calm: 10 * time.Second, Length: 8 * time.Second}
+	whole, err := b.Generate(rand.New(rand.NewPCG(1, 0)))
+	require.NoError(t, err)
+	require.Empty(t, whole.Heals, "one burst, to the end")
+	assert.Greater(t, whole.Schedule[len(whole.Schedule)-1].At, 2*time.Second)
+	b.LastAtMost = 2 * time.Second
+	cut, err := b.Generate(rand.New(rand.NewPCG(1, 0)))
+	require.NoError(t, err)
+	assert.Empty(t, cut.Heals, "no room for progress after the heal")
+	last := cut.Schedule[len(cut.Schedule)-1]
+	assert.Equal(t, 2*time.Second, last.At, "healed at LastAtMost")
+	heal := slices.IndexFunc(cut.Schedule, func(s chaos.Step) bool { return s.Fault.Kind == fault.Heal && s.At == 2*time.Second })
+	assert.GreaterOrEqual(t, heal, 0, "a heal at the cut:\n%v", cut.Schedule)
+	for _, s := range cut.Schedule {
+		assert.LessOrEqual(t, s.At, 2*time.Second)
 	}
 }

@@ -54,6 +54,10 @@ type Bursts struct {
 	Burst, Calm time.Duration
 	// Length is how long the schedule may last, the run's Length.
 	Length time.Duration
+	// LastAtMost, if set, bounds the last burst too, which otherwise lasts
+	// until Length: cut there, it is healed, and the run is calm to its
+	// end (a service that must not be without its servers for longer, say).
+	LastAtMost time.Duration
 	// Modes are the network's modes at the start, which every heal
 	// brings back.
 	Modes chaos.Modes
@@ -63,7 +67,7 @@ type Bursts struct {
 // ended by a heal (every link up, every client rejoined, every host the
 // burst killed restarted, the network's modes as they were), then a calm;
 // the last burst, which has no room for a calm, lasts until Length, where
-// the run heals.
+// the run heals, or LastAtMost.
 func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 	if b.Burst <= 0 || b.Calm <= 0 {
 		return Nemesis{}, fmt.Errorf("bursts of %v with calms of %v: want both positive", b.Burst, b.Calm)
@@ -72,8 +76,12 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 	for at := time.Duration(0); ; {
 		burst := b.Burst/2 + time.Duration(rng.Int64N(int64(b.Burst)+1))
 		last := at+burst+b.Calm > b.Length
+		cut := false
 		if last {
 			burst = b.Length - at
+			if b.LastAtMost > 0 && burst > b.LastAtMost {
+				burst, cut = b.LastAtMost, true
+			}
 		}
 		var steps []chaos.Step
 		if b.Faults != (chaos.NemesisConfig{}) {
@@ -98,7 +106,7 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 			s.At += at
 			n.Schedule = append(n.Schedule, s)
 		}
-		if last {
+		if last && !cut {
 			return n, nil
 		}
 		at += burst
@@ -110,6 +118,9 @@ func (b Bursts) Generate(rng *rand.Rand) (Nemesis, error) {
 		}
 		for _, f := range append(heal, b.Modes.Faults()...) {
 			n.Schedule = append(n.Schedule, chaos.Step{At: at, Fault: f})
+		}
+		if cut {
+			return n, nil // no room for a calm: no progress is checked
 		}
 		n.Heals = append(n.Heals, at)
 		at += b.Calm
