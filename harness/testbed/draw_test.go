@@ -1,6 +1,7 @@
 package testbed
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -53,4 +54,29 @@ func TestDrawStaysInBounds(t *testing.T) {
 	assert.True(t, seen[1] && seen[50], "both ends reached")
 	assert.Less(t, len(seen), 51)
 	assert.PanicsWithValue(t, `testbed: Draw.Pick("x") of no options`, func() { d.Pick("x") })
+}
+
+// TestDrawEdges checks the edges of the draws: Int reaches both ends, a
+// chance of 0 or 1 is certain, and durations round to a millisecond only
+// above one.
+func TestDrawEdges(t *testing.T) {
+	d := NewDraw(2, 1)
+	seen := map[int]bool{}
+	for range 500 {
+		seen[d.Int("i", 3, 7)] = true
+		require.False(t, d.Chance("never", 0))
+		require.True(t, d.Chance("always", 1))
+		short := d.Duration("short", 10*time.Microsecond, 900*time.Microsecond)
+		require.True(t, short >= 10*time.Microsecond && short <= 900*time.Microsecond, "%v", short)
+		long := d.Duration("long", 2*time.Millisecond, time.Second)
+		require.Zero(t, long%time.Millisecond, "%v", long)
+	}
+	assert.Len(t, seen, 5)
+	unrounded := 0
+	for _, p := range d.Params {
+		if p.Name == "short" && !strings.HasSuffix(p.Value, "0µs") {
+			unrounded++
+		}
+	}
+	assert.Positive(t, unrounded, "durations under a millisecond keep their nanoseconds")
 }

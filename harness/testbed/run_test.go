@@ -143,3 +143,81 @@ func TestStormIsAFinding(t *testing.T) {
 	assert.Equal(t, uint64(1001), rec.Summary.Events, "the event past the budget")
 	assert.Less(t, rec.Summary.Now, r.Length)
 }
+
+// TestProgressCountsOperationsBegunAfterTheHeal checks the count behind
+// the progress checks: an operation begun before the mark does not count,
+// one begun at it or after does, once each.
+func TestProgressCountsOperationsBegunAfterTheHeal(t *testing.T) {
+	e := &Env{mark: 10 * time.Second}
+	e.Completed(10*time.Second - 1)
+	assert.Zero(t, e.since)
+	e.Completed(10 * time.Second)
+	e.Completed(11 * time.Second)
+	assert.Equal(t, 2, e.since)
+}
+
+// slowStart is a workload whose setup runs the world a while before its
+// clients start, as opening a bank's accounts does.
+type slowStart struct {
+	Workload
+	setup time.Duration
+}
+
+func (s slowStart) Start(e *Env) (Load, error) {
+	e.World.Run(s.setup)
+	return s.Workload.Start(e)
+}
+
+// TestHealsAreOnTheClientsClock checks that a nemesis's heals count from
+// when the clients have started, after any setup, and that with no
+// progress bound a run asks nothing of a fresh client.
+func TestHealsAreOnTheClientsClock(t *testing.T) {
+	tk := &toy{}
+	r := toyRun(t, 1, tk, links)
+	r.Workload = slowStart{r.Workload, 700 * time.Millisecond}
+	heal := r.Nemesis.Heals[1]
+	r.Nemesis.Reactive = func(e *Env) (func(), error) {
+		e.World.After(heal, func() { tk.hang = true })
+		return func() { tk.hang = false }, nil
+	}
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	require.NotEmpty(t, rec.Stalls)
+	assert.Equal(t, 700*time.Millisecond+heal, rec.Stalls[0].Heal)
+
+	tk = &toy{}
+	r = toyRun(t, 1, tk, links)
+	r.Nemesis, r.Progress = Nemesis{}, 0
+	r.Nemesis.Reactive = func(e *Env) (func(), error) { return func() { tk.deaf = true }, nil }
+	rec, err = r.Execute()
+	require.NoError(t, err)
+	assert.True(t, rec.OK(), "no probe without a progress bound: %s", rec.Problem)
+}
+
+// TestHealsAtTheBoundsAreAccepted checks the edges of a run's checks on
+// its heals: a heal whose progress window ends with the run, and steps at
+// the heal itself or at the window's end, are fine; a heal before the
+// start is not.
+func TestHealsAtTheBoundsAreAccepted(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	last := r.Length - r.Progress
+	r.Nemesis = Nemesis{Heals: []time.Duration{last}, Schedule: []chaos.Step{
+		{At: last, Fault: fault.Fault{Kind: fault.Heal}},
+		{At: r.Length, Fault: fault.Fault{Kind: fault.Isolate, Host: 1}},
+	}}
+	require.NoError(t, r.check())
+	r.Nemesis.Heals = append(r.Nemesis.Heals, -time.Millisecond)
+	assert.ErrorContains(t, r.check(), "heal 1 at -1ms")
+}
+
+// TestKVReadersAlone runs a workload of readers only.
+func TestKVReadersAlone(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	kv := toyKV(&toy{}, 0)
+	kv.Readers = 2
+	r.Workload, r.Checks = kv, []Check{kv.Linearizable(time.Minute)}
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	require.True(t, rec.OK(), rec.Problem)
+	assert.Greater(t, rec.Ops, 50)
+}
