@@ -272,10 +272,11 @@ func (r Run) Execute() (out *Record, err error) {
 func (r *Run) watch(e *Env, rec *Record, at time.Duration) {
 	w := e.World
 	w.After(at-w.Now(), func() {
-		e.mark, e.since = w.Now(), 0
+		healed := w.Now()
+		e.mark, e.since = healed, 0
 		w.After(r.Progress, func() {
 			if e.since == 0 {
-				rec.Stalls = append(rec.Stalls, Stall{Heal: at, Bound: r.Progress})
+				rec.Stalls = append(rec.Stalls, Stall{Heal: healed, Bound: r.Progress})
 			}
 		})
 	})

@@ -201,23 +201,26 @@ func TestHealsAreOnTheClientsClock(t *testing.T) {
 func TestHealsAtTheBoundsAreAccepted(t *testing.T) {
 	r := toyRun(t, 1, &toy{}, links)
 	last := r.Length - r.Progress
-	r.Nemesis = Nemesis{Heals: []time.Duration{last}, Schedule: []chaos.Step{
+	r.Nemesis = Nemesis{Heals: []time.Duration{0, last}, Schedule: []chaos.Step{
 		{At: last, Fault: fault.Fault{Kind: fault.Heal}},
 		{At: r.Length, Fault: fault.Fault{Kind: fault.Isolate, Host: 1}},
 	}}
 	require.NoError(t, r.check())
 	r.Nemesis.Heals = append(r.Nemesis.Heals, -time.Millisecond)
-	assert.ErrorContains(t, r.check(), "heal 1 at -1ms")
+	assert.ErrorContains(t, r.check(), "heal 2 at -1ms")
 }
 
-// TestKVReadersAlone runs a workload of readers only.
+// TestKVReadersAlone runs a workload of readers only, and one of a
+// client and a reader.
 func TestKVReadersAlone(t *testing.T) {
-	r := toyRun(t, 1, &toy{}, links)
-	kv := toyKV(&toy{}, 0)
-	kv.Readers = 2
-	r.Workload, r.Checks = kv, []Check{kv.Linearizable(time.Minute)}
-	rec, err := r.Execute()
-	require.NoError(t, err)
-	require.True(t, rec.OK(), rec.Problem)
-	assert.Greater(t, rec.Ops, 50)
+	for _, clients := range []int{0, 1} {
+		r := toyRun(t, 1, &toy{}, links)
+		kv := toyKV(&toy{}, clients)
+		kv.Readers = 2 - clients
+		r.Workload, r.Checks = kv, []Check{kv.Linearizable(time.Minute)}
+		rec, err := r.Execute()
+		require.NoError(t, err)
+		require.True(t, rec.OK(), rec.Problem)
+		assert.Greater(t, rec.Ops, 50)
+	}
 }
