@@ -101,7 +101,9 @@ func Run(name string, seed int64, cfg logorder.Config, load *testbed.Txn) (testb
 		Settle: txntest.Settle, Progress: txntest.Progress,
 		Drains: []testbed.Drain{{
 			Holds: func(e *testbed.Env) bool { return dep.Drained(e.Cluster) },
-			Says:  func(*testbed.Env) string { return "the nodes did not all process the whole log" },
+			Says: func(e *testbed.Env) string {
+				return "the nodes did not all process the whole log (" + dep.Progress(e.Cluster) + ")"
+			},
 		}},
 		Checks: []testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: agree.problem}, nil }, load.Check()},
 	}, nil

@@ -70,6 +70,22 @@ func (d Deployment) Drained(c *cluster.Cluster) bool {
 	return true
 }
 
+// Progress says how far each live node of the deployment on c has
+// processed the log ("node 0: tid 120, node 2: tid 118 and 3 queued").
+func (d Deployment) Progress(c *cluster.Cluster) string {
+	var nodes []string
+	for i := range c.Replicas(0) {
+		if s, ok := c.Replica(0, i).(*logorder.Server); ok {
+			n := fmt.Sprintf("node %d: tid %d", i, s.Processed())
+			if q := s.Queued(); q > 0 {
+				n += fmt.Sprintf(" and %d queued", q)
+			}
+			nodes = append(nodes, n)
+		}
+	}
+	return strings.Join(nodes, ", ")
+}
+
 // Clerk returns a clerk of the deployment on c, on a client host
 // of its own named name, waiting 300 ms for an answer before it asks
 // another server.
