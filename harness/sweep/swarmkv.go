@@ -52,7 +52,7 @@ type swarmKV struct {
 func (sp swarmKV) scenario() Scenario {
 	return Scenario{
 		Name: "swarm-kv",
-		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys; the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of seeds one of the nemeses aimed at a bug (lease flickers, clocks skewed as far as leases allow with the leader cut off, Raft's Figure 8, crashes right after votes), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
+		Description: "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys, the clients in groups of at most 4 on keys of their own (and a reader at most); the op mix; values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of seeds one of the nemeses aimed at a bug (lease flickers, clocks skewed as far as leases allow with the leader cut off, Raft's Figure 8, crashes right after votes), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. " +
 			"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; a seed that fires more than " + strconv.Itoa(swarmKVEvents) + " events fails as a storm; porcupine then checks that the history is linearizable.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
 		plant: planter(sp, swarmKV.scenario, func(p *swarmKV, b Bug) bool {
@@ -80,9 +80,12 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 
 	clients, readers := d.LogInt("clients", 1, 50), d.Int("readers", 0, 3)
 	keys := d.LogInt("keys", 1, 20)
-	if k := (clients + readers + swarmKVPerKey - 1) / swarmKVPerKey; keys < k {
-		keys = k
-		d.Note("keys", fmt.Sprintf("%d (at most %d clients a key)", k, swarmKVPerKey))
+	// The clients are split into groups of at most swarmKVPerKey, each
+	// on keys of its own (workload.Groups).
+	groups := (clients + readers + swarmKVPerKey - 1) / swarmKVPerKey
+	if keys < groups {
+		keys = groups
+		d.Note("keys", fmt.Sprintf("%d (at most %d clients a key)", keys, swarmKVPerKey))
 	}
 	length := d.Duration("length", 5*time.Second, 30*time.Second)
 	if d.Chance("long", 0.2) {
@@ -130,7 +133,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 	kv := &testbed.KV{
 		Clerk:   func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV { return kvraft.MakeClerk(host, servers) },
 		Clients: clients, Readers: readers,
-		Spec: workload.Spec{Mix: mix, Keys: workload.Uniform(keys), Think: think, ValueSize: value},
+		Spec: workload.Spec{Mix: mix, Keys: workload.Groups(keys, groups), Think: think, ValueSize: value},
 	}
 	return testbed.Run{
 		Name: "swarm-kv", Seed: seed, Trace: trace, Dir: dir, Drawn: d.Params,

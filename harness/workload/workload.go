@@ -43,6 +43,25 @@ func Uniform(n int) Keys {
 	return func(rng *rand.Rand, _ int) string { return key(rng.IntN(n)) }
 }
 
+// Groups splits n keys and the clients into g groups (key k and client c
+// are in group k mod g and c mod g) and picks, for a client, one of its
+// group's keys uniformly: however many clients there are, a key is shared
+// by at most one in g of them (g ≤ n). A linearizability check's search
+// grows with how many operations on one key overlap; this bounds them.
+func Groups(n, g int) Keys {
+	mustPositive("Groups", n)
+	if g <= 0 {
+		panic(fmt.Sprintf("workload: Groups: %d groups", g))
+	}
+	if g > n {
+		panic(fmt.Sprintf("workload: Groups: %d groups of %d keys leave some group without a key", g, n))
+	}
+	return func(rng *rand.Rand, client int) string {
+		c := client % g
+		return key(c + g*rng.IntN((n-c+g-1)/g))
+	}
+}
+
 // HotKey picks k0 with probability p, else one of the n keys uniformly.
 func HotKey(n int, p float64) Keys {
 	mustPositive("HotKey", n)

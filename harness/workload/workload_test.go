@@ -99,11 +99,27 @@ func TestKeyDistributions(t *testing.T) {
 	assert.Greater(t, z["k0"], z["k1"])
 	assert.Greater(t, z["k1"], z["k5"])
 	assert.Equal(t, map[string]int{"k3": 10000}, count(Own()))
+	g := count(Groups(10, 4)) // client 3's group: k3 and k7
+	assert.Len(t, g, 2)
+	assert.InDelta(t, 5000, g["k7"], 300)
+	for c := range 8 { // every key is some client's, and only its group's
+		seen := map[string]bool{}
+		for range 200 {
+			seen[Groups(10, 4)(rng, c)] = true
+		}
+		want := map[string]bool{}
+		for k := c % 4; k < 10; k += 4 {
+			want[key(k)] = true
+		}
+		assert.Equal(t, want, seen, "client %d", c)
+	}
 }
 
 func TestBadInput(t *testing.T) {
 	w := sim.NewWorld(1)
 	assert.PanicsWithValue(t, "workload: Uniform: 0 keys", func() { Uniform(0) })
+	assert.PanicsWithValue(t, "workload: Groups: 0 groups", func() { Groups(3, 0) })
+	assert.PanicsWithValue(t, "workload: Groups: 4 groups of 3 keys leave some group without a key", func() { Groups(3, 4) })
 	assert.PanicsWithValue(t, "workload: HotKey: probability 1.5 is not in [0, 1]", func() { HotKey(3, 1.5) })
 	assert.PanicsWithValue(t, "workload: Zipf: exponent 1 must be above 1", func() { Zipf(3, 1) })
 	assert.PanicsWithValue(t, "workload: mix {Get:0 Put:0 Append:0} needs finite non-negative weights, not all zero", func() { Start(w, nil, Spec{Keys: Own()}) })
