@@ -33,7 +33,7 @@ func TestCatalogue(t *testing.T) {
 // TestSameSeedSameFiles runs a small experiment twice and compares every
 // file it writes, byte for byte, with the other run's and (but for the
 // PNG) with the copy committed in docs/figures, which must be what the
-// code draws.
+// code draws, as its caption and notes in index.md must be.
 func TestSameSeedSameFiles(t *testing.T) {
 	t.Parallel()
 	e, err := Lookup("election-cdf")
@@ -42,6 +42,7 @@ func TestSameSeedSameFiles(t *testing.T) {
 	for _, dir := range dirs {
 		r, err := e.Run(Params{Seed: e.Seed})
 		require.NoError(t, err)
+		requireCommitted(t, "election-cdf", r)
 		paths, err := r.Write(dir, e.Name)
 		require.NoError(t, err)
 		assert.Len(t, paths, 3, "a CSV, a PNG and an SVG")
@@ -74,11 +75,13 @@ func TestSameSeedSameFiles(t *testing.T) {
 
 // TestIsolateLeaderMeasuresReelection checks that isolate-leader's first
 // Put follows the re-election, not a clerk's 1 s timer: every trial
-// re-elects within the election timeout's bound and puts soon after.
+// re-elects within the election timeout's bound and puts soon after; and
+// that docs/figures holds what the pinned seed computes.
 func TestIsolateLeaderMeasuresReelection(t *testing.T) {
 	t.Parallel()
 	r, err := runIsolateLeader(Params{Seed: 1})
 	require.NoError(t, err)
+	requireCommitted(t, "isolate-leader", r)
 	require.Equal(t, []string{"servers", "trial", "reelection_s", "first_put_s"}, r.Table.Columns)
 	require.Len(t, r.Table.Rows, 5*trialsPerSize)
 	for _, row := range r.Table.Rows {

@@ -1,10 +1,6 @@
 package experiments
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -83,26 +79,6 @@ func TestFailoverKillsEveryLeader(t *testing.T) {
 			assert.Less(t, gap(2), time.Second, "seed %d, %s: Gets stall less than a second", seed, d.name)
 			assert.Less(t, gap(3), time.Second, "seed %d, %s: Sets stall less than a second", seed, d.name)
 		}
-	}
-}
-
-// requireCommitted checks that docs/figures holds what r, a run of
-// experiment name on its pinned seed, computes: its CSV byte for byte,
-// and in index.md each figure's caption and each note.
-func requireCommitted(t *testing.T, name string, r *Result) {
-	t.Helper()
-	var csv bytes.Buffer
-	require.NoError(t, r.Table.WriteCSV(&csv))
-	committed, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", name+".csv"))
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(committed, csv.Bytes()), "docs/figures/%s.csv is not what the code computes: go run ./cmd/labsim figures -out docs/figures", name)
-	index, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", "index.md"))
-	require.NoError(t, err)
-	for _, f := range r.Figures {
-		assert.Contains(t, string(index), fmt.Sprintf("%s ([SVG](%s.svg))", f.Caption, f.Name), "the caption of %s in docs/figures/index.md", f.Name)
-	}
-	for _, n := range r.Notes {
-		assert.Contains(t, string(index), "- "+n+"\n", "a note of %s in docs/figures/index.md", name)
 	}
 }
 
