@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,7 +100,7 @@ func runConcurrency(p Params) (*Result, error) {
 	if p.Full {
 		caption += "Counted over the paper's 5 s."
 	} else {
-		caption += "The paper counted over 5 s; `labsim figures -full` does too, with ten times the work (the leader of 31 servers commits over 40 000 Puts a second, each applied by every server)."
+		caption += fmt.Sprintf("The paper counted over 5 s; `labsim figures -full` does too, with ten times the work (the leader of %d servers commits up to %.0f Puts a second, each applied by every server).", sizes[len(sizes)-1], slices.Max(last))
 	}
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "concurrency", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }

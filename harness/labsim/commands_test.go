@@ -121,6 +121,7 @@ func TestFigures(t *testing.T) {
 	index, err = os.ReadFile(filepath.Join(dir, "index.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(index), "Regenerate them all with `go run ./cmd/labsim figures -full`.")
+	assert.Contains(t, string(index), "\n"+paperFiguresLink+"\n", "the index points to the papers' figures one by one")
 	assert.Contains(t, string(index), "- ran seed 3, full true\n")
 	assert.Contains(t, string(index), "`go run ./cmd/labsim run tiny -seed 3 -full -out DIR`")
 }

@@ -187,6 +187,7 @@ func indexMarkdown(cmd string, all []experiments.Experiment, results []*experime
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Figures\n\nRegenerate them all with `%s figures%s`.\n", cmd, flag)
+	fmt.Fprintf(&b, "\n%s\n", paperFiguresLink)
 	for i, e := range all {
 		fmt.Fprintf(&b, "\n## %s\n\n%s. Reproduces: %s.\n\n", e.Name, capitalize(e.Description), e.Reproduces)
 		for _, f := range results[i].Figures {
@@ -199,6 +200,11 @@ func indexMarkdown(cmd string, all []experiments.Experiment, results []*experime
 	}
 	return b.String()
 }
+
+// paperFiguresLink is the index's pointer to docs/paper-figures.md, the
+// papers' figures and tables one by one, each with the experiment that
+// reproduces it and a verdict.
+const paperFiguresLink = "The papers' figures and tables one by one, each beside the experiment that reproduces it, with the setup's differences and a verdict: [paper-figures.md](../paper-figures.md)."
 
 // capitalize returns s with its first letter in upper case.
 func capitalize(s string) string {
