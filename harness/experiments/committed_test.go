@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -113,4 +114,62 @@ func requireCommitted(t *testing.T, name string, r *Result) {
 	for _, n := range r.Notes {
 		assert.Contains(t, string(index), "- "+n+"\n", "a note of %s in docs/figures/index.md", name)
 	}
+}
+
+// paperNumber is a number as docs/paper-figures.md and the index write
+// one: digits, with decimals, thousands commas or an exponent.
+var paperNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*(?:e[+-]\d+)?`)
+
+// paperVerdict is a row of docs/paper-figures.md's summary table.
+var paperVerdict = regexp.MustCompile(`(?m)^\| 00\d \| [^|]+ \| ([a-z0-9-]+) \| (match|partly|differs|missing) \|$`)
+
+// TestPaperFiguresQuoteTheFigures checks docs/paper-figures.md against
+// docs/figures: every number of a line giving our results (a bullet that
+// begins "Ours", "The paper's" for our run of the paper's design, or
+// "Ratios") appears in the index's section of the experiment its heading
+// names or in that experiment's CSV, so that a regenerated figure whose
+// numbers moved fails here until the page is brought up to date; every
+// experiment named exists; and the verdict counts it states are its
+// table's.
+func TestPaperFiguresQuoteTheFigures(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "paper-figures.md"))
+	require.NoError(t, err)
+	index, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", "index.md"))
+	require.NoError(t, err)
+	counts := map[string]int{}
+	for _, m := range paperVerdict.FindAllStringSubmatch(string(page), -1) {
+		_, err := Lookup(m[1])
+		assert.NoError(t, err)
+		counts[m[2]]++
+	}
+	assert.Equal(t, 29, counts["match"]+counts["partly"]+counts["differs"]+counts["missing"], "the papers' figures and tables")
+	verdicts := fmt.Sprintf("Verdicts: %d match, %d partly, %d differs, %d missing.", counts["match"], counts["partly"], counts["differs"], counts["missing"])
+	assert.True(t, strings.Contains(string(page), verdicts), "docs/paper-figures.md should say %q", verdicts)
+	heading := regexp.MustCompile(`\(([a-z0-9-]+)\) — (match|partly|differs|missing)$`)
+	checked := 0
+	for _, section := range strings.Split(string(page), "\n### ")[1:] {
+		title, body, _ := strings.Cut(section, "\n")
+		m := heading.FindStringSubmatch(title)
+		require.NotNil(t, m, "the heading %q names its experiment and verdict", title)
+		name := m[1]
+		_, err := Lookup(name)
+		require.NoError(t, err, title)
+		_, ownSection, ok := strings.Cut(string(index), "\n## "+name+"\n")
+		require.True(t, ok, "%s in docs/figures/index.md", name)
+		ownSection, _, _ = strings.Cut(ownSection, "\n## ")
+		csv, err := os.ReadFile(filepath.Join("..", "..", "docs", "figures", name+".csv"))
+		require.NoError(t, err)
+		source := ownSection + string(csv)
+		for _, bullet := range strings.Split(body, "\n- ")[1:] {
+			if !strings.HasPrefix(bullet, "Ours") && !strings.HasPrefix(bullet, "The paper's") && !strings.HasPrefix(bullet, "Ratios") {
+				continue
+			}
+			bullet = strings.Join(strings.Fields(bullet), " ")
+			for _, n := range paperNumber.FindAllString(bullet, -1) {
+				assert.True(t, strings.Contains(source, n), "%s: %s, in %q, is not in its index section or CSV", title, n, bullet)
+				checked++
+			}
+		}
+	}
+	assert.Greater(t, checked, 100, "numbers checked")
 }
