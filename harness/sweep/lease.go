@@ -7,8 +7,8 @@ import (
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/kvraft"
-	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raft/raftchaos"
 	"github.com/replab/replab/rsm"
 	"github.com/replab/replab/sim"
 )
@@ -34,11 +34,13 @@ func leaseSpec() kvSpec {
 	}
 }
 
-// leaseNemesis holds election traffic back (see electionDelays) and runs
+// leaseNemesis holds every pre-vote reply back by up to ElectionMin
+// (longer than a heartbeat, about as long as a lease), so that it may
+// arrive after its candidate has heard from the leader again, and runs
 // flickers (see flicker) one after another until stopped.
 func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	rc := raft.LabConfig()
-	if err := c.Monkey().SetDelayRule("election traffic held back", electionDelays(w, rc)); err != nil {
+	if err := c.Monkey().SetDelayRule("election traffic held back", raftchaos.Holds(w, raftchaos.RaftMessages{}, 0, rc.ElectionMin)); err != nil {
 		return nil, err
 	}
 	stopped := false
@@ -50,18 +52,6 @@ func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	}
 	w.After(time.Second, next)
 	return func() { stopped = true }, nil
-}
-
-// electionDelays returns a rule that holds every pre-vote reply back by up
-// to ElectionMin (longer than a heartbeat, about as long as a lease), so
-// that it may arrive after its candidate has heard from the leader again.
-func electionDelays(w *sim.World, rc raft.Config) labrpc.DelayRule {
-	return func(m labrpc.Message) time.Duration {
-		if args, ok := m.Args.(*raft.RequestVoteArgs); ok && args.PreVote && m.IsReply {
-			return w.RandDuration(0, rc.ElectionMin)
-		}
-		return 0
-	}
 }
 
 // flicker cuts the current leader off from every server for about an
@@ -141,7 +131,7 @@ func leaseDriftSpec() kvSpec {
 // leader off for one to two ElectionMax, heals, and pauses up to a second.
 func skewedCutoffs(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(), error) {
 	return func(w *sim.World, c *cluster.Cluster) (func(), error) {
-		return leaderRounds(w, c, rc, time.Second, func(leader int, next func()) {
+		return raftchaos.LeaderRounds(w, c, rc.Heartbeat, time.Second, func(leader int, next func()) {
 			for i := range c.Replicas(0) {
 				rate := 1 + rc.LeaseDrift
 				if i == leader {

@@ -132,8 +132,43 @@ type Env struct {
 	// it.
 	Ops int
 
-	mark  time.Duration // operations begun at or after mark count
-	since int           // operations begun at or after mark that completed
+	mark    time.Duration // operations begun at or after mark count
+	since   int           // operations begun at or after mark that completed
+	problem string        // the first problem Fail was told of
+	start   time.Duration // when the nemesis started: the schedule's zero
+}
+
+// Calm reports whether the run is in a calm: within Progress of a heal
+// the nemesis declared, when no fault may strike (a reactive nemesis
+// holds its strikes then).
+func (e *Env) Calm() bool {
+	now := e.World.Now() - e.start
+	for _, h := range e.Run.Nemesis.Heals {
+		if now >= h && now < h+e.Run.Progress {
+			return true
+		}
+	}
+	return false
+}
+
+// Fail tells the run of a problem seen as it happens (a node applying a
+// command another node applied differently at its index, say): the run
+// ends after the event in progress, with the first such problem as its
+// verdict.
+func (e *Env) Fail(problem string) {
+	if e.problem == "" {
+		e.problem = problem
+	}
+}
+
+// failed reports whether Fail has been called.
+func (e *Env) failed() bool { return e.problem != "" }
+
+// runUntil runs the world until cond holds, Fail is called, or limit has
+// passed; it reports whether cond holds.
+func (e *Env) runUntil(cond func() bool, limit time.Duration) bool {
+	e.World.RunUntil(func() bool { return e.failed() || cond() }, limit)
+	return !e.failed() && cond()
 }
 
 // Completed tells the run that an operation begun at start has completed:
@@ -208,15 +243,21 @@ func (r Run) Execute() (out *Record, err error) {
 		rec.Problem = fmt.Sprintf("starting the clients: %v", err)
 		return rec, nil
 	}
+	e.start = w.Now()
 	stop, err := r.Nemesis.start(e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: nemesis: %w", r.Name, err)
 	}
-	start := w.Now()
 	for _, h := range r.Nemesis.Heals {
-		r.watch(e, rec, start+h)
+		r.watch(e, rec, e.start+h)
 	}
-	w.Run(r.Length)
+	fail := func(format string, args ...any) (*Record, error) {
+		rec.Problem = fmt.Sprintf(format, args...)
+		return rec, nil
+	}
+	if w.RunUntil(e.failed, r.Length) {
+		return fail("%s", e.problem)
+	}
 	stop()
 	if err := c.Recover(); err != nil {
 		return nil, fmt.Errorf("%s: healing: %w", r.Name, err)
@@ -228,18 +269,20 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	load.Stop()
 	healed := w.Now()
-	fail := func(format string, args ...any) (*Record, error) {
-		rec.Problem = fmt.Sprintf(format, args...)
-		return rec, nil
-	}
 	if len(rec.Stalls) > 0 {
 		return fail("%v", rec.Stalls[0])
 	}
-	if !w.RunUntil(load.Finished, r.Settle) {
+	if !e.runUntil(load.Finished, r.Settle) {
+		if e.failed() {
+			return fail("%s", e.problem)
+		}
 		return fail("the clients' last operations did not end within %v of the last heal, at %v", r.Settle, healed)
 	}
 	for _, d := range r.Drains {
-		if !w.RunUntil(func() bool { return d.Holds(e) }, r.Settle-(w.Now()-healed)) {
+		if !e.runUntil(func() bool { return d.Holds(e) }, r.Settle-(w.Now()-healed)) {
+			if e.failed() {
+				return fail("%s", e.problem)
+			}
 			return fail("%s within %v of the last heal, at %v", d.Says(e), r.Settle, healed)
 		}
 	}
@@ -248,10 +291,16 @@ func (r Run) Execute() (out *Record, err error) {
 		if err := p.Probe(e, func() { done = true }); err != nil {
 			return fail("probing: %v", err)
 		}
-		if at := w.Now(); !w.RunUntil(func() bool { return done }, r.Progress) {
+		if at := w.Now(); !e.runUntil(func() bool { return done }, r.Progress) {
+			if e.failed() {
+				return fail("%s", e.problem)
+			}
 			rec.Stalls = append(rec.Stalls, Stall{Heal: at, Bound: r.Progress, Fresh: true})
 			return fail("%v", rec.Stalls[0])
 		}
+	}
+	if e.failed() {
+		return fail("%s", e.problem)
 	}
 	for _, check := range r.Checks {
 		v, err := check(e)

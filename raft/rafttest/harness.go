@@ -1,8 +1,6 @@
 package rafttest
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -35,17 +33,13 @@ const MaxLogSize = 2000
 // Every disconnection, crash and restart goes through the cluster's monkey
 // and shows in its fault log.
 type Harness struct {
-	t        simtest.T
-	w        *sim.World
-	c        *cluster.Cluster
-	n        int
-	mk       raftapi.Make
-	snapshot bool
+	t simtest.T
+	w *sim.World
+	c *cluster.Cluster
+	n int
 
-	connected   []bool
-	logs        []map[int]any // what each server has applied, by index
-	lastApplied []int
-	maxIndex    int
+	connected []bool
+	logs      *Logs
 }
 
 // New builds a cluster of n nodes made by mk on a fresh world for seed,
@@ -58,15 +52,20 @@ func New(t simtest.T, seed int64, n int, unreliable, snapshot bool, mk raftapi.M
 	if isTB {
 		w = simtest.NewWorld(tb, seed) // honours -simtrace
 	}
-	h := &Harness{
-		t: t, w: w, n: n, mk: mk, snapshot: snapshot,
-		connected: make([]bool, n), logs: make([]map[int]any, n), lastApplied: make([]int, n),
+	every := 0
+	if snapshot {
+		every = SnapshotInterval
 	}
+	logs, err := NewLogs(n, mk, every)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	logs.OnViolation(func(err error) { t.Fatalf("%v", err) })
+	h := &Harness{t: t, w: w, n: n, connected: make([]bool, n), logs: logs}
 	for i := range n {
 		h.connected[i] = true
-		h.logs[i] = map[int]any{}
 	}
-	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "raft", Replicas: n, Factory: h.factory}}})
+	c, err := cluster.New(w, cluster.Config{Groups: []cluster.Group{{Name: "raft", Replicas: n, Factory: logs.Factory}}})
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
@@ -77,146 +76,6 @@ func New(t simtest.T, seed int64, n int, unreliable, snapshot bool, mk raftapi.M
 	}
 	h.Apply(fault.Fault{Kind: fault.Unreliable, On: unreliable})
 	return h
-}
-
-// factory makes node n.Me for the cluster, feeding its applier the
-// snapshot it restarts from.
-func (h *Harness) factory(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-	host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
-	h.lastApplied[me] = 0
-	if snap := ps.ReadSnapshot(); h.snapshot && len(snap) > 0 {
-		if err := h.ingestSnap(me, snap, -1); err != nil {
-			h.t.Fatalf("%v", err)
-		}
-	}
-	var rf raftapi.Raft
-	rf, err := h.mk(host, peers, me, ps, func(m raftapi.ApplyMsg) { h.applier(me, rf, m) })
-	if err != nil {
-		return nil, nil, err
-	}
-	if rf == nil {
-		return nil, nil, errors.New("rafttest: Make returned neither a node nor an error")
-	}
-	return rf, []*labrpc.Service{raftapi.ServiceOf(rf)}, nil
-}
-
-// applier checks each committed command against what the other servers
-// applied at that index, and that it comes in order. With snapshots on, it
-// also ingests snapshots and asks for one every SnapshotInterval entries.
-func (h *Harness) applier(i int, rf raftapi.Raft, m raftapi.ApplyMsg) {
-	if m.SnapshotValid {
-		if !h.snapshot {
-			h.t.Fatalf("server %d got a snapshot although the test takes none", i)
-		}
-		if err := h.ingestSnap(i, m.Snapshot, m.SnapshotIndex); err != nil {
-			h.t.Fatalf("%v", err)
-		}
-		return
-	}
-	if !m.CommandValid {
-		h.t.Fatalf("server %d: apply message with neither a command nor a snapshot", i)
-	}
-	if m.CommandIndex != h.lastApplied[i]+1 {
-		h.t.Fatalf("server %d apply out of order: expected index %d, got %d", i, h.lastApplied[i]+1, m.CommandIndex)
-	}
-	if err := h.checkLogs(i, m); err != nil {
-		h.t.Fatalf("apply error: %v", err)
-	}
-	h.lastApplied[i] = m.CommandIndex
-	if h.snapshot && m.CommandIndex%SnapshotInterval == 0 {
-		rf.Snapshot(m.CommandIndex, h.encodeSnap(i, m.CommandIndex))
-	}
-}
-
-// checkLogs records server i's command at m's index, failing if another
-// server applied something else there.
-func (h *Harness) checkLogs(i int, m raftapi.ApplyMsg) error {
-	for j := range h.logs {
-		if old, ok := h.logs[j][m.CommandIndex]; ok && old != m.Command {
-			return fmt.Errorf("commit index=%d server=%d %v != server=%d %v", m.CommandIndex, i, short(m.Command), j, short(old))
-		}
-	}
-	h.logs[i][m.CommandIndex] = m.Command
-	h.maxIndex = max(h.maxIndex, m.CommandIndex)
-	return nil
-}
-
-// short shows a command, cut to a line's length.
-func short(cmd any) string {
-	s := fmt.Sprint(cmd)
-	if len(s) > 40 {
-		return fmt.Sprintf("%s… (%d bytes)", s[:40], len(s))
-	}
-	return s
-}
-
-// The snapshot of an applied log is the last index, then each command up
-// to it (index 0 holds none): an int as its tag and a varint, a string as
-// its tag, a length and the bytes.
-const (
-	snapNil = iota
-	snapInt
-	snapString
-)
-
-// encodeSnap is the snapshot of server i's applied commands up to index.
-func (h *Harness) encodeSnap(i, index int) []byte {
-	b := binary.AppendUvarint(nil, uint64(index))
-	for j := 1; j <= index; j++ {
-		switch cmd := h.logs[i][j].(type) {
-		case int:
-			b = binary.AppendVarint(append(b, snapInt), int64(cmd))
-		case string:
-			b = append(binary.AppendUvarint(append(b, snapString), uint64(len(cmd))), cmd...)
-		case nil:
-			b = append(b, snapNil)
-		default:
-			panic(fmt.Sprintf("rafttest: a snapshot cannot hold command %v of type %T", cmd, cmd))
-		}
-	}
-	return b
-}
-
-// ingestSnap loads a snapshot into server i's applied log; index is the
-// snapshot's index as the node reported it, or -1 if it did not.
-func (h *Harness) ingestSnap(i int, snap []byte, index int) error {
-	last, n := binary.Uvarint(snap)
-	if n <= 0 {
-		return fmt.Errorf("server %d: snapshot decode error: no index", i)
-	}
-	b := snap[n:]
-	if index != -1 && index != int(last) {
-		return fmt.Errorf("server %d snapshot doesn't match SnapshotIndex: %d != %d", i, last, index)
-	}
-	logs := map[int]any{}
-	for j := 1; j <= int(last); j++ {
-		if len(b) == 0 {
-			return fmt.Errorf("server %d: snapshot decode error: it ends before index %d", i, j)
-		}
-		tag := b[0]
-		b = b[1:]
-		switch tag {
-		case snapNil:
-			logs[j] = nil
-		case snapInt:
-			v, n := binary.Varint(b)
-			if n <= 0 {
-				return fmt.Errorf("server %d: snapshot decode error: bad int at index %d", i, j)
-			}
-			logs[j], b = int(v), b[n:]
-		case snapString:
-			l, n := binary.Uvarint(b)
-			if n <= 0 || uint64(len(b)-n) < l {
-				return fmt.Errorf("server %d: snapshot decode error: bad string at index %d", i, j)
-			}
-			logs[j], b = string(b[n:n+int(l)]), b[n+int(l):]
-		default:
-			return fmt.Errorf("server %d: snapshot decode error: unknown tag %d at index %d", i, tag, j)
-		}
-	}
-	h.logs[i] = logs
-	h.lastApplied[i] = int(last)
-	return nil
 }
 
 // Node returns server i's node, or nil while it is crashed.
@@ -411,26 +270,16 @@ func (h *Harness) CheckNoLeader() {
 }
 
 // Applied returns what server i applied at index, if it did.
-func (h *Harness) Applied(i, index int) (any, bool) {
-	cmd, ok := h.logs[i][index]
-	return cmd, ok
-}
+func (h *Harness) Applied(i, index int) (any, bool) { return h.logs.Applied(i, index) }
 
 // LastApplied returns the last index server i applied.
-func (h *Harness) LastApplied(i int) int { return h.lastApplied[i] }
+func (h *Harness) LastApplied(i int) int { return h.logs.LastApplied(i) }
 
 // NCommitted returns how many servers have applied index, and the command.
 func (h *Harness) NCommitted(index int) (int, any) {
-	count := 0
-	var cmd any
-	for i := range h.n {
-		if cmd1, ok := h.logs[i][index]; ok {
-			if count > 0 && cmd != cmd1 {
-				h.t.Fatalf("committed values do not match: index %d, %v, %v", index, short(cmd), short(cmd1))
-			}
-			count++
-			cmd = cmd1
-		}
+	count, cmd, err := h.logs.Committed(index)
+	if err != nil {
+		h.t.Fatalf("%v", err)
 	}
 	return count, cmd
 }
@@ -521,34 +370,13 @@ type Async struct {
 // retrying for up to 10 seconds.
 func (h *Harness) OneAsync(cmd any, expectedServers int) *Async {
 	a := &Async{cmd: cmd}
-	deadline := h.w.Now() + 10*time.Second
-	next := 0
-	var try func()
-	try = func() {
-		if h.w.Now() >= deadline {
-			a.failed = true
-			return
+	up := func(i int) raftapi.Raft {
+		if h.connected[i] {
+			return h.Node(i)
 		}
-		index := h.startOnLeader(cmd, &next)
-		if index == -1 {
-			h.w.After(50*time.Millisecond, try)
-			return
-		}
-		started := h.w.Now()
-		var poll func()
-		poll = func() {
-			switch {
-			case h.committedAt(index, expectedServers, cmd):
-				a.done = true
-			case h.w.Now()-started >= 2*time.Second:
-				try()
-			default:
-				h.w.After(20*time.Millisecond, poll)
-			}
-		}
-		poll()
+		return nil
 	}
-	h.w.After(0, try)
+	Commit(h.w, h.logs, up, cmd, expectedServers, h.w.Now()+10*time.Second, func(ok bool) { a.done, a.failed = ok, !ok })
 	return a
 }
 
@@ -577,7 +405,7 @@ func (h *Harness) Begin(description string) { h.t.Logf("%s ...", description) }
 
 // Result is the run's summary for simtest.
 func (h *Harness) Result() simtest.Result {
-	return simtest.Result{World: h.w, Hosts: h.n, RPCs: h.RPCTotal(), Bytes: h.Bytes(), Ops: h.maxIndex}
+	return simtest.Result{World: h.w, Hosts: h.n, RPCs: h.RPCTotal(), Bytes: h.Bytes(), Ops: h.logs.MaxIndex()}
 }
 
 // LogSize returns the largest persisted Raft state of any server.
@@ -596,7 +424,7 @@ func (h *Harness) describe() string {
 			continue
 		}
 		term, isLeader := rf.GetState()
-		fmt.Fprintf(&b, "server %d: term %d leader %v connected %v applied %d\n", i, term, isLeader, h.connected[i], h.lastApplied[i])
+		fmt.Fprintf(&b, "server %d: term %d leader %v connected %v applied %d\n", i, term, isLeader, h.connected[i], h.logs.LastApplied(i))
 	}
 	return b.String()
 }
