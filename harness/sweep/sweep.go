@@ -74,7 +74,7 @@ func Scenarios() []Scenario {
 		leaseElections(),
 		leaseDriftSpec().scenario(),
 		swarmKV{}.scenario(),
-	}, slices.Concat(raftScenarios(), txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
+	}, slices.Concat(raftScenarios(), []Scenario{swarmRaft{}.scenario()}, txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

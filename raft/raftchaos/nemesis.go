@@ -49,14 +49,16 @@ type Nemesis struct {
 	// Heartbeat is how long a bridge round waits, while the group has no
 	// leader, before it looks again.
 	Heartbeat time.Duration
-	// Traps is the chance that a new leader, the moment it first sends
-	// entries in its term, is cut off with one follower it could reach:
-	// its entries reach a minority, and the rest elect a leader of their
-	// own, which the next trap may cut off in turn. Up to three leaders
-	// are trapped in a row, each trap undoing the last, so that a deposed
-	// leader's entries of an old term meet a later leader's (Raft's
-	// Figure 8); the network heals 1–3 s after the last trap, and the
-	// traps are set again within a second.
+	// Traps is the chance that the traps are set, each time they may be:
+	// set, they cut each new leader off, the moment it first sends
+	// entries in its term, with as many followers it could reach as leave
+	// the rest a bare majority (one of five): its entries reach a
+	// minority, and the rest elect a leader of their own, which the next
+	// trap cuts off in turn. Up to three leaders are trapped in a row,
+	// each trap undoing the last, so that a deposed leader's entries of an
+	// old term meet a later leader's (Raft's Figure 8); the network heals
+	// 1–3 s after the last trap, and the traps may be set again within a
+	// second (the chance is drawn then).
 	Traps float64
 	// CrashOnEntries is the chance that a follower crashes and restarts
 	// at once right after it answers the first AppendEntries that brings
@@ -206,21 +208,29 @@ func (s *strikes) must(f fault.Fault) {
 	}
 }
 
-// trap sets the traps within trapRearm.
+// trap sets the traps within trapRearm, if the chance falls; else it
+// tries again as long later.
 func (s *strikes) trap() {
-	s.w.After(s.w.RandDuration(0, trapRearm), func() { s.armed, s.seen, s.trapped = !s.stopped, 0, 0 })
+	s.w.After(s.w.RandDuration(0, trapRearm), func() {
+		if s.stopped {
+			return
+		}
+		if !s.chance(s.Traps) {
+			s.trap()
+			return
+		}
+		s.armed, s.seen, s.trapped = true, 0, 0
+	})
 }
 
-// trapLeader cuts leader off with one follower it reaches, if its entries
-// of term are the first of the term the traps see, and the chance falls.
+// trapLeader cuts leader off with the followers it reaches that leave the
+// rest a bare majority, if its entries of term are the first of the term
+// the traps see.
 func (s *strikes) trapLeader(leader, term int) {
 	if !s.armed || term <= s.seen {
 		return
 	}
 	s.seen = term
-	if !s.chance(s.Traps) {
-		return
-	}
 	n := s.c.Replicas(0)
 	var reach []int
 	for i := range n {
@@ -228,14 +238,21 @@ func (s *strikes) trapLeader(leader, term int) {
 			reach = append(reach, i)
 		}
 	}
-	if len(reach) == 0 {
+	partners := n - (n/2 + 1) - 1 // the leader and they leave a majority
+	if len(reach) < partners || len(reach) == 0 {
 		return
 	}
-	partner := reach[s.w.Rand().IntN(len(reach))]
-	near := []int{s.c.HostOf(0, leader), s.c.HostOf(0, partner)}
-	var far []int
+	with := map[int]bool{leader: true}
+	for range partners {
+		k := s.w.Rand().IntN(len(reach))
+		with[reach[k]] = true
+		reach = append(reach[:k], reach[k+1:]...)
+	}
+	var near, far []int
 	for i := range n {
-		if i != leader && i != partner {
+		if with[i] {
+			near = append(near, s.c.HostOf(0, i))
+		} else {
 			far = append(far, s.c.HostOf(0, i))
 		}
 	}

@@ -23,6 +23,7 @@ type Logs struct {
 
 	logs        []map[int]any // what each server has applied, by index
 	lastApplied []int
+	encoded     []encoded // each server's commands, encoded for its snapshots
 	maxIndex    int
 	err         error // the first violation
 
@@ -39,7 +40,7 @@ func NewLogs(n int, mk raftapi.Make, every int) (*Logs, error) {
 	if n <= 0 || every < 0 {
 		return nil, fmt.Errorf("rafttest: logs of %d nodes with a snapshot every %d entries: want nodes, and no negative interval", n, every)
 	}
-	l := &Logs{mk: mk, every: every, logs: make([]map[int]any, n), lastApplied: make([]int, n)}
+	l := &Logs{mk: mk, every: every, logs: make([]map[int]any, n), lastApplied: make([]int, n), encoded: make([]encoded, n)}
 	for i := range l.logs {
 		l.logs[i] = map[int]any{}
 	}
@@ -103,7 +104,7 @@ func (l *Logs) violation(err error) {
 // it restarts from.
 func (l *Logs) Factory(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	host, peers, me, ps := n.Host, n.Peers, n.Me, n.Persister
-	l.lastApplied[me] = 0
+	l.lastApplied[me], l.encoded[me] = 0, encoded{}
 	if snap := ps.ReadSnapshot(); l.every > 0 && len(snap) > 0 {
 		if err := l.ingestSnap(me, snap, -1); err != nil {
 			l.violation(err)
@@ -184,22 +185,40 @@ const (
 	snapString
 )
 
+// encoded is a server's commands from index 1 up to upTo, encoded as a
+// snapshot holds them, so that a snapshot encodes only the commands
+// applied since the last (a snapshot every few entries of a long log would
+// otherwise cost the square of its length).
+type encoded struct {
+	upTo int
+	cmds []byte
+}
+
 // encodeSnap is the snapshot of server i's applied commands up to index.
 func (l *Logs) encodeSnap(i, index int) []byte {
-	b := binary.AppendUvarint(nil, uint64(index))
-	for j := 1; j <= index; j++ {
-		switch cmd := l.logs[i][j].(type) {
-		case int:
-			b = binary.AppendVarint(append(b, snapInt), int64(cmd))
-		case string:
-			b = append(binary.AppendUvarint(append(b, snapString), uint64(len(cmd))), cmd...)
-		case nil:
-			b = append(b, snapNil)
-		default:
-			panic(fmt.Sprintf("rafttest: a snapshot cannot hold command %v of type %T", cmd, cmd))
-		}
+	e := &l.encoded[i]
+	if e.upTo > index {
+		*e = encoded{}
 	}
-	return b
+	for j := e.upTo + 1; j <= index; j++ {
+		e.cmds = appendCmd(e.cmds, l.logs[i][j])
+	}
+	e.upTo = index
+	b := binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(e.cmds)), uint64(index))
+	return append(b, e.cmds...)
+}
+
+// appendCmd appends cmd's form in a snapshot to b.
+func appendCmd(b []byte, cmd any) []byte {
+	switch cmd := cmd.(type) {
+	case int:
+		return binary.AppendVarint(append(b, snapInt), int64(cmd))
+	case string:
+		return append(binary.AppendUvarint(append(b, snapString), uint64(len(cmd))), cmd...)
+	case nil:
+		return append(b, snapNil)
+	}
+	panic(fmt.Sprintf("rafttest: a snapshot cannot hold command %v of type %T", cmd, cmd))
 }
 
 // ingestSnap loads a snapshot into server i's applied log; index is the
@@ -239,7 +258,7 @@ func (l *Logs) ingestSnap(i int, snap []byte, index int) error {
 			return fmt.Errorf("server %d: snapshot decode error: unknown tag %d at index %d", i, tag, j)
 		}
 	}
-	l.logs[i] = logs
+	l.logs[i], l.encoded[i] = logs, encoded{}
 	l.lastApplied[i] = int(last)
 	return nil
 }
