@@ -32,10 +32,24 @@ func raftScenarios() []Scenario {
 	rc := raft.LabConfig()
 	return []Scenario{
 		raftSpec{name: "raft-figure8", description: "Five Raft nodes take a command every few milliseconds while each new leader, the moment it first sends entries, is cut off with one follower, up to three leaders in a row (so that a deposed leader's entries of an old term meet a later leader's, as in Raft's Figure 8), and each follower crashes and restarts right after it first accepts a new leader's entries; every index must hold one command on every node, and all must commit a last command after healing.", cfg: rc,
-			nemesis: raftchaos.Nemesis{Messages: raftchaos.RaftMessages{}, Traps: 1, CrashOnEntries: 1}}.scenario(),
+			nemesis: figure8Nemesis()}.scenario(),
 		raftSpec{name: "raft-votes", description: "Five Raft nodes take a command every few milliseconds while, again and again, the leader crashes and restarts and the rest are split into two sides bridged by one node, vote requests and replies are held back up to 50 ms and pre-vote replies up to an election timeout (so two candidates may campaign in one term), and every node crashes right after it answers a vote request and is back within 10 ms; every index must hold one command on every node, and all must commit a last command after healing.", cfg: rc,
-			nemesis: raftchaos.Nemesis{Messages: raftchaos.RaftMessages{}, Heartbeat: rc.Heartbeat, HoldVotes: 50 * time.Millisecond, HoldPreVotes: rc.ElectionMin, CrashVoters: 1, VoterDowntime: 10 * time.Millisecond, Bridges: true}}.scenario(),
+			nemesis: votesNemesis(rc)}.scenario(),
 	}
+}
+
+// figure8Nemesis is raft-figure8's: every new leader trapped (with as many
+// followers as leave the rest a bare majority), every follower crashed
+// right after it first accepts a term's entries.
+func figure8Nemesis() raftchaos.Nemesis {
+	return raftchaos.Nemesis{Messages: raftchaos.RaftMessages{}, Traps: 1, CrashOnEntries: 1}
+}
+
+// votesNemesis is raft-votes', for Raft timing rc: votes held back up to
+// 50 ms and pre-vote replies up to ElectionMin, every voter crashed right
+// after it answers a vote and back within 10 ms, and bridge rounds.
+func votesNemesis(rc raft.Config) raftchaos.Nemesis {
+	return raftchaos.Nemesis{Messages: raftchaos.RaftMessages{}, Heartbeat: rc.Heartbeat, HoldVotes: 50 * time.Millisecond, HoldPreVotes: rc.ElectionMin, CrashVoters: 1, VoterDowntime: 10 * time.Millisecond, Bridges: true}
 }
 
 func (sp raftSpec) scenario() Scenario {

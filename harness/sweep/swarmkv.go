@@ -117,10 +117,12 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 		n.Schedule = driftWithin(d, servers, opts.Raft.LeaseDrift)
 	}
 	if d.Chance("aimed nemesis", 0.3) {
-		aimed := []func(*sim.World, *cluster.Cluster) (func(), error){
-			leaseNemesis, skewedCutoffs(opts.Raft), figure8Nemesis, votesNemesis(opts.Raft),
+		onWorld := func(nemesis func(*sim.World, *cluster.Cluster) (func(), error)) func(*testbed.Env) (func(), error) {
+			return func(e *testbed.Env) (func(), error) { return nemesis(e.World, e.Cluster) }
+		}
+		n.Reactive = []func(*testbed.Env) (func(), error){
+			onWorld(leaseNemesis), onWorld(skewedCutoffs(opts.Raft)), figure8Nemesis().Start, votesNemesis(opts.Raft).Start,
 		}[d.Pick("nemesis", "lease flickers", "skewed cut-offs", "figure 8", "votes")]
-		n.Reactive = func(e *testbed.Env) (func(), error) { return aimed(e.World, e.Cluster) }
 	} else {
 		bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
 		if err != nil {

@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/replab/replab/harness/testbed"
@@ -18,6 +19,12 @@ const (
 	// that a seed stays cheap: every node's applier keeps and checks
 	// every command, and a snapshot holds every command up to it.
 	swarmRaftCommands = 20_000
+	// swarmRaftEvents bounds a seed's events; a seed past it fails as a
+	// storm.
+	swarmRaftEvents = 4_000_000
+	// swarmRaftBytes bounds the bytes of RPC arguments a seed's network
+	// may carry while the client works; a seed past it fails as a storm.
+	swarmRaftBytes = 1 << 30
 	// swarmRaftStream numbers swarm-raft's random stream.
 	swarmRaftStream = 0x5352
 )
@@ -64,7 +71,7 @@ func (sp swarmRaft) scenario() Scenario {
 	return Scenario{
 		Name: "swarm-raft",
 		Description: "Bare Raft nodes, the whole configuration drawn from the seed: 3-7 nodes; heartbeats every 25-200 ms, elections after 2-5 heartbeats of silence, up to 1.5-2.5 times that; PreVote and CheckQuorum each on or off; an RPC timeout or none; batches bounded to 16-1024 entries or 4 KB-1 MB, or sent only at heartbeats; snapshots every 5-1000 entries or never; a client that gives a command to every node that thinks it leads every 0-100 ms; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; and, each on some seeds with a drawn chance, the targeted strikes: a new leader cut off with one follower at its first entries, a follower crashed as it first accepts a term's entries, a node crashed right after it answers a vote, vote and pre-vote replies held back, and rounds of the leader crashed and the rest bridged; 5 s to 3 min. " +
-			"After every burst everything heals and a command given after the heal must be committed within 7 s (a call that got no reply under long delays fails that late) and ten of the longest election timeouts; every index must hold one command on every node, and after the last heal every node must commit a fresh command within that bound.",
+			"After every burst everything heals and a command given after the heal must be committed within 7 s (a call that got no reply under long delays fails that late) and ten of the longest election timeouts; every index must hold one command on every node, and after the last heal every node must commit a fresh command within that bound; a seed that fires more than " + strconv.Itoa(swarmRaftEvents) + " events, or whose network carries more than " + strconv.Itoa(swarmRaftBytes>>20) + " MiB of RPC arguments while the client works, fails as a storm.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
 		plant: planter(sp, swarmRaft.scenario, func(p *swarmRaft, b Bug) bool {
 			if !b.plantRaft(&raft.Config{}) {
@@ -152,7 +159,8 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 	if err != nil {
 		return nil, err
 	}
-	r.Network, r.Nemesis, r.Length, r.Progress = net, n, length, progress
+	r.Workload.(*raftchaos.Load).MaxBytes = swarmRaftBytes
+	r.Network, r.Nemesis, r.Length, r.Progress, r.MaxEvents = net, n, length, progress, swarmRaftEvents
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
 	return r.Execute()
 }

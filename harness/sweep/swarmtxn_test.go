@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSwarmTxnDrawsAndReplays runs two seeds of each transaction swarm:
-// each passes, draws a configuration of its own within the stated
+// TestSwarmTxnDrawsAndReplays runs two seeds of each transaction swarm,
+// and three of swarm-raft (the third with raft-figure8's strikes): each
+// passes, draws a configuration of its own within the stated
 // bounds, and replays to the same trace.
 func TestSwarmTxnDrawsAndReplays(t *testing.T) {
 	t.Parallel()
@@ -22,6 +23,7 @@ func TestSwarmTxnDrawsAndReplays(t *testing.T) {
 	}{
 		{"swarm-txn", []int64{1, 2}, map[string][2]int{"shards": {1, 8}, "replicas": {3, 7}, "clients": {1, 50}}},
 		{"swarm-logorder", []int64{1, 2}, map[string][2]int{"nodes": {3, 7}, "clients": {1, 50}, "versions kept": {16, 10_000}}},
+		{"swarm-raft", []int64{1, 2, 3}, map[string][2]int{"nodes": {3, 7}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

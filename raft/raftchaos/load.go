@@ -2,6 +2,7 @@ package raftchaos
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/replab/replab/harness/cluster"
@@ -21,6 +22,11 @@ import (
 type Load struct {
 	Logs *rafttest.Logs
 	Gap  time.Duration
+	// MaxBytes, if positive, bounds the bytes of RPC arguments the network
+	// may carry while the client gives commands: past it, at the client's
+	// next round, the run fails as a storm (a planted bug's AppendEntries
+	// storm costs by the bytes it copies far more than by its events).
+	MaxBytes int64
 
 	started map[any]time.Duration // the commands given, until one is applied: when
 	stopped bool
@@ -43,6 +49,10 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 	var client func()
 	client = func() {
 		if l.stopped {
+			return
+		}
+		if b := e.Cluster.Net().GetTotalBytes(); l.MaxBytes > 0 && b > l.MaxBytes {
+			e.Fail(fmt.Sprintf("storm: the network carried %d bytes of RPC arguments by virtual time %v, more than %d", b, w.Now(), l.MaxBytes))
 			return
 		}
 		for i := range l.Logs.Nodes() {
