@@ -41,6 +41,7 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 	l.started = map[any]time.Duration{}
 	l.Logs.OnViolation(func(err error) { e.Fail(err.Error()) })
 	l.Logs.OnApply(func(_, _ int, cmd any) {
+		e.Ops = l.Logs.MaxIndex() // so that a run a violation ends says how far it got
 		if start, ok := l.started[cmd]; ok {
 			delete(l.started, cmd)
 			e.Completed(start)

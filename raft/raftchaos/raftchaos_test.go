@@ -53,6 +53,7 @@ func TestGroupFindsFigure8(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `^apply error: commit index=\d+ server=\d `, rec.Problem)
 	assert.Less(t, rec.Summary.Now, r.Length, "the run ended at the violation")
+	assert.Positive(t, rec.Ops, "how far it got")
 }
 
 // TestNemesisRefusesBadInput checks that a nemesis that cannot strike as
