@@ -56,7 +56,7 @@ func (sp lockSwarmSpec) scenario() Scenario {
 		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift) +
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; " +
 		fmt.Sprintf("on %.0f %% of seeds aimed at the leases: one key, a writer's and 1–4 readers', pauses of 50–400 ms, clocks at the drift bound the worst way, clerks cut off; ", 100*swarmAimed) +
-		"else no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service, each burst short enough that no holder stays silent for BreakAfter, " +
+		"else no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service (each, once back, left to renew before it is cut off again), each burst short enough that no holder stays silent for BreakAfter, " +
 		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; " +
 		"5 s to 3 min of virtual time. Then porcupine, no clerk's writes lost, and a fresh clerk's read.",
 		Run: func(seed int64, dir string, trace io.Writer) Outcome {
@@ -282,7 +282,10 @@ func swarmLockFaults(d *testbed.Draw, aimed bool, cfg frangipani.Config, params 
 		}
 	}
 	if kind != 1 {
-		b.Clients = testbed.Isolations{Hosts: clerks, Away: min(2*cfg.Lease, silence), Gap: d.Duration("isolation gap", 100*time.Millisecond, time.Second)}
+		// Back from an isolation, a clerk rests long enough to renew (twice,
+		// should a try be lost) before it may be cut off again.
+		b.Clients = testbed.Isolations{Hosts: clerks, Away: min(2*cfg.Lease, silence), Gap: d.Duration("isolation gap", 100*time.Millisecond, time.Second),
+			Rest: 2 * (cfg.RenewEvery + cfg.RPCTimeout)}
 		d.Note("away up to", b.Clients.Away.String())
 	}
 	d.Note("progress bound", progress.String())

@@ -60,6 +60,11 @@ type Isolations struct {
 	// (see ClientHosts); none makes no isolations.
 	Hosts     []int
 	Away, Gap time.Duration
+	// Rest, if set, keeps a client that rejoined connected for at least
+	// Rest before it is isolated again (a draw that picks it then isolates
+	// no one), so that isolations of one client, a short gap apart, never
+	// add up to a longer one.
+	Rest time.Duration
 }
 
 // Generate draws the isolations from rng that begin in [from, to): each
@@ -72,13 +77,18 @@ func (iso Isolations) Generate(rng *rand.Rand, from, to time.Duration) ([]chaos.
 		return nil, fmt.Errorf("isolations of up to %v, %v apart: want a non-negative time away and a gap of at least 10 ns", iso.Away, iso.Gap)
 	}
 	var steps []chaos.Step
+	back := map[int]time.Duration{} // when each client last rejoined
 	for at := from + draw(rng, iso.Gap/10, iso.Gap); at < to; at += draw(rng, iso.Gap/10, iso.Gap) {
 		h := iso.Hosts[rng.IntN(len(iso.Hosts))]
+		if last, ok := back[h]; ok && at < last+iso.Rest {
+			continue // it has not rested yet
+		}
 		steps = append(steps, chaos.Step{At: at, Fault: fault.Fault{Kind: fault.Isolate, Host: h}})
 		if at += draw(rng, 0, iso.Away); at >= to {
 			break
 		}
 		steps = append(steps, chaos.Step{At: at, Fault: fault.Fault{Kind: fault.Rejoin, Host: h}})
+		back[h] = at
 	}
 	return steps, nil
 }

@@ -120,3 +120,23 @@ func TestBurstsLastAtMost(t *testing.T) {
 		assert.LessOrEqual(t, s.At, 2*time.Second)
 	}
 }
+
+// TestIsolationsRest checks that a client that rejoined is not isolated
+// again within Rest.
+func TestIsolationsRest(t *testing.T) {
+	iso := Isolations{Hosts: []int{3, 4}, Away: 300 * time.Millisecond, Gap: 100 * time.Millisecond, Rest: time.Second}
+	steps, err := iso.Generate(rand.New(rand.NewPCG(1, 2)), 0, 20*time.Second)
+	require.NoError(t, err)
+	require.Greater(t, len(steps), 20)
+	back := map[int]time.Duration{}
+	for _, s := range steps {
+		switch s.Fault.Kind {
+		case fault.Rejoin:
+			back[s.Fault.Host] = s.At
+		case fault.Isolate:
+			if last, ok := back[s.Fault.Host]; ok {
+				assert.GreaterOrEqual(t, s.At-last, iso.Rest, "host %d isolated at %v, back at %v", s.Fault.Host, s.At, last)
+			}
+		}
+	}
+}
