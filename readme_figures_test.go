@@ -16,8 +16,9 @@ import (
 
 // A figureNumber is a number the README quotes from a committed figure's
 // CSV: the rows of docs/figures/<csv>.csv that where selects
-// ("column=value" or "column^=prefix", separated by ";"), reduced by agg
-// (one: the only row's; mean, min, max; count: how many rows), of column
+// ("column=value" or "column^=prefix", separated by ";"; "" selects every
+// row), reduced by agg (one: the only row's; mean, min, max, over the
+// rows with a value; count: how many rows), of column
 // col, written as format says ("%.1f"; "k" writes a whole number with its
 // thousands apart, "998 158").
 type figureNumber struct {
@@ -80,6 +81,14 @@ var readmeFigures = []struct {
 	{"the cache spares %s of %s decisions a fetch", []figureNumber{
 		namiCache("300", "with", "decisions_cache_saved", "%.0f"), namiCache("300", "with", "decisions", "%.0f")}},
 
+	// Sharded transactions.
+	{"single-shard transactions scale with the shards (%s, %s, %s and %s a second on 1, 2, 4 and 8 shards", []figureNumber{
+		txnScaling("1", "single_shard_per_s", "k"), txnScaling("2", "single_shard_per_s", "k"), txnScaling("4", "single_shard_per_s", "k"), txnScaling("8", "single_shard_per_s", "k")}},
+	{"cross-shard ones stay at %s–%s a second, capped by the coordinator leader's CPU (its host handles %s–%s messages a transaction, at 20 µs each) though its log batches %s–%s decisions an entry", []figureNumber{
+		{"txn-scaling", "", "min", "cross_shard_per_s", "k"}, {"txn-scaling", "", "max", "cross_shard_per_s", "k"},
+		{"txn-scaling", "", "min", "coordinator_leader_msgs_per_cross_txn", "%.1f"}, {"txn-scaling", "", "max", "coordinator_leader_msgs_per_cross_txn", "%.1f"},
+		{"txn-scaling", "", "min", "decisions_per_entry", "%.0f"}, {"txn-scaling", "", "max", "decisions_per_entry", "%.0f"}}},
+
 	// The head-to-head.
 	{"| log-ordered | %s (p99 %s ms) | %s | %s | %s |", []figureNumber{
 		headToHead(logOrdered, "30000", "false", "one", "txns_per_s", "%.0f"), headToHead(logOrdered, "30000", "false", "one", "p99_ms", "%.0f"),
@@ -129,6 +138,11 @@ var readmeFigures = []struct {
 		{"timeout-range", slowRange, "mean", "first_put_s", "%.0f"}, {"timeout-range", slowRange + ";completed=false", "count", "first_put_s", "%.0f"}, {"timeout-range", slowRange, "count", "first_put_s", "%.0f"}}},
 }
 
+// readmeCaptions are phrases the README quotes from docs/figures/index.md
+// (a caption's number computed from the settings, not a CSV's): each must
+// be in both.
+var readmeCaptions = []string{"past 163 KB a value"}
+
 const (
 	ourClient   = "our client (retries under its Txid)"
 	paperClient = "paper 003's client (one try per transaction)"
@@ -136,6 +150,10 @@ const (
 	liveSlow    = "variant=ours, killed server silent, slow network (15 ms);live_servers=16"
 	slowRange   = "network=slow network (15 ms);election_max_ms=500"
 )
+
+func txnScaling(shards, col, format string) figureNumber {
+	return figureNumber{"txn-scaling", "shards=" + shards, "one", col, format}
+}
 
 func acidTable(ops, kind, col string) figureNumber {
 	return figureNumber{"txn-acid-table1", "ops_per_txn=" + ops + ";kind=" + kind, "one", col, "%.0f"}
@@ -188,13 +206,20 @@ func frangipaniRatio(test, num, den string) figureNumber {
 }
 
 // TestREADMEQuotesTheFigures checks that every phrase of readmeFigures is
-// in the README with the numbers the committed CSVs give, so that the
+// in the README with the numbers the committed CSVs give, and every phrase
+// of readmeCaptions in the README and the index, so that the
 // README cannot drift from docs/figures: regenerate the figures and this
 // test says which sentence to bring up to date.
 func TestREADMEQuotesTheFigures(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	text := strings.Join(strings.Fields(string(readme)), " ")
+	index, err := os.ReadFile(filepath.Join("docs", "figures", "index.md"))
+	require.NoError(t, err)
+	for _, c := range readmeCaptions {
+		assert.Contains(t, text, c, "the README")
+		assert.True(t, strings.Contains(string(index), c), "docs/figures/index.md should say %q, as the README does", c)
+	}
 	tables := map[string][][]string{}
 	for _, q := range readmeFigures {
 		var args []any
@@ -228,7 +253,7 @@ func (n figureNumber) value(rows [][]string) (float64, error) {
 	var picked [][]string
 	for _, row := range rows[1:] {
 		ok := true
-		for _, cond := range strings.Split(n.where, ";") {
+		for _, cond := range strings.FieldsFunc(n.where, func(r rune) bool { return r == ';' }) {
 			name, want, prefix := strings.Cut(cond, "^=")
 			if !prefix {
 				name, want, _ = strings.Cut(cond, "=")
@@ -270,19 +295,26 @@ func (n figureNumber) value(rows [][]string) (float64, error) {
 	if n.agg == "one" && len(picked) != 1 {
 		return 0, fmt.Errorf("%d rows where %s, not one", len(picked), n.where)
 	}
-	sum, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+	sum, lo, hi, cells := 0.0, math.Inf(1), math.Inf(-1), 0
 	for _, row := range picked {
+		if i := col(n.col); n.agg != "one" && i >= 0 && row[i] == "" {
+			continue // a row without this value (txn-scaling's one shard has no cross-shard rate)
+		}
+		cells++
 		v, err := cell(row, n.col)
 		if err != nil {
 			return 0, err
 		}
 		sum, lo, hi = sum+v, min(lo, v), max(hi, v)
 	}
+	if cells == 0 {
+		return 0, fmt.Errorf("no value of %s where %s", n.col, n.where)
+	}
 	switch n.agg {
 	case "one":
 		return sum, nil
 	case "mean":
-		return sum / float64(len(picked)), nil
+		return sum / float64(cells), nil
 	case "min":
 		return lo, nil
 	case "max":

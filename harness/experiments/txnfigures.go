@@ -14,6 +14,7 @@ import (
 	"github.com/replab/replab/plots"
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/txntest"
+	"github.com/replab/replab/sim"
 )
 
 func txnLatencyExperiment() Experiment {
@@ -597,6 +598,7 @@ func runTxnScaling(p Params) (*Result, error) {
 	type point struct {
 		single, cross    float64
 		batch, decisions float64
+		leaderMsgs       float64 // messages the coordinator leader's host handled per cross-shard transaction
 	}
 	points := make([]point, len(shards))
 	err := parallel(2*len(shards), func(i int) error {
@@ -608,6 +610,13 @@ func runTxnScaling(p Params) (*Result, error) {
 		if err != nil {
 			return err
 		}
+		handled := map[*sim.Host]int{} // requests and replies each host received, each costing it CPU
+		stop := e.c.Net().Watch(func(m labrpc.Message) {
+			if m.To != nil {
+				handled[m.To]++
+			}
+		})
+		defer stop()
 		l := e.start(perShard*s, txn(func(client, n int) []shardtxn.Op {
 			a, b := e.keys(client)
 			if cross {
@@ -626,26 +635,29 @@ func runTxnScaling(p Params) (*Result, error) {
 		if leader, ok := e.c.Leader(0); ok {
 			d, n := e.c.Replica(0, leader).(*shardtxn.CoordServer).Batching()
 			points[i/2].decisions, points[i/2].batch = float64(d), float64(d)/float64(max(n, 1))
+			points[i/2].leaderMsgs = float64(handled[e.c.Hosts()[e.c.HostOf(0, leader)]]) / float64(max(len(l.at), 1))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	tab := plots.NewTable("shards", "clients", "single_shard_per_s", "cross_shard_per_s", "decisions_per_entry")
+	tab := plots.NewTable("shards", "clients", "single_shard_per_s", "cross_shard_per_s", "decisions_per_entry", "coordinator_leader_msgs_per_cross_txn")
 	single, cross, linear := plots.Band{Name: "on one shard"}, plots.Band{Name: "across two shards (2PC)"}, plots.Band{Name: "linear in shards, from one"}
 	var notes []string
+	var msgs []float64 // the coordinator leader's messages per cross-shard transaction, by shards
 	for i, s := range shards {
 		pt := points[i]
 		x := float64(s)
 		single.X, single.Mid = append(single.X, x), append(single.Mid, pt.single)
 		linear.X, linear.Mid = append(linear.X, x), append(linear.Mid, points[0].single*x)
 		if s == 1 {
-			tab.Add(s, perShard*s, pt.single, "", "")
+			tab.Add(s, perShard*s, pt.single, "", "", "")
 			notes = append(notes, fmt.Sprintf("1 shard: %.0f transactions per second", pt.single))
 			continue
 		}
-		tab.Add(s, perShard*s, pt.single, pt.cross, pt.batch)
+		tab.Add(s, perShard*s, pt.single, pt.cross, pt.batch, pt.leaderMsgs)
+		msgs = append(msgs, pt.leaderMsgs)
 		cross.X, cross.Mid = append(cross.X, x), append(cross.Mid, pt.cross)
 		notes = append(notes, fmt.Sprintf("%d shards: %.0f single-shard (%.2f× linear) and %.0f cross-shard transactions per second; %.1f decisions per coordinator log entry",
 			s, pt.single, pt.single/(points[0].single*x), pt.cross, pt.batch))
@@ -654,9 +666,11 @@ func runTxnScaling(p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	last := points[len(points)-1]
 	caption := fmt.Sprintf("Transactions per second that %d clients per shard commit over %v, each setting a key of its own (one shard) or two keys on two shards (2PC), "+
 		"against the number of shard groups, every replica on a host of its own (1 Gbit/s uplinks, 20 µs of CPU per message). "+
 		"Single-shard transactions skip the coordinator and scale with the shards; cross-shard ones all pass through the coordinator leader, whose log batches many decisions into one entry "+
-		"but whose CPU (about ten messages a transaction) caps them.", perShard, window)
+		"but whose CPU caps them: its host handled %.1f to %.1f messages (requests and replies) per cross-shard transaction, at %v of CPU each, which kept its CPU busy %.0f %% of the time with %d shards.",
+		perShard, window, slices.Min(msgs), slices.Max(msgs), serviceTime, 100*last.cross*last.leaderMsgs*serviceTime.Seconds(), shards[len(shards)-1])
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-scaling", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
