@@ -23,8 +23,8 @@ var (
 // other service's own, under its default configuration (a bug of one of
 // paper 003's options selects the option it breaks).
 var tableScenarios = map[string][]string{
-	"raft":       {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "raft-figure8", "raft-votes", "swarm-raft"},
-	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift"},
+	"raft":       {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "raft-figure8", "raft-votes", "swarm-kv", "swarm-raft"},
+	"rsm":        {"kv-linearizability", "kv-readindex", "kv-lease", "kv-lease-elections", "kv-lease-drift", "swarm-kv"},
 	"shardtxn":   {"txn-lists", "txn-bank", "txn-outages", "txn-leader-outages", "txn-crossing", "txn-cuts", "swarm-txn"},
 	"logorder":   {"logorder-lists", "logorder-bank", "logorder-failover", "swarm-logorder"},
 	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates", "swarm-locks"},
