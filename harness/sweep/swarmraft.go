@@ -99,7 +99,7 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 	rc.ElectionMax = time.Duration(d.Float("election max/min", 1.5, 2.5) * float64(rc.ElectionMin)).Round(time.Millisecond)
 	d.Note("election timeout", fmt.Sprintf("%v-%v", rc.ElectionMin, rc.ElectionMax))
 	rc.PreVote, rc.CheckQuorum = d.Chance("prevote", 0.5), d.Chance("checkquorum", 0.5)
-	if d.Chance("rpc timeout", 0.3) {
+	if d.Chance("rpc timeout set", 0.3) {
 		rc.RPCTimeout = d.Duration("rpc timeout", rc.ElectionMin, 4*rc.ElectionMax)
 	}
 	switch d.Pick("batches", "bytes", "entries", "heartbeat only") {
