@@ -44,33 +44,24 @@ const (
 // and drift, snapshots, network, faults, length — from a stream of its
 // own, and the run is checked for linearizability, lost writes, and
 // progress after every heal.
-func lockSwarm() Scenario { return lockSwarmSpec{}.scenario() }
+func lockSwarm() Scenario {
+	return swarmScenario("swarm-locks", "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): "+
+		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law, half as many with locks only; ", swarmMaxClients, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey, swarmHot)+
+		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps)+
+		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift)+
+		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; "+
+		fmt.Sprintf("on %.0f %% of seeds aimed at the leases: one key, a writer's and 1–4 readers', pauses of 50–400 ms, clocks at the drift bound the worst way, clerks cut off; ", 100*swarmAimed)+
+		"else no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service (each, once back, left to renew before it is cut off again), each burst short enough that no holder stays silent for BreakAfter, "+
+		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; "+
+		"5 s to 3 min of virtual time. Then porcupine, no clerk's writes lost, and a fresh clerk's read.",
+		func(b Bug) bool { return b.plantFrangipani(&frangipani.Config{}) },
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+			return lockSwarmSpec{bug: bug}.run(seed, dir, trace)
+		})
+}
 
 // lockSwarmSpec is swarm-locks with, perhaps, a planted bug.
 type lockSwarmSpec struct{ bug *Bug }
-
-func (sp lockSwarmSpec) scenario() Scenario {
-	return Scenario{Name: "swarm-locks", Description: "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): " +
-		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law, half as many with locks only; ", swarmMaxClients, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey, swarmHot) +
-		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps) +
-		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift) +
-		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; " +
-		fmt.Sprintf("on %.0f %% of seeds aimed at the leases: one key, a writer's and 1–4 readers', pauses of 50–400 ms, clocks at the drift bound the worst way, clerks cut off; ", 100*swarmAimed) +
-		"else no faults, or bursts of server faults (partitions, bridges, cuts, kills and restarts of lock servers, long reordering and delays) and of clerks cut off from the lock service (each, once back, left to renew before it is cut off again), each burst short enough that no holder stays silent for BreakAfter, " +
-		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; " +
-		"5 s to 3 min of virtual time. Then porcupine, no clerk's writes lost, and a fresh clerk's read.",
-		Run: func(seed int64, dir string, trace io.Writer) Outcome {
-			return outcome(sp.run(seed, dir, trace))
-		},
-		plant: planter(sp, lockSwarmSpec.scenario, func(p *lockSwarmSpec, b Bug) bool {
-			var cfg frangipani.Config
-			if !b.plantFrangipani(&cfg) {
-				return false
-			}
-			p.bug = &b
-			return true
-		})}
-}
 
 func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
 	d := testbed.NewDraw(seed, lockSwarmStream)

@@ -73,20 +73,14 @@ type swarmRaft struct {
 	bug *Bug // planted in every seed's configuration, if set
 }
 
-func (sp swarmRaft) scenario() Scenario {
-	return Scenario{
-		Name: "swarm-raft",
-		Description: "Bare Raft nodes, the whole configuration drawn from the seed: 3-7 nodes; heartbeats every 25-200 ms, elections after 2-5 heartbeats of silence, up to 1.5-2.5 times that; PreVote and CheckQuorum each on or off; an RPC timeout or none; batches bounded to 16-1024 entries or 4 KB-1 MB, or sent only at heartbeats; snapshots every 5-1000 entries or never; a client that gives a command to every node that thinks it leads every 0-100 ms; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; and the targeted strikes, raft-figure8's, raft-votes', each kind on or off, or none, each with a drawn chance: a new leader cut off at its first entries with as many followers as leave the rest a bare majority, a follower crashed as it first accepts a term's entries, a node crashed right after it answers a vote, vote and pre-vote replies held back, and rounds of the leader crashed and the rest bridged; 5 s to 3 min. " +
-			"After every burst everything heals and a command given after the heal must be committed within 7 s (a call that got no reply under long delays fails that late) and ten of the longest election timeouts; every index must hold one command on every node, and after the last heal every node must commit a fresh command within that bound; a seed that fires more than " + strconv.Itoa(swarmRaftEvents) + " events, or whose network carries more than " + strconv.Itoa(swarmRaftBytes>>20) + " MiB of RPC arguments while the client works, fails as a storm.",
-		Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(sp.run(seed, dir, trace)) },
-		plant: planter(sp, swarmRaft.scenario, func(p *swarmRaft, b Bug) bool {
-			if !b.plantRaft(&raft.Config{}) {
-				return false
-			}
-			p.bug = &b
-			return true
-		}),
-	}
+// swarmRaftScenario is the swarm as a scenario, with a bug planted on request.
+func swarmRaftScenario() Scenario {
+	return swarmScenario("swarm-raft", "Bare Raft nodes, the whole configuration drawn from the seed: 3-7 nodes; heartbeats every 25-200 ms, elections after 2-5 heartbeats of silence, up to 1.5-2.5 times that; PreVote and CheckQuorum each on or off; an RPC timeout or none; batches bounded to 16-1024 entries or 4 KB-1 MB, or sent only at heartbeats; snapshots every 5-1000 entries or never; a client that gives a command to every node that thinks it leads every 0-100 ms; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; and the targeted strikes, raft-figure8's, raft-votes', each kind on or off, or none, each with a drawn chance: a new leader cut off at its first entries with as many followers as leave the rest a bare majority, a follower crashed as it first accepts a term's entries, a node crashed right after it answers a vote, vote and pre-vote replies held back, and rounds of the leader crashed and the rest bridged; 5 s to 3 min. "+
+		"After every burst everything heals and a command given after the heal must be committed within 7 s (a call that got no reply under long delays fails that late) and ten of the longest election timeouts; every index must hold one command on every node, and after the last heal every node must commit a fresh command within that bound; a seed that fires more than "+strconv.Itoa(swarmRaftEvents)+" events, or whose network carries more than "+strconv.Itoa(swarmRaftBytes>>20)+" MiB of RPC arguments while the client works, fails as a storm.",
+		func(b Bug) bool { return b.plantRaft(&raft.Config{}) },
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+			return swarmRaft{bug: bug}.run(seed, dir, trace)
+		})
 }
 
 // run draws the seed's configuration and runs it.

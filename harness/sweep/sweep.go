@@ -73,8 +73,8 @@ func Scenarios() []Scenario {
 		kvScenario("kv-lease", "Five key/value servers whose leader reads its own state at once while it holds a leader lease serve five clients on an unreliable network, snapshotting, while random partitions, kills and restarts run for 30 s; porcupine then checks that the history is linearizable.", rsm.ReadLease),
 		leaseElections(),
 		leaseDriftSpec().scenario(),
-		swarmKV{}.scenario(),
-	}, slices.Concat(raftScenarios(), []Scenario{swarmRaft{}.scenario()}, txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
+		swarmKVScenario(),
+	}, slices.Concat(raftScenarios(), []Scenario{swarmRaftScenario()}, txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.
