@@ -3,6 +3,7 @@ package replab
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -74,4 +75,44 @@ func TestTestbedImportsNoService(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNoArrowRunsUpInTests checks every Go file, tests included, below
+// the top of the harness: none imports the sweeps, the experiments, the
+// kits or the command, so a package's tests run on what stands below it.
+func TestNoArrowRunsUpInTests(t *testing.T) {
+	const module = "github.com/replab/replab/"
+	top := []string{"harness/sweep", "harness/experiments", "harness/kit", "harness/labsim", "cmd"}
+	above := func(rel string) bool {
+		for _, up := range top {
+			if rel == up || strings.HasPrefix(rel, up+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || dir == "." || above(dir) || strings.HasPrefix(dir, "examples") {
+			return nil
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range parsed.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if rel, ours := strings.CutPrefix(p, module); ours && above(rel) {
+				t.Errorf("%s imports %s, which stands above it", path, rel)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Greater(t, checked, 300, "the walk found the module's files")
 }
