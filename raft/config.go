@@ -2,6 +2,7 @@ package raft
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -34,6 +35,15 @@ type Config struct {
 	// bandwidth holds the leader's heartbeats to the others behind it
 	// until they time out and elect another leader, which does the same.
 	MaxBatchBytes int
+	// Bandwidth, if positive, is how many bytes a second the node's link
+	// sends (as labrpc.Params.Bandwidth bounds it). A leader has at most
+	// one batch in flight to each peer, and its heartbeats leave behind
+	// them: with Bandwidth set, a batch is bounded further (below
+	// MaxBatchBytes) to an equal share, among the peers, of what the link
+	// sends in half a heartbeat, so that the batches never hold the
+	// heartbeats back longer than that, however slow the link (one entry
+	// larger than the share still goes alone). 0 means no such bound.
+	Bandwidth int64
 	// HeartbeatOnly holds new entries back until the next heartbeat
 	// instead of sending them when Start is called, as many first
 	// implementations of the lab do (for comparisons; it is slow).
@@ -85,6 +95,21 @@ func PaperConfig() Config {
 	}
 }
 
+// batchBytes returns the most bytes of entries one AppendEntries to one
+// of peers others carries (see MaxBatchBytes and Bandwidth), 0 for no
+// bound.
+func (c Config) batchBytes(others int) int {
+	limit := c.MaxBatchBytes
+	if c.Bandwidth <= 0 || others <= 0 {
+		return limit
+	}
+	share := int(max(1, min(float64(c.Bandwidth)*c.Heartbeat.Seconds()/2/float64(others), math.MaxInt32)))
+	if limit == 0 {
+		return share
+	}
+	return min(limit, share)
+}
+
 // LeaseDuration is how long, on the leader's clock, a lease lasts from the
 // sending of a message a majority acknowledged. A follower that
 // acknowledges refuses votes for ElectionMin on its own clock; with every
@@ -127,6 +152,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBatchBytes < 0 {
 		return fmt.Errorf("raft: MaxBatchBytes %d is negative", c.MaxBatchBytes)
+	}
+	if c.Bandwidth < 0 {
+		return fmt.Errorf("raft: Bandwidth %d bytes/s is negative", c.Bandwidth)
 	}
 	if !(c.LeaseDrift >= 0 && c.LeaseDrift < 1) {
 		return fmt.Errorf("raft: LeaseDrift %v is not in [0, 1)", c.LeaseDrift)

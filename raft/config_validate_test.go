@@ -25,6 +25,7 @@ func TestConfigValidate(t *testing.T) {
 	assert.EqualError(t, bad(func(c *Config) { c.RPCTimeout = -time.Second }), "raft: RPCTimeout -1s is negative")
 	assert.EqualError(t, bad(func(c *Config) { c.MaxBatch = -1 }), "raft: MaxBatch -1 is negative")
 	assert.EqualError(t, bad(func(c *Config) { c.MaxBatchBytes = -1 }), "raft: MaxBatchBytes -1 is negative")
+	assert.EqualError(t, bad(func(c *Config) { c.Bandwidth = -1 }), "raft: Bandwidth -1 bytes/s is negative")
 	assert.EqualError(t, bad(func(c *Config) { c.Heartbeat = math.MaxInt64 }), "raft: Heartbeat 2562047h47m16.854775807s is longer than a day (MaxSetting)")
 	assert.EqualError(t, bad(func(c *Config) { c.ElectionMin = MaxSetting + 1 }), "raft: ElectionMin 24h0m0.000000001s is longer than a day (MaxSetting)")
 	assert.EqualError(t, bad(func(c *Config) { c.ElectionMax = MaxSetting + 1 }), "raft: ElectionMax 24h0m0.000000001s is longer than a day (MaxSetting)")
@@ -39,6 +40,26 @@ func TestConfigValidate(t *testing.T) {
 		c.Heartbeat, c.ElectionMin, c.ElectionMax = 1, 2, 2
 		c.RPCTimeout, c.MaxBatch, c.MaxBatchBytes, c.LeaseDrift = 0, 0, 0, 0
 	}))
+}
+
+// A batch is bounded by MaxBatchBytes and, with Bandwidth, by an equal
+// share among the other peers of what the link sends in half a
+// heartbeat (at least a byte: one entry then goes alone).
+func TestBatchBytes(t *testing.T) {
+	c := LabConfig() // 1 MiB, a heartbeat of 100 ms
+	assert.Equal(t, 1<<20, c.batchBytes(4), "no bandwidth: MaxBatchBytes")
+	c.Bandwidth = 100_000
+	assert.Equal(t, 2500, c.batchBytes(2), "5000 bytes in 50 ms, shared by two")
+	assert.Equal(t, 5000, c.batchBytes(1))
+	assert.Equal(t, 1<<20, c.batchBytes(0), "no peers: MaxBatchBytes")
+	c.Bandwidth = 1 << 30
+	assert.Equal(t, 1<<20, c.batchBytes(2), "a fast link: MaxBatchBytes")
+	c.MaxBatchBytes = 0
+	assert.Equal(t, (1<<30)/20/2, c.batchBytes(2), "no MaxBatchBytes: the share")
+	c.Bandwidth = 1
+	assert.Equal(t, 1, c.batchBytes(6), "at least a byte")
+	c.Bandwidth, c.Heartbeat = math.MaxInt64, MaxSetting
+	assert.Equal(t, math.MaxInt32, c.batchBytes(1), "no overflow")
 }
 
 func TestMakeRejectsBadInput(t *testing.T) {

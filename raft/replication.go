@@ -77,8 +77,8 @@ func (rf *Raft) sendAppend(p int) {
 		if rf.cfg.MaxBatch > 0 {
 			hi = min(hi, next+rf.cfg.MaxBatch-1)
 		}
-		if rf.cfg.MaxBatchBytes > 0 {
-			hi = rf.log.within(next, hi, rf.cfg.MaxBatchBytes)
+		if limit := rf.cfg.batchBytes(len(rf.peers) - 1); limit > 0 {
+			hi = rf.log.within(next, hi, limit)
 		}
 		c.args.Entries = rf.log.slice(next, hi+1)
 		rf.nextIndex[p] = hi + 1

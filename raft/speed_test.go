@@ -219,36 +219,58 @@ func TestOneServer(t *testing.T) {
 	assert.Equal(t, index, cfg.raft(0).log.last())
 }
 
-// A follower that comes back 10 MB behind on a 100 Mbit/s network is sent
-// its gap in messages of at most MaxBatchBytes: the leader's heartbeats to
-// the other followers do not queue behind one 10 MB message (800 ms on the
-// wire, more than an election timeout), so no one starts an election while
-// the follower catches up.
+// A follower that comes back far behind is sent its gap in messages of
+// at most MaxBatchBytes, and on a link that would take longer than an
+// election timeout to send MaxBatchBytes, of at most the share of half a
+// heartbeat that Bandwidth allows: the leader's heartbeats to the other
+// followers do not queue behind one message longer than an election
+// timeout, so no one starts an election while the follower catches up.
+// Unbounded, the gap of 10 MB at 100 Mbit/s takes 800 ms on the wire; at
+// 250 KB/s, 1 MiB takes 4 s.
 func TestCatchUpKeepsTheLeader(t *testing.T) {
-	for _, limit := range []int{0, 1 << 20} {
+	for _, c := range []struct {
+		name      string
+		bandwidth int64 // the link's bytes a second
+		entries   int   // of 250 KB, then of 25 KB on the slow link
+		limit     int   // MaxBatchBytes
+		known     bool  // Raft is told the link's bandwidth
+		keeps     bool
+	}{
+		{"10 MB at 100 Mbit/s, unbounded", 12_500_000, 40, 0, false, false},
+		{"10 MB at 100 Mbit/s, 1 MiB", 12_500_000, 40, 1 << 20, false, true},
+		{"1.25 MB at 250 KB/s, 1 MiB", 250_000, 50, 1 << 20, false, false},
+		{"1.25 MB at 250 KB/s, 1 MiB and the bandwidth", 250_000, 50, 1 << 20, true, true},
+	} {
 		rc := LabConfig()
-		rc.MaxBatchBytes = limit
+		rc.MaxBatchBytes = c.limit
+		if c.known {
+			rc.Bandwidth = c.bandwidth
+		}
 		cfg := makeConfig(t, 1, 3, false, false, rc)
 		p := labrpc.DefaultParams()
-		p.Bandwidth = 12_500_000
+		p.Bandwidth = c.bandwidth
 		require.NoError(t, cfg.Net().SetParams(p))
 		l := cfg.CheckOneLeader()
 		f := (l + 1) % 3
 		cfg.Crash1(f)
+		size := 250_000
+		if c.bandwidth < 1_000_000 {
+			size = 25_000
+		}
 		var last int
-		for i := range 40 {
-			last = cfg.One(big(i, 250_000), 2, true)
+		for i := range c.entries {
+			last = cfg.One(big(i, size), 2, true)
 		}
 		term := cfg.CheckTerms()
 		cfg.Start1(f)
 		cfg.Connect(f)
-		caught := cfg.World().RunUntil(func() bool { return cfg.LastApplied(f) >= last }, 10*time.Second)
-		if limit == 0 {
-			assert.Greater(t, cfg.CheckTerms(), term, "without a bound, the 10 MB message costs the leader its term (the test's premise)")
+		caught := cfg.World().RunUntil(func() bool { return cfg.LastApplied(f) >= last }, 20*time.Second)
+		if !c.keeps {
+			assert.Greater(t, cfg.CheckTerms(), term, "%s: the message costs the leader its term (the test's premise)", c.name)
 			continue
 		}
-		assert.True(t, caught, "the follower caught up")
-		assert.Equal(t, term, cfg.CheckTerms(), "no election while the follower catches up")
-		assert.Equal(t, l, cfg.CheckOneLeader())
+		assert.True(t, caught, "%s: the follower caught up", c.name)
+		assert.Equal(t, term, cfg.CheckTerms(), "%s: no election while the follower catches up", c.name)
+		assert.Equal(t, l, cfg.CheckOneLeader(), c.name)
 	}
 }
