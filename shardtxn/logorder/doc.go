@@ -23,7 +23,8 @@
 // and by nodes fetching values alike, so that a dead node does not cost
 // every other try a timeout); buffers writes (reads see
 // them); and commits the values it read and the writes through the log's
-// leader. Every node processes the log in order. A transaction that writes
+// leader (a retried commit whose entry the log holds, not yet applied,
+// waits on that entry: it is not logged again). Every node processes the log in order. A transaction that writes
 // none of a node's keys is skipped; any other is decided by comparing each
 // value it read with the key's value as of tid−1, taken from the node's
 // store, its commit cache, or an owner that has processed tid−1: Applied

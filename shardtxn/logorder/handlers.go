@@ -149,7 +149,7 @@ func (s *Server) Commit(args *CommitArgs, reply *CommitReply, d *labrpc.Deferred
 		d.Reply()
 		return
 	}
-	s.rs.Submit(args.Session, command{Txn: args.Txn}, func(r any, ok bool) {
+	s.submit(args.Session, args.Txn, func(r any, ok bool) {
 		if !ok {
 			reply.Err = ErrWrongLeader
 			d.Reply()
@@ -163,6 +163,32 @@ func (s *Server) Commit(args *CommitArgs, reply *CommitReply, d *labrpc.Deferred
 			}
 			d.Reply()
 		})
+	})
+}
+
+// submit puts transaction t of session sess in the log, and calls done
+// once it is applied (as rsm.Server.Submit does). A retry of a commit
+// whose entry is in the log but not yet applied waits on that entry
+// instead of logging the transaction again: a clerk retries a commit that
+// takes longer than its timeout, and on a link the log's replication
+// saturates every retry logged again would be replicated again, which
+// slows the commits further, until the retries are all the log carries.
+func (s *Server) submit(sess rsm.Session, t Txn, done func(r any, ok bool)) {
+	if sess.Client == 0 { // no session: nothing to recognise a retry by
+		s.rs.Submit(sess, command{Txn: t}, done)
+		return
+	}
+	if s.submitted[sess] != nil {
+		s.submitted[sess] = append(s.submitted[sess], done)
+		return
+	}
+	s.submitted[sess] = []func(any, bool){done}
+	s.rs.Submit(sess, command{Txn: t}, func(r any, ok bool) {
+		waiting := s.submitted[sess]
+		delete(s.submitted, sess)
+		for _, done := range waiting {
+			done(r, ok)
+		}
 	})
 }
 
