@@ -195,7 +195,7 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Re
 // swarmLogOrderScenario is logorder's swarm: each seed draws its own
 // configuration.
 func swarmLogOrderScenario() Scenario {
-	return swarmScenario("swarm-logorder", "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). "+
+	return swarmScenario("swarm-logorder", "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth (which bounds the log's batches: Raft's Bandwidth) and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). "+
 		"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
 		func(b Bug) bool { return b.plantLogOrder(&logorder.Config{}) }, runSwarmLogOrder)
 }
@@ -217,6 +217,12 @@ func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (*testb
 	}
 	shape := drawTxnShape(d)
 	net := testbed.DrawNetwork(d)
+	// The log's leader bounds its batches to what the link sends: on a
+	// slow link one of Raft's 1 MiB takes longer than an election
+	// timeout, and a node back far behind was sent its gap again by
+	// leader after leader, each deposed before it arrived (seeds 60, 70
+	// and 497).
+	cfg.RSM.Raft.Bandwidth = net.Params.Bandwidth
 	failover := d.Chance("failover", 0.05)
 	var n testbed.Nemesis
 	if failover {
