@@ -51,3 +51,15 @@ func TestSwarmTxnDrawsAndReplays(t *testing.T) {
 		})
 	}
 }
+
+// TestSwarmTxnOpensAccountsPastAnAbort replays the seed whose opening of
+// the bank's accounts aborted once (16 accounts over 6 shards, a lossy
+// network, a 1 s transaction timeout) and failed the seed: the opening
+// tries again, as the clients do.
+func TestSwarmTxnOpensAccountsPastAnAbort(t *testing.T) {
+	sc, err := Lookup("swarm-txn")
+	require.NoError(t, err)
+	o := sc.Run(2179, t.TempDir(), nil)
+	require.True(t, o.OK(), o.Problem)
+	assert.Positive(t, o.Ops)
+}

@@ -210,14 +210,25 @@ func openAccounts(w *sim.World, c *cluster.Cluster, accounts int, balance int64)
 	for a := range ops {
 		ops[a] = shardtxn.Set(Account(a), fmt.Sprint(balance))
 	}
-	var out *shardtxn.Outcome
-	if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {
-		return err
+	// An aborted try (a prepare lost on a lossy network, past a short
+	// transaction timeout) changed nothing: try again after a pause, as
+	// the clients do, until Settle has passed.
+	deadline := w.Now() + Settle
+	for tries := 1; ; tries++ {
+		var out *shardtxn.Outcome
+		if err := ck.Txn(ops, func(o shardtxn.Outcome) { out = &o }); err != nil {
+			return err
+		}
+		if !w.RunUntil(func() bool { return out != nil }, deadline-w.Now()) {
+			return fmt.Errorf("opening the accounts did not end within %v (try %d)", Settle, tries)
+		}
+		if out.Committed {
+			return nil
+		}
+		if w.Run(w.RandDuration(0, 100*time.Millisecond)); w.Now() >= deadline {
+			return fmt.Errorf("opening the accounts did not commit within %v (%d tries aborted)", Settle, tries)
+		}
 	}
-	if !w.RunUntil(func() bool { return out != nil }, Settle) || !out.Committed {
-		return fmt.Errorf("opening the accounts did not commit")
-	}
-	return nil
 }
 
 // installs are the versions of each list key in the order its shard
