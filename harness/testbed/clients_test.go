@@ -51,6 +51,10 @@ func TestIsolationsStayInTheirWindow(t *testing.T) {
 	assert.Empty(t, none)
 	_, err = Isolations{Hosts: []int{1}, Away: time.Second, Gap: 5}.Generate(nil, 0, time.Second)
 	assert.EqualError(t, err, "isolations of up to 1s, 5ns apart: want a non-negative time away and a gap of at least 10 ns")
+	_, err = Isolations{Hosts: []int{1}, Away: -1, Gap: time.Second}.Generate(nil, 0, time.Second)
+	assert.ErrorContains(t, err, "isolations of up to -1ns")
+	_, err = Isolations{Hosts: []int{1}, Away: 0, Gap: 10}.Generate(rand.New(rand.NewPCG(1, 2)), 0, time.Microsecond)
+	assert.NoError(t, err, "the least gap, and no time away")
 }
 
 // TestBurstsIsolateClients runs the toy under bursts that only isolate
@@ -91,6 +95,7 @@ func TestLeaderKills(t *testing.T) {
 		want string
 	}{
 		{LeaderKills{Gap: 2, Down: time.Second}, "leader kills every 2ns, down up to 1s: want a gap of at least 3 ns"},
+		{LeaderKills{Gap: time.Second, Down: -1}, "leader kills every 1s, down up to -1ns"},
 		{LeaderKills{Group: 1, Gap: time.Second}, "leader kills in group 1: the cluster has 1"},
 	} {
 		r.Nemesis = Nemesis{Reactive: c.lk.Start}

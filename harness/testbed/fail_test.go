@@ -42,6 +42,7 @@ func TestFailEndsTheRun(t *testing.T) {
 // run's Progress, and at no other time.
 func TestCalm(t *testing.T) {
 	r := toyRun(t, 1, &toy{}, links)
+	r.Workload = slowStart{r.Workload, 300 * time.Millisecond} // heals count from the clients' start
 	require.NotEmpty(t, r.Nemesis.Heals)
 	heal := r.Nemesis.Heals[0]
 	got := map[time.Duration]bool{}

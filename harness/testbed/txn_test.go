@@ -27,6 +27,7 @@ type txnStore struct {
 	lists       map[int][]int
 	balances    []int64
 	leak, abort bool
+	tries       int // the list transactions asked for
 }
 
 // txnToy is a client of a txnStore.
@@ -35,6 +36,7 @@ type txnToy struct{ s *txnStore }
 func (c txnToy) later(f func()) { c.s.w.After(2*time.Millisecond, f) }
 
 func (c txnToy) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
+	c.s.tries++
 	c.later(func() {
 		if c.s.abort {
 			done(txncheck.Fail, nil)
@@ -152,4 +154,25 @@ func TestTxnAbortsAreNoProgress(t *testing.T) {
 	require.NotEmpty(t, rec.Stalls)
 	assert.Equal(t, heal, rec.Stalls[0].Heal)
 	assert.Contains(t, rec.Problem, "stall: no operation begun after the heal at "+heal.String())
+}
+
+// TestTxnBacksOffAfterAborts has every transaction abort: a client with a
+// backoff pauses after each abort, longer each time, and so asks for far
+// fewer than one without.
+func TestTxnBacksOffAfterAborts(t *testing.T) {
+	tries := func(backoff time.Duration) int {
+		s := &txnStore{lists: map[int][]int{}, abort: true}
+		r := txnRun(t, s, false)
+		r.Workload.(*Txn).Backoff = backoff
+		r.Nemesis, r.Progress, r.Checks = Nemesis{}, 0, nil
+		_, err := r.Execute()
+		require.NoError(t, err)
+		return s.tries
+	}
+	without, with := tries(0), tries(10*time.Millisecond)
+	assert.Greater(t, without, 500, "3 clients, 6 s, a try every 2-22 ms")
+	assert.Less(t, with, 60, "pauses doubling from 10 ms: about a dozen tries a client")
+	assert.Greater(t, with, 3*8, "the pause grows to 2.56 s at most, not for ever")
+	_, err := (&Txn{}).Start(&Env{})
+	assert.EqualError(t, err, "txn workload of 0 clients: want some")
 }
