@@ -145,3 +145,22 @@ func TestIsolationsRest(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeAndDraw checks the schedules' two small helpers: merge keeps
+// time order (a's step first at a tie), and draw stays in [lo, hi],
+// reaching both ends.
+func TestMergeAndDraw(t *testing.T) {
+	step := func(at time.Duration, host int) chaos.Step {
+		return chaos.Step{At: at, Fault: fault.Fault{Kind: fault.Isolate, Host: host}}
+	}
+	got := merge([]chaos.Step{step(1, 0), step(3, 0)}, []chaos.Step{step(2, 1), step(3, 1), step(0, 1)})
+	assert.Equal(t, []chaos.Step{step(0, 1), step(1, 0), step(2, 1), step(3, 0), step(3, 1)}, got)
+	rng := rand.New(rand.NewPCG(1, 1))
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		d := draw(rng, 5, 7)
+		require.True(t, d >= 5 && d <= 7, "%v", d)
+		seen[d] = true
+	}
+	assert.Len(t, seen, 3)
+}
