@@ -92,10 +92,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 	if d.Chance("padded values", 0.5) {
 		valueSize = d.Int("value bytes", 0, 256)
 	}
-	length := d.Duration("length", 5*time.Second, 20*time.Second)
-	if d.Chance("long", 0.3) {
-		length = d.Duration("length", 20*time.Second, 3*time.Minute)
-	}
+	length := testbed.DrawLength(d, 5*time.Second, 20*time.Second, 3*time.Minute, 0.3)
 	// The clerks together offer about rate operations a second (each
 	// pauses up to think, half as long on average), at most swarmMaxOps
 	// over the run, so that histories stay checkable and seeds cheap.

@@ -81,10 +81,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 		keys = groups
 		d.Note("keys", fmt.Sprintf("%d (at most %d clients a key)", keys, swarmKVPerKey))
 	}
-	length := d.Duration("length", 5*time.Second, 30*time.Second)
-	if d.Chance("long", 0.2) {
-		length = d.Duration("length", 30*time.Second, 3*time.Minute)
-	}
+	length := testbed.DrawLength(d, 5*time.Second, 30*time.Second, 3*time.Minute, 0.2)
 	// Each client issues an operation per think/2 on average: pause long
 	// enough for the whole run to stay within the bounds.
 	floor := time.Duration(2 * float64(clients+readers) * float64(length) / float64(min(swarmKVOps, swarmKVOpsPerKey*keys)))

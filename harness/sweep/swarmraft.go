@@ -114,10 +114,7 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 	if d.Chance("snapshots", 0.5) {
 		snapshots = d.LogInt("snapshot every entries", 5, 1000)
 	}
-	length := d.Duration("length", 5*time.Second, 30*time.Second)
-	if d.Chance("long", 0.2) {
-		length = d.Duration("length", 30*time.Second, 3*time.Minute)
-	}
+	length := testbed.DrawLength(d, 5*time.Second, 30*time.Second, 3*time.Minute, 0.2)
 	// The client gives a command a round on average per gap/2.
 	floor := time.Duration(2 * float64(length) / swarmRaftCommands)
 	gap := d.Duration("client gap", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))

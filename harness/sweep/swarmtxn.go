@@ -87,10 +87,7 @@ type txnShape struct {
 // swarmTxnOps, and backing off after an abort.
 func drawTxnShape(d *testbed.Draw) txnShape {
 	s := txnShape{clients: d.LogInt("clients", 1, 50)}
-	s.length = d.Duration("length", 5*time.Second, 30*time.Second)
-	if d.Chance("long", 0.1) {
-		s.length = d.Duration("length", 30*time.Second, 3*time.Minute)
-	}
+	s.length = testbed.DrawLength(d, 5*time.Second, 30*time.Second, 3*time.Minute, 0.1)
 	floor := time.Duration(2 * float64(s.clients) * float64(s.length) / swarmTxnOps)
 	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
 	s.load = &testbed.Txn{Clients: s.clients, Balance: txntest.Balance, Backoff: swarmTxnBackoff}

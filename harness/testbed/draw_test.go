@@ -68,6 +68,8 @@ func TestDrawEdges(t *testing.T) {
 		require.True(t, d.Chance("always", 1))
 		short := d.Duration("short", 10*time.Microsecond, 900*time.Microsecond)
 		require.True(t, short >= 10*time.Microsecond && short <= 900*time.Microsecond, "%v", short)
+		require.LessOrEqual(t, DrawLength(d, time.Second, 30*time.Second, time.Minute, 0), 30*time.Second)
+		require.GreaterOrEqual(t, DrawLength(d, time.Second, 30*time.Second, time.Minute, 1), 30*time.Second)
 		long := d.Duration("long", 2*time.Millisecond, time.Second)
 		require.Zero(t, long%time.Millisecond, "%v", long)
 	}

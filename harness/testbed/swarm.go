@@ -54,3 +54,16 @@ func DrawFaults(d *Draw, hosts int, length, progress time.Duration, modes chaos.
 		Calm:   progress, Length: length, Modes: modes,
 	}.Generate(d.Rand())
 }
+
+// DrawLength draws a swarm seed's run length: from [lo, mid], or, with
+// probability long, from [mid, hi] (a long run, up to a paper's length),
+// logarithmically within each, as Duration draws. Both draws are named
+// "length" and a "long" chance between them, so a seed prints the one it
+// ran.
+func DrawLength(d *Draw, lo, mid, hi time.Duration, long float64) time.Duration {
+	length := d.Duration("length", lo, mid)
+	if d.Chance("long", long) {
+		length = d.Duration("length", mid, hi)
+	}
+	return length
+}
