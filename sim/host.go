@@ -25,6 +25,8 @@ type Host struct {
 	disks     map[string]*Persister // named persisters, for several nodes on one host
 	onKill    []func()
 
+	inspectors []namedInspector // what the incarnation shows of its state (Inspect)
+
 	// The host's clock runs at ppm/1e6 of virtual time. Local time is
 	// localBase + (now-realBase)*ppm/1e6.
 	ppm       int64
@@ -165,6 +167,8 @@ func (h *Host) Kill() bool {
 	h.diskStart, h.diskFree = 0, 0 // the writes queued were saved already; the queue dies with the host
 	h.w.Fold(TagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
+	h.w.Record(Event{Kind: KindKill, Host: h.id, Peer: -1})
+	h.inspectors = nil
 	for _, fn := range h.onKill {
 		fn()
 	}
@@ -195,6 +199,7 @@ func (h *Host) Restart() bool {
 	h.alive = true
 	h.w.Fold(TagRestart, uint64(h.id))
 	h.w.Tracef("restart %s", h.name)
+	h.w.Record(Event{Kind: KindRestart, Host: h.id, Peer: -1})
 	return true
 }
 
@@ -218,6 +223,9 @@ func (h *Host) SetClockRate(rate float64) error {
 	h.realBase = h.w.now
 	h.ppm = int64(math.Round(rate * ppmOne))
 	h.w.Fold(TagDrift, uint64(h.id), uint64(h.ppm))
+	if h.w.Recording() {
+		h.w.Record(Event{Kind: KindDrift, Host: h.id, Peer: -1, What: fmt.Sprintf("rate %g", rate)})
+	}
 	return nil
 }
 

@@ -34,6 +34,14 @@ func (t *Timer) owner() string {
 	return t.host.name
 }
 
+// hostID returns the timer's host's ID, or -1 for a timer of no host.
+func (t *Timer) hostID() int {
+	if t.host == nil {
+		return -1
+	}
+	return t.host.id
+}
+
 // Fire calls the timer's function; the world calls it when the timer is due.
 func (t *Timer) Fire() { t.fn() }
 

@@ -32,6 +32,7 @@ type World struct {
 	eventLimit   uint64 // the most events a world may fire; 0: no limit
 
 	trace io.Writer
+	rec   Recorder // nil unless a recording is asked for
 }
 
 // NewWorld returns an empty world at virtual time zero whose random numbers
@@ -159,6 +160,9 @@ func (w *World) Step() bool {
 	if t := e.timer; t != nil {
 		if w.trace != nil {
 			w.Tracef("timer fires on %s", t.owner())
+		}
+		if w.rec != nil {
+			w.Record(Event{Kind: KindTimer, Host: t.hostID(), Peer: -1})
 		}
 		// The timer keeps its slot while it fires, for Reset to reuse.
 		t.pending = false
