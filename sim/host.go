@@ -156,6 +156,7 @@ func (h *Host) Kill() bool {
 	if !h.alive {
 		return false
 	}
+	h.w.Record(Event{Kind: KindKill, Host: h.id, Peer: -1}) // first, so that a recorder sees the state before
 	h.alive = false
 	h.epoch++
 	h.w.markStale(h.pending)
@@ -167,7 +168,6 @@ func (h *Host) Kill() bool {
 	h.diskStart, h.diskFree = 0, 0 // the writes queued were saved already; the queue dies with the host
 	h.w.Fold(TagKill, uint64(h.id))
 	h.w.Tracef("kill %s", h.name)
-	h.w.Record(Event{Kind: KindKill, Host: h.id, Peer: -1})
 	h.inspectors = nil
 	for _, fn := range h.onKill {
 		fn()

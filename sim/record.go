@@ -29,6 +29,14 @@ const (
 	KindReturn Kind = "return" // a client's operation ended
 )
 
+// Kinds are all the kinds of recorded events, for a reader of a recording
+// to tell a known kind from a typo.
+var Kinds = []Kind{
+	KindTimer, KindKill, KindRestart, KindDrift,
+	KindSend, KindDeliver, KindDup, KindReply, KindLost, KindDone,
+	KindFault, KindInvoke, KindReturn,
+}
+
 // An Event is one thing a world did, as a recording holds it.
 type Event struct {
 	At   time.Duration // virtual time; Record sets it
