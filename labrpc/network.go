@@ -21,7 +21,8 @@ type Network struct {
 	nends    int
 	nservers int
 	servers  map[any]*Server
-	gen      uint64 // bumped whenever a server name may map to another server
+	hostOf   map[any]*sim.Host // the host of the server last added under each name, kept once it is deleted (see ClientEnd.ServerHost)
+	gen      uint64            // bumped whenever a server name may map to another server
 
 	reliable       bool
 	longDelays     bool
@@ -49,6 +50,7 @@ func MakeNetwork(w *sim.World) *Network {
 		codec:    newCodec(),
 		ends:     make(map[any]*ClientEnd),
 		servers:  make(map[any]*Server),
+		hostOf:   make(map[any]*sim.Host),
 		reliable: true,
 		gen:      1,
 		cut:      make(map[[2]int]bool),
@@ -128,6 +130,7 @@ func (n *Network) AddServer(servername any, rs *Server) {
 		n.dropServer(old)
 	}
 	n.servers[servername] = rs
+	n.hostOf[servername] = rs.host
 	n.gen++
 	n.nservers++
 	rs.order = n.nservers

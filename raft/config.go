@@ -58,6 +58,10 @@ type Config struct {
 	// int, string and []byte (which have built-in forms); without it such
 	// commands go through encoding/gob and must be registered with it.
 	Codec CommandCodec
+	// Group, if set, names the node's group where the nodes of several
+	// groups share a host: the node shows its state there as "group/raft"
+	// instead of "raft" (see InspectAs).
+	Group string
 
 	bugs bugs // planted bugs; only the package's tests set them
 }

@@ -36,7 +36,7 @@ func (rf *Raft) campaign(pre bool) {
 	round := rf.round
 	term := rf.term + 1
 	if !pre {
-		rf.term, rf.votedFor, rf.role = term, rf.me, candidate
+		rf.term, rf.votedFor, rf.role, rf.leader = term, rf.me, candidate, noVote
 		rf.dirty = true
 	}
 	rf.votes = 1
@@ -142,7 +142,7 @@ func (rf *Raft) leaseBound() bool {
 }
 
 func (rf *Raft) becomeLeader() {
-	rf.role = leader
+	rf.role, rf.leader = leader, rf.me
 	rf.electionTimer.Stop()
 	n := len(rf.peers)
 	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)

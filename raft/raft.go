@@ -46,6 +46,7 @@ type Raft struct {
 
 	// Volatile state.
 	role        role
+	leader      int           // the peer this node knows leads its term (itself when it leads), or noVote
 	heardLeader time.Duration // when the leader was last heard from (local clock)
 	commitIndex int
 	lastApplied int
@@ -82,7 +83,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	}
 	rf := &Raft{
 		host: host, w: host.World(), peers: peers, me: me, persister: persister, apply: apply, cfg: cfg,
-		votedFor: noVote, log: newLog(cfg.Codec),
+		votedFor: noVote, leader: noVote, log: newLog(cfg.Codec),
 	}
 	if err := rf.restore(persister.ReadRaftState(), persister.ReadSnapshot()); err != nil {
 		return nil, fmt.Errorf("raft: server %d: bad persisted state: %w", me, err)
@@ -93,6 +94,7 @@ func Make(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Pers
 	rf.heartbeatTimer = host.NewTimer(rf.heartbeatTick)
 	rf.applyTimer = host.NewTimer(rf.applyCommitted)
 	rf.resetElectionTimer()
+	host.Inspect(cfg.InspectAs("raft"), rf)
 	return rf, nil
 }
 
@@ -165,13 +167,14 @@ func (rf *Raft) resetElectionTimer() {
 // becomeFollower moves to term (not below the current one) as a follower.
 func (rf *Raft) becomeFollower(term int) {
 	if term > rf.term {
-		rf.term, rf.votedFor = term, noVote
+		rf.term, rf.votedFor, rf.leader = term, noVote, noVote
 		rf.dirty = true
 	}
 	if rf.role == leader {
 		if rf.cfg.bugs.noStepDown {
 			return
 		}
+		rf.leader = noVote
 		rf.heartbeatTimer.Stop()
 		rf.resetElectionTimer()
 		rf.role = follower

@@ -194,7 +194,7 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 		return
 	}
 	defer rf.flush()
-	if !rf.fromLeader(args.Term, &reply.Term) {
+	if !rf.fromLeader(args.Term, args.LeaderID, &reply.Term) {
 		return
 	}
 	prev := args.PrevLogIndex
@@ -220,14 +220,17 @@ func (rf *Raft) AppendEntries(args *AppendEntriesArgs, reply *AppendEntriesReply
 
 // fromLeader does what every message from a leader starts with: it turns
 // away a stale term, reporting the current one in replyTerm, and otherwise
-// records that a leader was heard. It reports whether to go on with the
-// message.
-func (rf *Raft) fromLeader(term int, replyTerm *int) bool {
+// records that the leader, peer from, was heard. It reports whether to go
+// on with the message.
+func (rf *Raft) fromLeader(term, from int, replyTerm *int) bool {
 	*replyTerm = rf.term
 	if term < rf.term {
 		return false
 	}
 	rf.heardFrom(term)
+	if rf.role == follower {
+		rf.leader = from
+	}
 	*replyTerm = rf.term
 	return true
 }

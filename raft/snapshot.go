@@ -62,7 +62,7 @@ func (rf *Raft) InstallSnapshot(args *InstallSnapshotArgs, reply *InstallSnapsho
 		return
 	}
 	defer rf.flush()
-	if !rf.fromLeader(args.Term, &reply.Term) || args.LastIncludedIndex <= rf.commitIndex {
+	if !rf.fromLeader(args.Term, args.LeaderID, &reply.Term) || args.LastIncludedIndex <= rf.commitIndex {
 		return
 	}
 	rf.log.compact(args.LastIncludedIndex, args.LastIncludedTerm)
