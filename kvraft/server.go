@@ -22,13 +22,16 @@ type KVServer struct {
 // StartKVServer starts replica me of servers on host, restoring what
 // persister holds. It snapshots once Raft's persisted state reaches
 // maxraftstate bytes (-1: never). Register its Services on the host's
-// labrpc server.
+// labrpc server. The host shows the server's state (named "kv": its keys
+// and last operation) beside its rsm's and Raft node's.
 func StartKVServer(host *sim.Host, servers []*labrpc.ClientEnd, me int, persister *sim.Persister, maxraftstate int, opts Options) (*KVServer, error) {
 	opts.MaxRaftState = maxraftstate
-	rs, err := rsm.MakeServer(host, servers, me, persister, &store{data: map[string]*value{}}, codec{}, opts)
+	st := &store{data: map[string]*value{}}
+	rs, err := rsm.MakeServer(host, servers, me, persister, st, codec{}, opts)
 	if err != nil {
 		return nil, err
 	}
+	host.Inspect(opts.Raft.InspectAs("kv"), st)
 	return &KVServer{rs: rs}, nil
 }
 

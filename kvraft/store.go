@@ -4,14 +4,20 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/replab/replab/rsm/wire"
+	"github.com/replab/replab/sim"
 )
 
 // A store is the key/value state: an rsm.StateMachine.
 type store struct {
 	data map[string]*value
+	// last is the kind and key of the last operation applied, for
+	// Inspect; applied is false before the first.
+	last    Op
+	applied bool
 }
 
 // A value is one key's value and version. The value is kept in a
@@ -27,6 +33,7 @@ type value struct {
 // Apply executes an Op.
 func (s *store) Apply(cmd any) any {
 	op := cmd.(Op)
+	s.last, s.applied = Op{Kind: op.Kind, Key: op.Key}, true
 	cur, ok := s.data[op.Key]
 	if !ok {
 		if op.Kind == OpGet {
@@ -87,4 +94,18 @@ func (s *store) Restore(snap []byte) error {
 	}
 	s.data = data
 	return nil
+}
+
+// Inspect shows the store's state (sim.Inspector): how many keys it
+// holds, and the kind and key of the last operation it applied ("Put x";
+// "-" before the first).
+func (s *store) Inspect() []sim.Field {
+	last := "-"
+	if s.applied {
+		last = s.last.Kind.String() + " " + s.last.Key
+	}
+	return []sim.Field{
+		{Name: "keys", Value: strconv.Itoa(len(s.data))},
+		{Name: "last", Value: last},
+	}
 }

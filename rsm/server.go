@@ -94,7 +94,9 @@ type pendingRead struct {
 }
 
 // MakeServer starts replica me of peers on host around sm, restoring what
-// persister holds. Register the returned server's Raft() as a service on
+// persister holds. The host shows its state and its Raft node's (see
+// Inspect), named "rsm" and "raft", qualified by cfg.Raft.Group if it is
+// set. Register the returned server's Raft() as a service on
 // the host's labrpc server, beside the service's own handlers.
 func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *sim.Persister, sm StateMachine, codec Codec, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
@@ -115,6 +117,7 @@ func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	}
 	rf.OnLeadership(s.leadership)
 	s.rf = rf
+	host.Inspect(cfg.Raft.InspectAs("rsm"), s)
 	return s, nil
 }
 
