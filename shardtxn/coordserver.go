@@ -95,6 +95,7 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 		c.shards = append(c.shards, r)
 	}
 	c.outbox = make([]outbox, len(shards))
+	cfg.RSM.Raft.Group = CoordGroup // its nodes' states stay apart from other groups' on a shared host
 	rs, err := rsm.MakeServer(host, peers, me, persister, c.sm, rsm.NewGobCodec[coordCmd, coordResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
@@ -118,6 +119,7 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 	}
 	c.ticker = host.NewTimer(c.tick)
 	rs.OnLeadership(c.leadership)
+	host.Inspect(cfg.RSM.Raft.InspectAs("txn"), c)
 	return c, nil
 }
 

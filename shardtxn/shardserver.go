@@ -56,6 +56,7 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	s := &ShardServer{sm: newShard(cfg.bugs), host: host, cfg: cfg, waiting: map[string][]func(){},
 		seen: map[Txid]time.Duration{}, asking: map[Txid]func(){}}
 	s.sm.released = s.wake
+	cfg.RSM.Raft.Group = ShardGroup(shard) // its nodes' states stay apart from other groups' on a shared host
 	rs, err := rsm.MakeServer(host, peers, me, persister, s.sm, rsm.NewGobCodec[shardCmd, shardResult](), cfg.RSM)
 	if err != nil {
 		return nil, err
@@ -72,6 +73,7 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	if cfg.cleans() {
 		s.cleaner.Reset(cfg.Tick)
 	}
+	host.Inspect(cfg.RSM.Raft.InspectAs("txn"), s)
 	return s, nil
 }
 

@@ -106,6 +106,7 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 	}
 	rs.OnLeadership(s.leadership)
 	host.After(0, s.announce)
+	host.Inspect(cfg.RSM.Raft.InspectAs("logorder"), s)
 	return s, nil
 }
 
