@@ -96,7 +96,9 @@ type op struct {
 }
 
 // MakeClerk returns a clerk on host talking to the lock servers, with
-// the leases and timing of cfg (the servers' configuration).
+// the leases and timing of cfg (the servers' configuration). The host
+// shows the clerk's state as "clerk" (see Inspect): one clerk's, the
+// latest made there.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk, error) {
 	switch {
 	case host == nil:
@@ -118,6 +120,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk,
 	ck.r.SetTimeout(cfg.RPCTimeout)
 	ck.renewal = host.NewTimer(ck.renew)
 	ck.renewal.Reset(cfg.RenewEvery)
+	host.Inspect("clerk", ck)
 	return ck, nil
 }
 

@@ -83,6 +83,9 @@ type table struct {
 	acquired map[clientKey]request // the newest acquire applied, per client and key
 	maxValue int                   // Config.MaxValue
 	bugs     bugs
+	// holders and waiters count the holdings and the waiting acquires of
+	// every lock, for Inspect.
+	holders, waiters int
 
 	// granted, performed, renewed, gone and queued tell the server of
 	// changes as they apply, on every replica.
@@ -169,6 +172,7 @@ func (t *table) acquire(a *AcquireArgs) result {
 		return t.admit(l, w)
 	}
 	l.Waiters = append(l.Waiters, w)
+	t.waiters++
 	t.queued(l)
 	return result{Err: OK, Queued: true}
 }
@@ -214,6 +218,7 @@ func (t *table) grant(l *lock, w waiter) holder {
 	t.grants++
 	h := holder{Client: w.Client, Mode: w.Mode, Grant: t.grants}
 	l.Holders = append(l.Holders, h)
+	t.holders++
 	l.Last = w.Client
 	t.granted(l, h)
 	return h
@@ -224,9 +229,11 @@ func (t *table) grant(l *lock, w waiter) holder {
 func (t *table) drop(l *lock, i int) {
 	t.gone(l.Holders[i].Grant)
 	l.Holders = slices.Delete(l.Holders, i, i+1)
+	t.holders--
 	for len(l.Waiters) > 0 && l.grantable(l.Waiters[0].Mode) {
 		w := l.Waiters[0]
 		l.Waiters = l.Waiters[1:]
+		t.waiters--
 		if r := t.admit(l, w); r.Grant == 0 {
 			t.performed(l, w.Client, r)
 		}
@@ -344,9 +351,11 @@ func (t *table) Restore(snap []byte) error {
 		}
 	}
 	t.locks, t.grants, t.acquired = map[string]*lock{}, s.Grants, map[clientKey]request{}
+	t.holders, t.waiters = 0, 0
 	for i := range s.Locks {
 		l := &s.Locks[i]
 		t.locks[l.Key] = l
+		t.holders, t.waiters = t.holders+len(l.Holders), t.waiters+len(l.Waiters)
 		for _, h := range l.Holders {
 			t.granted(l, h)
 		}

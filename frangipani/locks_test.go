@@ -13,6 +13,17 @@ func acq(t *table, client, seq int64, key string, m Mode) result {
 
 func statuses(r any) []Status { return r.(result).Status }
 
+// assertCounted checks the table's counts of holders and waiters (for
+// Inspect) against its locks.
+func assertCounted(t *testing.T, tb *table, msg string) {
+	t.Helper()
+	holders, waiters := 0, 0
+	for _, l := range tb.locks {
+		holders, waiters = holders+len(l.Holders), waiters+len(l.Waiters)
+	}
+	assert.Equal(t, []int{holders, waiters}, []int{tb.holders, tb.waiters}, "holders and waiters counted: %s", msg)
+}
+
 // TestTableAcquire walks the lock table through grants, queues, retries
 // and stale acquires.
 func TestTableAcquire(t *testing.T) {
@@ -30,6 +41,7 @@ func TestTableAcquire(t *testing.T) {
 	assert.Equal(t, result{Err: OK, Queued: true}, acq(tb, 4, 1, "k", Shared), "shared waits behind a waiting writer")
 	assert.Equal(t, result{Err: ErrStale}, acq(tb, 3, 0, "k", Exclusive), "an older acquire of a waiter is stale")
 	assert.Equal(t, 2, len(tb.locks["k"].Waiters), "nothing queued twice")
+	assertCounted(t, tb, "two holders, two waiters")
 
 	// Releasing both readers hands the lock to the writer, then the reader.
 	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 1, Locks: []Flush{{Held: Held{"k", 1}}}}})))
@@ -37,6 +49,7 @@ func TestTableAcquire(t *testing.T) {
 	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}}}}})))
 	assert.Equal(t, []holder{{Client: 3, Mode: Exclusive, Grant: 3}}, tb.locks["k"].Holders)
 	assert.Equal(t, []waiter{{Client: 4, Mode: Shared}}, tb.locks["k"].Waiters)
+	assertCounted(t, tb, "the writer holds, the reader waits")
 
 	// The writer flushes, keeps, then releases: the reader gets its value.
 	r := tb.Apply(command{Release: &ReleaseArgs{Client: 3, Locks: []Flush{{Held: Held{"k", 3}, Dirty: true, Value: "v", Version: 7, Keep: true}}}})
@@ -77,6 +90,7 @@ func TestTableRenewAndExpire(t *testing.T) {
 	assert.Equal(t, "", tb.locks["k"].Value, "a late flush under a lost grant changes nothing")
 	assert.Equal(t, []Status{Renewed}, statuses(tb.Apply(command{Release: &ReleaseArgs{Client: 2, Locks: []Flush{{Held: Held{"k", 2}, Dirty: true, Value: "shared", Version: 5}}}})))
 	assert.Empty(t, tb.locks, "a shared holder's value is not applied, and a lock never written, held by no one, is forgotten")
+	assertCounted(t, tb, "after expiries and releases")
 
 	cfg := DefaultConfig()
 	cfg.bugs.grantBeforeFlush = true
@@ -119,6 +133,9 @@ func TestTableSnapshot(t *testing.T) {
 	var granted []int64
 	again.granted = func(_ *lock, h holder) { granted = append(granted, h.Grant) }
 	require.NoError(t, again.Restore(snap))
+	assertCounted(t, tb, "the table snapshotted")
+	assertCounted(t, again, "the table restored")
+	assert.Equal(t, []int{3, 1}, []int{again.holders, again.waiters}, "two readers of a, one of b; a writer waits for b")
 	assert.Equal(t, tb.acquired, again.acquired)
 	assert.Equal(t, tb.grants, again.grants)
 	assert.Equal(t, []holder{{Client: 2, Mode: Shared, Grant: 4}}, again.locks["b"].Holders)
@@ -130,6 +147,7 @@ func TestTableSnapshot(t *testing.T) {
 	assert.Equal(t, snap, again.Snapshot(), "equal tables give equal bytes")
 	require.NoError(t, again.Restore(nil))
 	assert.Empty(t, again.locks)
+	assertCounted(t, again, "the empty table restored")
 	assert.ErrorContains(t, again.Restore([]byte("junk")), "frangipani: snapshot:")
 }
 

@@ -77,6 +77,7 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 	s.rs = rs
 	s.ticker = host.NewTimer(s.tick)
 	rs.OnLeadership(s.leadership)
+	host.Inspect(cfg.RSM.Raft.InspectAs("lock"), s)
 	return s, nil
 }
 
