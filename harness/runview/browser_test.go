@@ -1,0 +1,248 @@
+package runview
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/sim"
+)
+
+var screenshotTo = flag.String("screenshot", "", "TestViewerInChromium writes its screenshot of the page at the violation to `FILE` (docs/viewer.png)")
+
+// needChromium skips the test, saying how to install the browser, when it
+// is not installed.
+func needChromium(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("skipped: no browser at %s; install Debian's Chromium to run it: apt-get install -y --no-install-recommends chromium", chromium)
+	}
+}
+
+// openPage writes f's page into a temporary directory and opens it in a
+// fresh headless Chromium of width × height pixels.
+func openPage(t testing.TB, f *runfile.File, width, height int) *browser {
+	t.Helper()
+	dir := t.TempDir()
+	page := filepath.Join(dir, "run.html")
+	out, err := os.Create(page)
+	require.NoError(t, err)
+	require.NoError(t, Write(out, f))
+	require.NoError(t, out.Close())
+	b, err := startBrowser(filepath.Join(dir, "profile"), width, height)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, b.close()) })
+	require.NoError(t, b.open("file://"+page))
+	return b
+}
+
+// shownState is what the page's state panel shows of one host.
+type shownState struct {
+	Status string            `json:"status"`
+	Fields map[string]string `json:"fields"`
+}
+
+// panel reads the cursor's index and the state panel.
+func panel(t *testing.T, b *browser) (int, map[string]shownState) {
+	t.Helper()
+	var got struct {
+		Cursor string                `json:"cursor"`
+		Hosts  map[string]shownState `json:"hosts"`
+	}
+	require.NoError(t, b.eval(`(() => {
+		const hosts = {};
+		for (const th of document.querySelectorAll('#states th[data-host]')) hosts[th.dataset.host] = {status: th.dataset.status, fields: {}};
+		for (const td of document.querySelectorAll('#states td[data-host]')) hosts[td.dataset.host].fields[td.dataset.field] = td.textContent;
+		return {cursor: document.getElementById('cursor').dataset.index, hosts};
+	})()`, &got))
+	c, err := strconv.Atoi(got.Cursor)
+	require.NoError(t, err, "the cursor's index")
+	return c, got.Hosts
+}
+
+// want is what the state panel should show after event c, from the run
+// file itself: each host's last state at or before c, or down.
+func want(f *runfile.File, c int) map[string]shownState {
+	out := map[string]shownState{}
+	down := make([]bool, len(f.Hosts))
+	for i := 0; i <= c; i++ {
+		switch f.Events[i].Kind {
+		case sim.KindKill:
+			down[f.Events[i].Host] = true
+		case sim.KindRestart:
+			down[f.Events[i].Host] = false
+		}
+	}
+	for h := range f.Hosts {
+		s := shownState{Status: "up", Fields: map[string]string{}}
+		for _, st := range f.States {
+			if st.Host == h && st.Event <= c {
+				clear(s.Fields)
+				for _, fl := range st.Fields {
+					s.Fields[fl.Name] = fl.Value
+				}
+			}
+		}
+		if down[h] {
+			s.Status = "down"
+		}
+		out[strconv.Itoa(h)] = s
+	}
+	return out
+}
+
+// checkPanel checks that the page's cursor is at c and its state panel
+// shows what the run file says of every host's role and term there.
+func checkPanel(t *testing.T, b *browser, f *runfile.File, c int) {
+	t.Helper()
+	cursor, hosts := panel(t, b)
+	require.Equal(t, c, cursor, "the cursor")
+	for h, w := range want(f, c) {
+		got := hosts[h]
+		require.Equal(t, w.Status, got.Status, "host %s after event %d", h, c)
+		for _, field := range []string{"raft.role", "raft.term"} {
+			if w.Status == "down" {
+				assert.Equal(t, "down", got.Fields[field], "host %s's %s after event %d: down", h, field, c)
+				continue
+			}
+			assert.Equal(t, w.Fields[field], got.Fields[field], "host %s's %s after event %d", h, field, c)
+		}
+	}
+}
+
+// TestViewerInChromium loads the page of a run with a violation in a real
+// browser, and checks what its DOM shows as keys are pressed.
+func TestViewerInChromium(t *testing.T) {
+	needChromium(t)
+	f := small()
+	b := openPage(t, f, 1500, 820)
+
+	// it opens on the violation, with the violating operation and its
+	// witness named as the verdict names them
+	checkPanel(t, b, f, f.Verdict.At)
+	var ops []struct {
+		Op   string `json:"op"`
+		Role string `json:"role"`
+	}
+	require.NoError(t, b.eval(`[...document.querySelectorAll('#ops li[data-op]')].map(li => ({op: li.dataset.op, role: li.dataset.role}))`, &ops))
+	require.Len(t, ops, 2)
+	assert.Equal(t, strconv.Itoa(f.Verdict.Ops[0]), ops[0].Op)
+	assert.Equal(t, "violating", ops[0].Role)
+	assert.Equal(t, strconv.Itoa(f.Verdict.Ops[1]), ops[1].Op)
+	assert.Equal(t, "witness", ops[1].Role)
+	var verdict string
+	require.NoError(t, b.eval(`document.getElementById('verdict').textContent`, &verdict))
+	assert.Equal(t, "linearizability: "+f.Verdict.Problem, verdict)
+	_, hosts := panel(t, b)
+	assert.Equal(t, "leader", hosts["0"].Fields["raft.role"], "the deposed leader still thinks it leads")
+	assert.Equal(t, "leader", hosts["1"].Fields["raft.role"])
+	assert.NotEqual(t, hosts["0"].Fields["raft.term"], hosts["1"].Fields["raft.term"], "in another term")
+
+	if *screenshotTo != "" {
+		png, err := b.screenshot()
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(*screenshotTo, png, 0o644))
+	}
+
+	// ← and → step one event
+	require.NoError(t, b.key("ArrowLeft"))
+	checkPanel(t, b, f, f.Verdict.At-1)
+	require.NoError(t, b.key("ArrowRight"))
+	require.NoError(t, b.key("ArrowRight"))
+	checkPanel(t, b, f, f.Verdict.At+1)
+
+	// from the start, → through the election: the roles and terms change
+	// as the run file says
+	require.NoError(t, b.key("Home"))
+	checkPanel(t, b, f, 0)
+	roles := map[string]bool{}
+	for c := 1; c <= 12; c++ {
+		require.NoError(t, b.key("ArrowRight"))
+		checkPanel(t, b, f, c)
+		_, hosts := panel(t, b)
+		roles[hosts["0"].Fields["raft.role"]] = true
+	}
+	assert.Equal(t, map[string]bool{"candidate": true, "leader": true}, roles, "s0 is seen a candidate, then leader")
+
+	// F jumps to the next fault; twice, to the kill; → onto the kill
+	// itself, and s2 shows down
+	require.NoError(t, b.key("f"))
+	require.NoError(t, b.key("f"))
+	cursor, _ := panel(t, b)
+	require.Equal(t, "kill s2", f.Events[cursor].What, "the second fault")
+	for f.Events[cursor].Kind != sim.KindKill {
+		require.NoError(t, b.key("ArrowRight"))
+		c, _ := panel(t, b)
+		require.Equal(t, cursor+1, c, "→ steps one event")
+		cursor = c
+	}
+	checkPanel(t, b, f, cursor)
+	_, hosts = panel(t, b)
+	assert.Equal(t, "down", hosts["2"].Status, "s2 is down after its kill")
+
+	// V goes back to the violation
+	require.NoError(t, b.key("v"))
+	checkPanel(t, b, f, f.Verdict.At)
+}
+
+// TestViewerOfAPassingRunOpensAtTheStart checks that a run with no
+// violation opens on its first event.
+func TestViewerOfAPassingRunOpensAtTheStart(t *testing.T) {
+	needChromium(t)
+	f := small()
+	f.Verdict = runfile.Verdict{At: -1}
+	b := openPage(t, f, 1200, 700)
+	checkPanel(t, b, f, 0)
+	var text string
+	require.NoError(t, b.eval(`document.getElementById('verdict').textContent`, &text))
+	assert.Contains(t, text, "passed")
+	var disabled bool
+	require.NoError(t, b.eval(`document.getElementById('violation').disabled`, &disabled))
+	assert.True(t, disabled, "there is no violation to go to")
+}
+
+// BenchmarkChromiumBigRun measures the page of a big synthetic run (5
+// hosts, 30 s of virtual time, about 40 000 events) in Chromium: its size,
+// the time from navigating to the page's load (the viewer drawn), and the
+// time a → takes, from the key press to the next frame.
+//
+//	go test ./harness/runview -run '^$' -bench ChromiumBigRun -benchtime 20x
+func BenchmarkChromiumBigRun(b *testing.B) {
+	needChromium(b)
+	f := synth(synthRun{hosts: 5, length: 30e9, heartbeat: 17e6, clients: 8})
+	dir := b.TempDir()
+	page := filepath.Join(dir, "run.html")
+	out, err := os.Create(page)
+	require.NoError(b, err)
+	require.NoError(b, Write(out, f))
+	require.NoError(b, out.Close())
+	fi, err := os.Stat(page)
+	require.NoError(b, err)
+	br, err := startBrowser(filepath.Join(dir, "profile"), 1500, 820)
+	require.NoError(b, err)
+	defer br.close()
+	require.NoError(b, br.open("file://"+page))
+	var opened float64 // ms from navigation start to the viewer drawn
+	require.NoError(b, br.eval(`window.runView.readyAt`, &opened))
+	b.ResetTimer()
+	var inPage float64
+	for range b.N {
+		require.NoError(b, br.key("ArrowRight"))
+		var ms float64
+		require.NoError(b, br.eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
+		inPage += ms
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(f.Events)), "events")
+	b.ReportMetric(float64(fi.Size())/1e6, "page-MB")
+	b.ReportMetric(opened, "open-ms")
+	b.ReportMetric(inPage/float64(b.N), "step-handler-ms")
+	fmt.Fprintf(os.Stderr, "page %s: %d events, %.2f MB, opened in %.0f ms\n", page, len(f.Events), float64(fi.Size())/1e6, opened)
+}

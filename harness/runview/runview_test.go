@@ -1,0 +1,194 @@
+package runview
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/sim"
+)
+
+// small is the synthetic run the tests draw: 3 hosts, a second of virtual
+// time.
+func small() *runfile.File {
+	return synth(synthRun{hosts: 3, length: time.Second, heartbeat: 50 * time.Millisecond, clients: 2})
+}
+
+// embedded returns the run a page embeds, decoded.
+func embedded(t *testing.T, html string) map[string]any {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="run">(.*?)</script>`).FindStringSubmatch(html)
+	require.NotNil(t, m, "the page embeds the run")
+	var run map[string]any
+	require.NoError(t, json.Unmarshal([]byte(m[1]), &run), "the embedded run is JSON")
+	return run
+}
+
+func TestWriteSyntheticRun(t *testing.T) {
+	f := small()
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, f))
+	html := b.String()
+	assert.Contains(t, html, "<title>synthetic seed 1: linearizability</title>")
+	assert.NotContains(t, html, "http://", "the page loads nothing")
+	assert.NotContains(t, html, "https://", "the page loads nothing")
+	run := embedded(t, html)
+	assert.Len(t, run["t"], len(f.Events), "an event a time")
+	assert.EqualValues(t, f.Verdict.At, run["verdict"].(map[string]any)["at"])
+	assert.Equal(t, []any{"s0", "s1", "s2"}, run["hosts"])
+}
+
+func TestMessagesPairTheEndsOfEachCall(t *testing.T) {
+	ev := func(k sim.Kind, h, p int, id uint64) runfile.Event {
+		return runfile.Event{Kind: k, Host: h, Peer: p, ID: id, What: "M"}
+	}
+	events := []runfile.Event{
+		ev(sim.KindSend, 0, 1, 1),    // 0
+		ev(sim.KindSend, 0, 2, 2),    // 1
+		ev(sim.KindDeliver, 1, 0, 1), // 2
+		ev(sim.KindDup, 1, 0, 1),     // 3
+		ev(sim.KindLost, 0, 2, 2),    // 4: call 2's request lost
+		ev(sim.KindReply, 1, 0, 1),   // 5
+		ev(sim.KindDone, 0, 1, 1),    // 6
+		ev(sim.KindSend, 1, 2, 3),    // 7
+		ev(sim.KindDeliver, 2, 1, 3), // 8
+		ev(sim.KindReply, 2, 1, 3),   // 9
+		ev(sim.KindLost, 2, 1, 3),    // 10: call 3's reply lost
+		ev(sim.KindDone, 1, 2, 3),    // 11: a timeout, no arrow
+	}
+	assert.Equal(t, []msg{
+		{From: 0, To: 2}, {From: 0, To: 3, Flags: msgDup}, {From: 1, To: 4, Flags: msgLost},
+		{From: 5, To: 6, Flags: msgReply}, {From: 7, To: 8}, {From: 9, To: 10, Flags: msgReply | msgLost},
+	}, messages(events))
+}
+
+func TestFaultsLastUntilTheirHeal(t *testing.T) {
+	f := small()
+	p, err := build(f)
+	require.NoError(t, err)
+	require.Len(t, p.Faults, 4)
+	partition, kill, restart, heal := p.Faults[0], p.Faults[1], p.Faults[2], p.Faults[3]
+	assert.Equal(t, heal.At, partition.End, "the heal ends the partition")
+	assert.Equal(t, restart.At, kill.End, "the restart ends the kill")
+	assert.Equal(t, restart.At, restart.End, "a heal lasts no time")
+	for i, x := range p.Faults {
+		require.GreaterOrEqual(t, x.Event, 0, "fault %d's event is found", i)
+		assert.Equal(t, sim.KindFault, f.Events[x.Event].Kind)
+		assert.Equal(t, x.Text, f.Events[x.Event].What)
+	}
+	assert.Len(t, p.Down[2], 2, "s2 went down and came back")
+	assert.Equal(t, sim.KindKill, f.Events[p.Down[2][0]].Kind)
+	assert.Equal(t, sim.KindRestart, f.Events[p.Down[2][1]].Kind)
+	assert.Empty(t, p.Down[0])
+}
+
+func TestFaultsHealedByAHealLeaveKills(t *testing.T) {
+	f := &runfile.File{Hosts: []string{"a", "b"}, Verdict: runfile.Verdict{At: -1}, Faults: []runfile.Fault{
+		{At: 1, Text: "kill b", Hosts: []int{1}},
+		{At: 2, Text: "isolate a", Hosts: []int{0}},
+		{At: 3, Text: "heal", Heal: true},
+		{At: 4, Text: "restart b", Hosts: []int{1}, Heal: true},
+	}, Summary: runfile.Summary{Now: 9}}
+	p, err := build(f)
+	require.NoError(t, err)
+	assert.EqualValues(t, 4, p.Faults[0].End, "the kill lasts until the restart")
+	assert.EqualValues(t, 3, p.Faults[1].End, "the isolation until the heal")
+	assert.Equal(t, -1, p.Faults[0].Event, "no events show it")
+}
+
+func TestOpsMatchTheirEvents(t *testing.T) {
+	f := small()
+	p, err := build(f)
+	require.NoError(t, err)
+	require.NotEmpty(t, p.Ops)
+	for i, o := range p.Ops {
+		require.GreaterOrEqual(t, o.Invoke, 0, "op %d's invocation is found", i)
+		require.GreaterOrEqual(t, o.Ret, 0, "op %d's return is found", i)
+		assert.Equal(t, sim.KindInvoke, f.Events[o.Invoke].Kind)
+		assert.Equal(t, o.Call, f.Events[o.Invoke].At)
+		assert.Equal(t, o.Return, f.Events[o.Ret].At)
+		assert.EqualValues(t, o.Client, f.Events[o.Ret].ID)
+	}
+	assert.Equal(t, f.Verdict.At, p.Ops[f.Verdict.Ops[0]].Ret, "the verdict is at the violating operation's return")
+}
+
+func TestStatesByHost(t *testing.T) {
+	f := small()
+	p, err := build(f)
+	require.NoError(t, err)
+	total := 0
+	for h, states := range p.States {
+		for _, s := range states {
+			total++
+			require.Less(t, s.Event, len(f.Events))
+			if s.Fields == nil {
+				assert.Equal(t, sim.KindKill, f.Events[s.Event].Kind, "host %d shows nothing only when killed", h)
+			}
+		}
+	}
+	assert.Equal(t, len(f.States), total, "every state is kept")
+	assert.Equal(t, []string{"raft.role", "raft.term", "raft.votedFor", "raft.commit", "raft.log"}, p.FieldNames)
+	b, err := json.Marshal(p.States[0][0])
+	require.NoError(t, err)
+	assert.Regexp(t, `^\[\d+,\[0,"candidate",1,"1",`, string(b), "a state is [event, [name, value, ...]]")
+}
+
+// TestWriteEscapesTheRun checks that no text of the run can end the
+// element that embeds it, nor open another.
+func TestWriteEscapesTheRun(t *testing.T) {
+	nasty := `</script><script>alert("x")</script><!-- ]]> & ` + "\u2028"
+	f := &runfile.File{
+		Scenario: nasty, Hosts: []string{nasty}, Verdict: runfile.Verdict{Problem: nasty, At: 0},
+		Events: []runfile.Event{{Kind: sim.KindTimer, Host: 0, Peer: -1, What: nasty}},
+		States: []runfile.State{{Event: 0, Host: 0, Fields: []sim.Field{{Name: nasty, Value: nasty}}}},
+		Ops:    []runfile.Op{{Input: nasty, Output: nasty, Return: -1}},
+	}
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, f))
+	html := b.String()
+	assert.Equal(t, 2, strings.Count(html, "<script"), "the run's text opens no script")
+	assert.Equal(t, 2, strings.Count(html, "</script"), "the run's text ends no script")
+	run := embedded(t, html)
+	assert.Equal(t, nasty, run["scenario"], "the text comes back whole")
+	assert.Equal(t, []any{nasty}, run["whats"])
+}
+
+func TestWriteRefusesARunThatDoesNotFit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(f *runfile.File)
+		want string
+	}{
+		{"event host", func(f *runfile.File) { f.Events[5].Host = 7 }, "event 5 names host 7, and the run has 3 hosts"},
+		{"event peer", func(f *runfile.File) { f.Events[5].Peer = -2 }, "event 5's peer names host -2"},
+		{"event order", func(f *runfile.File) { f.Events[5].At = 0 }, "event 5 is at 0 ns, before event 4"},
+		{"state event", func(f *runfile.File) { f.States[1].Event = 1 << 20 }, "state 1 is after event 1048576"},
+		{"state host", func(f *runfile.File) { f.States[1].Host = 3 }, "state 1 names host 3"},
+		{"fault host", func(f *runfile.File) { f.Faults[0].Hosts = []int{-1} }, "fault 0 (partition {s0} | {s1 s2}) names host -1"},
+		{"verdict op", func(f *runfile.File) { f.Verdict.Ops = []int{len(f.Ops)} }, "the verdict names operation"},
+		{"verdict at", func(f *runfile.File) { f.Verdict.At = len(f.Events) }, "the verdict is at event"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := small()
+			tc.edit(f)
+			err := Write(&bytes.Buffer{}, f)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestWriteAnEmptyRun(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, Write(&b, &runfile.File{Scenario: "nothing", Verdict: runfile.Verdict{At: -1}}))
+	run := embedded(t, b.String())
+	assert.Equal(t, []any{}, run["t"], "no events, an empty column, not null")
+	assert.Contains(t, b.String(), "<title>nothing seed 0: passed</title>")
+}
