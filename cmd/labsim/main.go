@@ -15,6 +15,7 @@
 //	labsim grade -student DIR [-lab LAB] [-module PATH] [-secret S] [-timeout D] [-json FILE]
 //	labsim grade [-in FILE] [-lab LAB] [-json FILE]
 //	labsim check FILE [-timeout D] [-out DIR]
+//	labsim view FILE [-out HTML]
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
 //
 // list shows the experiments and the sweep scenarios (-v: the paper
@@ -33,7 +34,9 @@
 // standalone module; grade -student grades a student's files, run in a
 // fresh kit on seeds it chooses, and grade -in turns a 'go test -json'
 // run of a kit's tests into a practice sheet. check checks a key/value history recorded elsewhere
-// (porcupine's and Jepsen's log format) for linearizability.
+// (porcupine's and Jepsen's log format) for linearizability. view draws a
+// run file as a page that steps through the run in a browser, opening on
+// its violation.
 //
 // Flags may come before or after a command's argument. Progress goes to
 // standard error: one line redrawn in place on a terminal, plain lines

@@ -211,7 +211,7 @@ func check(f *runfile.File) error {
 	hosts := len(f.Hosts)
 	host := func(h int, what string) error {
 		if h < -1 || h >= hosts {
-			return fmt.Errorf("runview: %s names host %d, and the run has %d hosts", what, h, hosts)
+			return fmt.Errorf("runview: %s names host %d, and the run has %s", what, h, many(hosts, "host"))
 		}
 		return nil
 	}
@@ -230,28 +230,36 @@ func check(f *runfile.File) error {
 	}
 	for i, s := range f.States {
 		if s.Event < 0 || s.Event >= len(f.Events) {
-			return fmt.Errorf("runview: state %d is after event %d, and the run has %d events", i, s.Event, len(f.Events))
+			return fmt.Errorf("runview: state %d is after event %d, and the run has %s", i, s.Event, many(len(f.Events), "event"))
 		}
 		if s.Host < 0 || s.Host >= hosts {
-			return fmt.Errorf("runview: state %d names host %d, and the run has %d hosts", i, s.Host, hosts)
+			return fmt.Errorf("runview: state %d names host %d, and the run has %s", i, s.Host, many(hosts, "host"))
 		}
 	}
 	for i, x := range f.Faults {
 		for _, h := range x.Hosts {
 			if err := host(h, fmt.Sprintf("fault %d (%s)", i, x.Text)); err != nil || h < 0 {
-				return fmt.Errorf("runview: fault %d (%s) names host %d, and the run has %d hosts", i, x.Text, h, hosts)
+				return fmt.Errorf("runview: fault %d (%s) names host %d, and the run has %s", i, x.Text, h, many(hosts, "host"))
 			}
 		}
 	}
 	for _, o := range f.Verdict.Ops {
 		if o < 0 || o >= len(f.Ops) {
-			return fmt.Errorf("runview: the verdict names operation %d, and the run has %d operations", o, len(f.Ops))
+			return fmt.Errorf("runview: the verdict names operation %d, and the run has %s", o, many(len(f.Ops), "operation"))
 		}
 	}
 	if a := f.Verdict.At; a < -1 || a >= len(f.Events) {
-		return fmt.Errorf("runview: the verdict is at event %d, and the run has %d events", a, len(f.Events))
+		return fmt.Errorf("runview: the verdict is at event %d, and the run has %s", a, many(len(f.Events), "event"))
 	}
 	return nil
+}
+
+// many says n things: "1 host", "3 hosts".
+func many(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // columns fills in the page's event columns and their tables.

@@ -1,0 +1,96 @@
+package labsim
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/harness/runview"
+)
+
+var viewCmd = &command{
+	name:    "view",
+	args:    "FILE [-out HTML]",
+	short:   "draw a run file as a page to step through in a browser",
+	arg:     "file",
+	argHint: "(a run file, as a failing sweep writes it)",
+	long: `
+View draws a run file as one HTML page that a browser opens offline: a
+lane per host over virtual time, the messages as arrows from send to
+delivery (a lost one ends in a cross, a duplicate is dashed), the faults
+shaded over the hosts they struck, the clients' operations as bars (the
+violating one red, its witnesses amber), and beside them what every host
+showed of its state after the event at the cursor (a killed host: down).
+
+The page opens on the violation, or at the start of a run that passed.
+← and → step from event to event (shift: ten); F and shift+F go to the
+next and previous fault, V to the violation, N and P to the next and
+previous event of the host or client chosen in the toolbar; + and −
+zoom, 0 shows the whole run, a drag pans, the wheel zooms, and a click
+puts the cursor on the nearest event. The filters hide hosts, kinds of
+event and kinds of message.
+
+View exits 2 if FILE cannot be read or is not a run file (the bad part
+named).`,
+	flags: func(fs *flag.FlagSet) action {
+		out := fs.String("out", "", "write the page to `HTML` (default: FILE with .html for its extension)")
+		return func(e *env, file string) error {
+			page := *out
+			if page == "" {
+				page = strings.TrimSuffix(file, filepath.Ext(file)) + ".html"
+			}
+			if page == file {
+				return usagef("-out %s: that is the run file itself", page)
+			}
+			f, err := loadRunFile(file)
+			if err != nil {
+				return err
+			}
+			var b bytes.Buffer
+			if err := runview.Write(&b, f); err != nil {
+				return usagef("%s: %v", file, strings.TrimPrefix(err.Error(), "runview: "))
+			}
+			if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+			verdict := "passed"
+			if f.Verdict.Problem != "" {
+				verdict = "failed: " + f.Verdict.Problem
+			}
+			fmt.Fprintf(e.stdout, "wrote %s: %s seed %d, %s on %s, %s\n", page, f.Scenario, f.Seed,
+				count(len(f.Events), "event"), count(len(f.Hosts), "host"), verdict)
+			return nil
+		}
+	},
+}
+
+// loadRunFile reads the run file called name, refusing one that cannot be
+// read or is not a run file of this version with a usage error naming it.
+func loadRunFile(name string) (*runfile.File, error) {
+	in, err := os.Open(name)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, usagef("%s: %v", name, err)
+	}
+	defer in.Close()
+	var f runfile.File
+	d := json.NewDecoder(bufio.NewReader(in))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&f); err != nil {
+		return nil, usagef("%s: not a run file: %v", name, err)
+	}
+	if f.Version != runfile.Version {
+		return nil, usagef("%s: a run file of version %d; this labsim reads version %d", name, f.Version, runfile.Version)
+	}
+	return &f, nil
+}

@@ -1,0 +1,92 @@
+package labsim
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/sim"
+)
+
+// tinyRun is a run file of two hosts, one message and one operation that
+// the verdict names.
+func tinyRun() *runfile.File {
+	return &runfile.File{
+		Version: runfile.Version, Scenario: "tiny-run", Seed: 7, Hosts: []string{"a", "b"},
+		Events: []runfile.Event{
+			{At: 1, Kind: sim.KindSend, Host: 0, Peer: 1, ID: 1, What: "Ping"},
+			{At: 2, Kind: sim.KindDeliver, Host: 1, Peer: 0, ID: 1, What: "Ping"},
+		},
+		States:  []runfile.State{{Event: 1, Host: 1, Fields: []sim.Field{{Name: "n", Value: "1"}}}},
+		Ops:     []runfile.Op{{Client: 0, Call: 0, Return: 3, Input: "get x", Output: "2"}},
+		Verdict: runfile.Verdict{Problem: "get x returned 2", Kind: "linearizability", Ops: []int{0}, At: 1},
+	}
+}
+
+// writeRun writes v as JSON into dir/name and returns the path.
+func writeRun(t *testing.T, dir, name string, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	return path
+}
+
+func TestViewWritesThePage(t *testing.T) {
+	dir := t.TempDir()
+	file := writeRun(t, dir, "run.json", tinyRun())
+	r := labsim(nil, "view", file)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	page := filepath.Join(dir, "run.html")
+	assert.Equal(t, "wrote "+page+": tiny-run seed 7, 2 events on 2 hosts, failed: get x returned 2\n", r.stdout)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `<script type="application/json" id="run">`)
+	assert.Contains(t, string(html), "<title>tiny-run seed 7: linearizability</title>")
+
+	other := filepath.Join(dir, "other.html")
+	r = labsim(nil, "view", "-out", other, file)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	again, err := os.ReadFile(other)
+	require.NoError(t, err)
+	assert.Equal(t, html, again, "the same page, where -out says")
+}
+
+func TestViewRefusesABadFile(t *testing.T) {
+	dir := t.TempDir()
+	v2 := tinyRun()
+	v2.Version = 2
+	misfit := tinyRun()
+	misfit.Verdict.Ops = []int{3}
+	for _, tc := range []struct {
+		name, file, want string
+	}{
+		{"missing", filepath.Join(dir, "nope.json"), "nope.json: no such file or directory"},
+		{"not json", writeRun(t, dir, "text.json", "just a string"), "text.json: not a run file: json: cannot unmarshal string"},
+		{"truncated", func() string {
+			p := writeRun(t, dir, "cut.json", tinyRun())
+			b, _ := os.ReadFile(p)
+			require.NoError(t, os.WriteFile(p, b[:len(b)/2], 0o644))
+			return p
+		}(), "cut.json: not a run file: unexpected EOF"},
+		{"other version", writeRun(t, dir, "v2.json", v2), "v2.json: a run file of version 2; this labsim reads version 1"},
+		{"unknown field", writeRun(t, dir, "odd.json", map[string]any{"version": 1, "sceanrio": "x"}), `odd.json: not a run file: json: unknown field "sceanrio"`},
+		{"misfit", writeRun(t, dir, "misfit.json", misfit), "misfit.json: the verdict names operation 3, and the run has 1 operation"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := labsim(nil, "view", tc.file)
+			assert.Equal(t, exitUsage, r.code)
+			assertOneError(t, r, tc.want)
+		})
+	}
+	file := writeRun(t, dir, "run.html", tinyRun())
+	r := labsim(nil, "view", file)
+	assert.Equal(t, exitUsage, r.code)
+	assertOneError(t, r, "-out "+file+": that is the run file itself")
+}
