@@ -210,8 +210,10 @@ func TestViewerOfAPassingRunOpensAtTheStart(t *testing.T) {
 
 // BenchmarkChromiumBigRun measures the page of a big synthetic run (5
 // hosts, 30 s of virtual time, about 40 000 events) in Chromium: its size,
-// the time from navigating to the page's load (the viewer drawn), and the
-// time a → takes, from the key press to the next frame.
+// the time from navigating to the page's load (the viewer drawn), the
+// time the page takes to handle a → (drawing included) zoomed in and with
+// the whole run in view, and to draw the whole run; ns/op is a →'s round
+// trip over the DevTools pipe, to the next frame.
 //
 //	go test ./harness/runview -run '^$' -bench ChromiumBigRun -benchtime 20x
 func BenchmarkChromiumBigRun(b *testing.B) {
@@ -240,6 +242,20 @@ func BenchmarkChromiumBigRun(b *testing.B) {
 		inPage += ms
 	}
 	b.StopTimer()
+	// and with the whole run in view, every event and message drawn
+	require.NoError(b, br.key("0"))
+	var zoomAll float64
+	require.NoError(b, br.eval(`window.runView.lastStepMs`, &zoomAll))
+	b.ReportMetric(zoomAll, "zoom-whole-run-ms")
+	var whole float64
+	const wholeSteps = 10
+	for range wholeSteps {
+		require.NoError(b, br.key("ArrowRight"))
+		var ms float64
+		require.NoError(b, br.eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
+		whole += ms
+	}
+	b.ReportMetric(whole/wholeSteps, "step-whole-run-ms")
 	b.ReportMetric(float64(len(f.Events)), "events")
 	b.ReportMetric(float64(fi.Size())/1e6, "page-MB")
 	b.ReportMetric(opened, "open-ms")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 )
 
@@ -216,12 +217,19 @@ func (b *browser) eval(expr string, v any) error {
 func (b *browser) key(key string) error {
 	codes := map[string]int{"ArrowLeft": 37, "ArrowRight": 39, "Home": 36, "End": 35}
 	down := map[string]any{"type": "keyDown", "key": key}
-	if c, ok := codes[key]; ok {
+	switch c, ok := codes[key]; {
+	case ok:
 		down["code"], down["windowsVirtualKeyCode"] = key, c
-	} else {
+	case key >= "a" && key <= "z":
 		down["text"] = key
-		down["code"] = "Key" + string(rune(key[0]-'a'+'A'))
+		down["code"] = "Key" + strings.ToUpper(key)
 		down["windowsVirtualKeyCode"] = int(key[0] - 'a' + 'A')
+	case key >= "0" && key <= "9":
+		down["text"] = key
+		down["code"] = "Digit" + key
+		down["windowsVirtualKeyCode"] = int(key[0])
+	default:
+		down["text"] = key
 	}
 	if err := b.call("Input.dispatchKeyEvent", down, nil); err != nil {
 		return err

@@ -173,11 +173,31 @@
       headCells.push(th);
     });
     statesTable.appendChild(head);
-    R.fieldNames.forEach((f, fi) => {
+    // the fields grouped by inspector ("raft.term": raft's term), each
+    // group under its name, in the order they first show
+    const group = (f) => (f.includes('.') ? f.slice(0, f.indexOf('.')) : '');
+    const groups = [];
+    for (const f of R.fieldNames) if (!groups.includes(group(f))) groups.push(group(f));
+    const order = R.fieldNames.map((_, fi) => fi);
+    order.sort((a, b) => groups.indexOf(group(R.fieldNames[a])) - groups.indexOf(group(R.fieldNames[b])) || a - b);
+    let last = null;
+    for (const fi of order) {
+      const f = R.fieldNames[fi];
+      if (group(f) !== last && groups.length > 1 || (last === null && group(f) !== '')) {
+        const tr = document.createElement('tr');
+        tr.className = 'group';
+        const th = document.createElement('th');
+        th.colSpan = hostCount + 1;
+        th.textContent = group(f) || 'other';
+        tr.appendChild(th);
+        statesTable.appendChild(tr);
+      }
+      last = group(f);
       const tr = document.createElement('tr');
       const th = document.createElement('th');
       th.className = 'field';
-      th.textContent = f;
+      th.textContent = group(f) ? f.slice(group(f).length + 1) : f;
+      th.title = f;
       tr.appendChild(th);
       const row = [];
       R.hosts.forEach((_, h) => {
@@ -188,9 +208,8 @@
         row.push(td);
       });
       statesTable.appendChild(tr);
-      stateCells.push(row);
-      void fi;
-    });
+      stateCells[fi] = row;
+    }
   })();
 
   // fieldsOf returns host h's fields after event c as a map name index →
@@ -338,7 +357,7 @@
     const c = document.createElement('input');
     c.type = 'checkbox';
     c.checked = on;
-    c.addEventListener('change', () => { change(c.checked); layout(); draw(); });
+    c.addEventListener('change', () => { change(c.checked); filters++; layout(); draw(); });
     l.appendChild(c);
     l.appendChild(document.createTextNode(' ' + label));
     parent.appendChild(l);
@@ -359,7 +378,14 @@
   };
 
   const lanes = $('lanes'), box = $('lanesBox');
-  const ctx = lanes.getContext('2d');
+  const screen = lanes.getContext('2d');
+  // what does not move with the cursor is drawn on layer, once for each
+  // view and filter; a step draws layer and the cursor over it
+  const layer = document.createElement('canvas');
+  const layerCtx = layer.getContext('2d');
+  let ctx = screen;
+  let layerKey = '';
+  let filters = 0; // counts the filters' changes
   const over = $('overview');
   const octx = over.getContext('2d');
   const LABEL = 92, AXIS = 24, RIGHT = 12;
@@ -370,15 +396,17 @@
     dpr = window.devicePixelRatio || 1;
     W = box.clientWidth;
     const visibleHosts = R.hosts.map((_, h) => h).filter((h) => hostOn[h]);
-    hostH = visibleHosts.length > 8 ? 28 : 44;
-    clientH = R.clients.length > 24 ? 9 : R.clients.length > 12 ? 12 : 16;
+    clientH = R.clients.length > 24 ? 9 : R.clients.length > 12 ? 12 : 18;
+    // the hosts' lanes share what height the clients leave, 28 to 90 px each
+    const room = box.clientHeight - AXIS - 6 - 20 - R.clients.length * clientH - 12;
+    hostH = Math.max(28, Math.min(90, Math.floor(room / Math.max(1, visibleHosts.length))));
     hostY = R.hosts.map(() => -1);
     let y = AXIS + 6;
     visibleHosts.forEach((h) => { hostY[h] = y + hostH / 2; y += hostH; });
     clientsLabelY = y + 14;
     clientTop = y + 20;
     H = clientTop + R.clients.length * clientH + 10;
-    for (const c of [lanes]) {
+    for (const c of [lanes, layer]) {
       c.width = Math.round(W * dpr);
       c.height = Math.round(H * dpr);
       c.style.height = H + 'px';
@@ -386,6 +414,7 @@
     over.width = Math.round(over.clientWidth * dpr);
     over.height = Math.round(over.clientHeight * dpr);
     density = null;
+    layerKey = '';
   }
 
   const x = (t) => LABEL + (t - view.t0) / (view.t1 - view.t0) * (W - LABEL - RIGHT);
@@ -574,15 +603,43 @@
       if (T[m[1]] < view.t0 || !msgShown(m)) continue;
       inView.push(m);
     }
-    const thin = inView.length > 1500;
-    ctx.globalAlpha = thin ? 0.5 : 0.9;
-    for (const m of inView) drawMsg(m, false, thin);
+    if (inView.length <= 1500) {
+      ctx.globalAlpha = 0.9;
+      for (const m of inView) drawMsg(m, false, false);
+      ctx.globalAlpha = 1;
+      return;
+    }
+    // too many to tell apart: thin lines, a path a colour, and of the
+    // lines that fall on the same pixels only one
+    ctx.globalAlpha = 0.5;
+    ctx.lineWidth = 0.6;
+    for (const [flag, color] of [[0, C.request], [REPLY, C.reply], [DUP, C.dup], [LOST, C.lost]]) {
+      ctx.strokeStyle = color;
+      ctx.beginPath();
+      const drawn = new Set();
+      for (const [a, b, fl] of inView) {
+        const kind = fl & LOST ? LOST : fl & DUP ? DUP : fl & REPLY;
+        if (kind !== flag) continue;
+        const from = R.h[a], to = R.p[a];
+        const x0 = Math.round(x(T[a])), x1 = Math.round(x(T[b]));
+        const key = ((x0 * 4096 + x1) * 64 + from) * 64 + to;
+        if (drawn.has(key)) continue;
+        drawn.add(key);
+        const y0 = hostY[from], y1 = hostY[to];
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, fl & LOST ? (y0 + y1) / 2 : y1);
+      }
+      ctx.stroke();
+    }
     ctx.globalAlpha = 1;
   }
 
   function drawEvents() {
     const a = firstAtOrAfter(view.t0), b = firstAtOrAfter(view.t1 + 1);
-    const dense = b - a > 3000;
+    if (b - a > 3000) {
+      drawDenseEvents(a, b);
+      return;
+    }
     for (let i = a; i < b; i++) {
       if (!shown(i)) continue;
       const h = R.h[i];
@@ -598,11 +655,6 @@
       }
       if (hostY[h] < 0) continue;
       const y = hostY[h];
-      if (dense) {
-        ctx.fillStyle = C.muted;
-        ctx.fillRect(px, y - 3, 1, 6);
-        continue;
-      }
       switch (k) {
         case 'timer':
           ctx.strokeStyle = C.timer;
@@ -634,6 +686,39 @@
         default:
           ctx.fillStyle = k === 'send' || k === 'deliver' || k === 'dup' ? C.request : k === 'reply' || k === 'done' ? C.reply : k === 'lost' ? C.lost : C.muted;
           ctx.fillRect(px - 1, y - 3, 2, 6);
+      }
+    }
+  }
+
+  // drawDenseEvents draws events a to b, too many to tell apart, as ticks
+  // in one path, and then the kills and restarts over them.
+  function drawDenseEvents(a, b) {
+    const kill = kindIndex.kill, restart = kindIndex.restart;
+    const marks = [];
+    // a tick a host a pixel column, however many events fall on it
+    const cols = Math.ceil(W) + 1;
+    const ticked = new Uint8Array(cols * hostCount);
+    ctx.fillStyle = C.muted;
+    for (let i = a; i < b; i++) {
+      const h = R.h[i];
+      if (h < 0 || hostY[h] < 0 || !shown(i)) continue;
+      if (R.k[i] === kill || R.k[i] === restart) marks.push(i);
+      const px = Math.round(x(T[i]));
+      if (px < 0 || px >= cols || ticked[h * cols + px]) continue;
+      ticked[h * cols + px] = 1;
+      ctx.fillRect(px, hostY[h] - 3, 1, 6);
+    }
+    for (const i of marks) {
+      const px = x(T[i]), y = hostY[R.h[i]];
+      if (R.k[i] === kill) cross(px, y, 7, C.kill, 3);
+      else {
+        ctx.fillStyle = C.restart;
+        ctx.beginPath();
+        ctx.moveTo(px, y - 8);
+        ctx.lineTo(px + 7, y + 5);
+        ctx.lineTo(px - 7, y + 5);
+        ctx.closePath();
+        ctx.fill();
       }
     }
   }
@@ -683,6 +768,7 @@
       ctx.lineWidth = 1;
       ctx.strokeRect(xa, y - h / 2, Math.max(2, xb - xa), h);
     }
+    if (clientH < 12 || (xb - xa < 24 && !hot)) return; // no room for a label
     const label = opText(o).replace(/^client \d+: /, '');
     ctx.font = (hot ? '600 ' : '') + Math.min(11, clientH - 3) + 'px system-ui, sans-serif';
     const w = ctx.measureText(label).width;
@@ -753,16 +839,24 @@
   }
 
   function draw() {
+    const key = [view.t0, view.t1, W, H, dpr, filters, selectedOp].join(' ');
+    if (key !== layerKey) {
+      layerKey = key;
+      ctx = layerCtx;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, W, H);
+      drawLanes();
+      drawAxis();
+      drawFaults();
+      drawMessages();
+      drawEvents();
+      drawOps();
+    }
+    ctx = screen;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(layer, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, W, H);
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, W, H);
-    drawLanes();
-    drawAxis();
-    drawFaults();
-    drawMessages();
-    drawEvents();
-    drawOps();
     drawCursor();
     drawLabels();
     drawOverview();
