@@ -1,9 +1,7 @@
 package labsim
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,7 +53,7 @@ named).`,
 			}
 			var b bytes.Buffer
 			if err := runview.Write(&b, f); err != nil {
-				return usagef("%s: %v", file, strings.TrimPrefix(err.Error(), "runview: "))
+				return usagef("%s: %v", file, err)
 			}
 			if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
 				return err
@@ -74,23 +72,13 @@ named).`,
 // loadRunFile reads the run file called name, refusing one that cannot be
 // read or is not a run file of this version with a usage error naming it.
 func loadRunFile(name string) (*runfile.File, error) {
-	in, err := os.Open(name)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, usagef("%s: %v", name, err)
+	f, err := runfile.Load(name)
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, usagef("%s: %v", name, pe.Err)
+	case err != nil:
+		return nil, usagef("%v", err)
 	}
-	defer in.Close()
-	var f runfile.File
-	d := json.NewDecoder(bufio.NewReader(in))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&f); err != nil {
-		return nil, usagef("%s: not a run file: %v", name, err)
-	}
-	if f.Version != runfile.Version {
-		return nil, usagef("%s: a run file of version %d; this labsim reads version %d", name, f.Version, runfile.Version)
-	}
-	return &f, nil
+	return f, nil
 }

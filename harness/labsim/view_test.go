@@ -25,10 +25,12 @@ func tinyRun() *runfile.File {
 		States:  []runfile.State{{Event: 1, Host: 1, Fields: []sim.Field{{Name: "n", Value: "1"}}}},
 		Ops:     []runfile.Op{{Client: 0, Call: 0, Return: 3, Input: "get x", Output: "2"}},
 		Verdict: runfile.Verdict{Problem: "get x returned 2", Kind: "linearizability", Ops: []int{0}, At: 1},
+		Summary: runfile.Summary{Now: 3, Events: 2, Hash: "0123456789abcdef"},
 	}
 }
 
-// writeRun writes v as JSON into dir/name and returns the path.
+// writeRun writes v into dir/name, as JSON (a run file unchecked, as a
+// hand might edit it) and returns the path.
 func writeRun(t *testing.T, dir, name string, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -68,16 +70,16 @@ func TestViewRefusesABadFile(t *testing.T) {
 		name, file, want string
 	}{
 		{"missing", filepath.Join(dir, "nope.json"), "nope.json: no such file or directory"},
-		{"not json", writeRun(t, dir, "text.json", "just a string"), "text.json: not a run file: json: cannot unmarshal string"},
+		{"not json", writeRun(t, dir, "text.json", "just a string"), "json: cannot unmarshal string into Go value"},
 		{"truncated", func() string {
 			p := writeRun(t, dir, "cut.json", tinyRun())
 			b, _ := os.ReadFile(p)
 			require.NoError(t, os.WriteFile(p, b[:len(b)/2], 0o644))
 			return p
-		}(), "cut.json: not a run file: unexpected EOF"},
-		{"other version", writeRun(t, dir, "v2.json", v2), "v2.json: a run file of version 2; this labsim reads version 1"},
-		{"unknown field", writeRun(t, dir, "odd.json", map[string]any{"version": 1, "sceanrio": "x"}), `odd.json: not a run file: json: unknown field "sceanrio"`},
-		{"misfit", writeRun(t, dir, "misfit.json", misfit), "misfit.json: the verdict names operation 3, and the run has 1 operation"},
+		}(), "cut.json: run file: truncated after"},
+		{"other version", writeRun(t, dir, "v2.json", v2), "v2.json: run file version 2; this labsim reads version 1"},
+		{"unknown field", writeRun(t, dir, "odd.json", map[string]any{"version": 1, "sceanrio": "x"}), `odd.json: run file: json: unknown field "sceanrio"`},
+		{"misfit", writeRun(t, dir, "misfit.json", misfit), "misfit.json: run file: verdict.ops[0]: no op 3 (1 ops)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := labsim(nil, "view", tc.file)

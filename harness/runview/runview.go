@@ -51,9 +51,7 @@ var (
 var pageTemplate = template.Must(template.New("view.html").Parse(viewHTML))
 
 // Write writes the page of f to w. It refuses a run file whose parts do not
-// fit together (an event on a host the file does not have, a state of an
-// event it does not hold, a verdict naming an operation it does not
-// hold), with an error naming the value.
+// fit together (see runfile.File.Check), with an error naming the field.
 func Write(w io.Writer, f *runfile.File) error {
 	p, err := build(f)
 	if err != nil {
@@ -167,7 +165,7 @@ type op struct {
 
 // build checks f and works out its page.
 func build(f *runfile.File) (*page, error) {
-	if err := check(f); err != nil {
+	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	p := &page{
@@ -203,63 +201,6 @@ func end(f *runfile.File) int64 {
 		t = max(t, x.At)
 	}
 	return t
-}
-
-// check returns an error naming the first part of f that does not fit the
-// rest.
-func check(f *runfile.File) error {
-	hosts := len(f.Hosts)
-	host := func(h int, what string) error {
-		if h < -1 || h >= hosts {
-			return fmt.Errorf("runview: %s names host %d, and the run has %s", what, h, many(hosts, "host"))
-		}
-		return nil
-	}
-	last := int64(-1 << 63)
-	for i, e := range f.Events {
-		if err := host(e.Host, fmt.Sprintf("event %d", i)); err != nil {
-			return err
-		}
-		if err := host(e.Peer, fmt.Sprintf("event %d's peer", i)); err != nil {
-			return err
-		}
-		if e.At < last {
-			return fmt.Errorf("runview: event %d is at %d ns, before event %d at %d ns", i, e.At, i-1, last)
-		}
-		last = e.At
-	}
-	for i, s := range f.States {
-		if s.Event < 0 || s.Event >= len(f.Events) {
-			return fmt.Errorf("runview: state %d is after event %d, and the run has %s", i, s.Event, many(len(f.Events), "event"))
-		}
-		if s.Host < 0 || s.Host >= hosts {
-			return fmt.Errorf("runview: state %d names host %d, and the run has %s", i, s.Host, many(hosts, "host"))
-		}
-	}
-	for i, x := range f.Faults {
-		for _, h := range x.Hosts {
-			if err := host(h, fmt.Sprintf("fault %d (%s)", i, x.Text)); err != nil || h < 0 {
-				return fmt.Errorf("runview: fault %d (%s) names host %d, and the run has %s", i, x.Text, h, many(hosts, "host"))
-			}
-		}
-	}
-	for _, o := range f.Verdict.Ops {
-		if o < 0 || o >= len(f.Ops) {
-			return fmt.Errorf("runview: the verdict names operation %d, and the run has %s", o, many(len(f.Ops), "operation"))
-		}
-	}
-	if a := f.Verdict.At; a < -1 || a >= len(f.Events) {
-		return fmt.Errorf("runview: the verdict is at event %d, and the run has %s", a, many(len(f.Events), "event"))
-	}
-	return nil
-}
-
-// many says n things: "1 host", "3 hosts".
-func many(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // columns fills in the page's event columns and their tables.

@@ -90,12 +90,12 @@ func TestFaultsLastUntilTheirHeal(t *testing.T) {
 }
 
 func TestFaultsHealedByAHealLeaveKills(t *testing.T) {
-	f := &runfile.File{Hosts: []string{"a", "b"}, Verdict: runfile.Verdict{At: -1}, Faults: []runfile.Fault{
+	f := &runfile.File{Version: runfile.Version, Scenario: "s", Hosts: []string{"a", "b"}, Verdict: runfile.Verdict{At: -1}, Faults: []runfile.Fault{
 		{At: 1, Text: "kill b", Hosts: []int{1}},
 		{At: 2, Text: "isolate a", Hosts: []int{0}},
 		{At: 3, Text: "heal", Heal: true},
 		{At: 4, Text: "restart b", Hosts: []int{1}, Heal: true},
-	}, Summary: runfile.Summary{Now: 9}}
+	}, Summary: runfile.Summary{Now: 9, Hash: "0000000000000000"}}
 	p, err := build(f)
 	require.NoError(t, err)
 	assert.EqualValues(t, 4, p.Faults[0].End, "the kill lasts until the restart")
@@ -145,7 +145,8 @@ func TestStatesByHost(t *testing.T) {
 func TestWriteEscapesTheRun(t *testing.T) {
 	nasty := `</script><script>alert("x")</script><!-- ]]> & ` + "\u2028"
 	f := &runfile.File{
-		Scenario: nasty, Hosts: []string{nasty}, Verdict: runfile.Verdict{Problem: nasty, At: 0},
+		Version: runfile.Version, Summary: runfile.Summary{Hash: "0000000000000000"},
+		Scenario: nasty, Hosts: []string{nasty}, Verdict: runfile.Verdict{Problem: nasty, Kind: nasty, At: 0},
 		Events: []runfile.Event{{Kind: sim.KindTimer, Host: 0, Peer: -1, What: nasty}},
 		States: []runfile.State{{Event: 0, Host: 0, Fields: []sim.Field{{Name: nasty, Value: nasty}}}},
 		Ops:    []runfile.Op{{Input: nasty, Output: nasty, Return: -1}},
@@ -160,20 +161,17 @@ func TestWriteEscapesTheRun(t *testing.T) {
 	assert.Equal(t, []any{nasty}, run["whats"])
 }
 
+// TestWriteRefusesARunThatDoesNotFit checks that a page is drawn only of
+// a run whose parts fit together, as runfile checks them.
 func TestWriteRefusesARunThatDoesNotFit(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func(f *runfile.File)
 		want string
 	}{
-		{"event host", func(f *runfile.File) { f.Events[5].Host = 7 }, "event 5 names host 7, and the run has 3 hosts"},
-		{"event peer", func(f *runfile.File) { f.Events[5].Peer = -2 }, "event 5's peer names host -2"},
-		{"event order", func(f *runfile.File) { f.Events[5].At = 0 }, "event 5 is at 0 ns, before event 4"},
-		{"state event", func(f *runfile.File) { f.States[1].Event = 1 << 20 }, "state 1 is after event 1048576"},
-		{"state host", func(f *runfile.File) { f.States[1].Host = 3 }, "state 1 names host 3"},
-		{"fault host", func(f *runfile.File) { f.Faults[0].Hosts = []int{-1} }, "fault 0 (partition {s0} | {s1 s2}) names host -1"},
-		{"verdict op", func(f *runfile.File) { f.Verdict.Ops = []int{len(f.Ops)} }, "the verdict names operation"},
-		{"verdict at", func(f *runfile.File) { f.Verdict.At = len(f.Events) }, "the verdict is at event"},
+		{"event host", func(f *runfile.File) { f.Events[5].Host = 7 }, "events[5].h: host 7 out of range (3 hosts)"},
+		{"state event", func(f *runfile.File) { f.States[len(f.States)-1].Event = 1 << 20 }, "event 1048576 past the"},
+		{"verdict op", func(f *runfile.File) { f.Verdict.Ops = []int{len(f.Ops)} }, "verdict.ops[0]: no op"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := small()
@@ -187,7 +185,8 @@ func TestWriteRefusesARunThatDoesNotFit(t *testing.T) {
 
 func TestWriteAnEmptyRun(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, Write(&b, &runfile.File{Scenario: "nothing", Verdict: runfile.Verdict{At: -1}}))
+	require.NoError(t, Write(&b, &runfile.File{Version: runfile.Version, Scenario: "nothing", Verdict: runfile.Verdict{At: -1},
+		Summary: runfile.Summary{Hash: "0000000000000000"}}))
 	run := embedded(t, b.String())
 	assert.Equal(t, []any{}, run["t"], "no events, an empty column, not null")
 	assert.Contains(t, b.String(), "<title>nothing seed 0: passed</title>")
