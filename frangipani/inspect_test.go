@@ -9,6 +9,7 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/frangipani"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -44,22 +45,14 @@ func TestInspectShowsLeasesAndDirtyKeys(t *testing.T) {
 }
 
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		d := deploy(t, 2, frangipani.DefaultConfig())
 		a, _ := d.clerk(t, "a")
 		b, _ := d.clerk(t, "b")
 		for _, ck := range []*frangipani.Clerk{a, b, a} {
 			d.append(t, ck, "x", "1")
-			if inspect {
-				fields += simtest.RunInspecting(d.w, time.Second)
-			} else {
-				d.w.Run(time.Second)
-			}
+			run(d.w, time.Second)
 		}
-		return fields, d.w.Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return d.w
+	}))
 }

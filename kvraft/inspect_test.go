@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/kvraft"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -35,22 +37,14 @@ func TestInspectShowsKeysAndTheLastOp(t *testing.T) {
 }
 
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		h := makeConfig(t, 2, 3, true, 300, kvraft.DefaultOptions())
 		ck := h.MakeClient(h.All())
 		for i := range 5 {
 			ck.Append("k", string(rune('a'+i)))
 		}
-		if inspect {
-			fields = simtest.RunInspecting(h.World(), time.Second)
-		} else {
-			h.Sleep(time.Second)
-		}
+		run(h.World(), time.Second)
 		ck.Check("k", "abcde")
-		return fields, h.World().Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return h.World()
+	}))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -76,19 +77,11 @@ func TestInspectNamesTheGroup(t *testing.T) {
 // TestInspectChangesNothing holds Inspect to the seed rule: a run that
 // reads every host's state after every event ends as one that does not.
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		cfg := makeConfig(t, 3, 3, true, true, LabConfig())
 		cfg.One(1, 3, true)
-		if inspect {
-			fields = simtest.RunInspecting(cfg.World(), 2*time.Second)
-		} else {
-			cfg.Sleep(2 * time.Second)
-		}
+		run(cfg.World(), 2*time.Second)
 		cfg.One(2, 3, true)
-		return fields, cfg.World().Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return cfg.World()
+	}))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/rsm"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -36,21 +37,12 @@ func TestInspectShowsAppliedSessionsAndPending(t *testing.T) {
 }
 
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		w := newWorld(t, rsm.DefaultConfig())
-		l := w.leader(t)
 		var o outcome
-		w.server(l).Submit(rsm.Session{Client: 1, Seq: 1}, int64(2), o.done)
-		if inspect {
-			fields = simtest.RunInspecting(w.w, time.Second)
-		} else {
-			w.w.Run(time.Second)
-		}
+		w.server(w.leader(t)).Submit(rsm.Session{Client: 1, Seq: 1}, int64(2), o.done)
+		run(w.w, time.Second)
 		require.Equal(t, 1, o.called)
-		return fields, w.w.Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return w.w
+	}))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/txntest"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -78,24 +79,15 @@ func TestInspectShowsLocksAndDecisionsPerGroup(t *testing.T) {
 }
 
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		d := deploy(t, 2, standard(shardtxn.DefaultConfig()))
 		ck := txntest.Clerk(d.c, "client")
-		var ends int
+		ends := 0
 		for i := range 4 {
-			key := fmt.Sprintf("k%d", i)
-			require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(key, "1"), shardtxn.Set(fmt.Sprintf("j%d", i), "2")}, func(shardtxn.Outcome) { ends++ }))
-			if inspect {
-				fields += simtest.RunInspecting(d.w, time.Second)
-			} else {
-				d.w.Run(time.Second)
-			}
+			require.NoError(t, ck.Txn([]shardtxn.Op{shardtxn.Set(fmt.Sprintf("k%d", i), "1"), shardtxn.Set(fmt.Sprintf("j%d", i), "2")}, func(shardtxn.Outcome) { ends++ }))
+			run(d.w, time.Second)
 		}
 		require.Equal(t, 4, ends)
-		return fields, d.w.Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return d.w
+	}))
 }

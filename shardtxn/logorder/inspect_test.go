@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -37,21 +38,13 @@ func TestInspectShowsTheTidProcessed(t *testing.T) {
 }
 
 func TestInspectChangesNothing(t *testing.T) {
-	run := func(inspect bool) (fields int, sum string) {
+	require.NoError(t, simtest.InspectingChangesNothing(func(run func(*sim.World, time.Duration)) *sim.World {
 		d := deploy(t, 2, config(3, 1))
 		ck := d.clerk()
 		for i := range 3 {
 			d.put(t, ck, fmt.Sprintf("k%d", i), "v")
-			if inspect {
-				fields += simtest.RunInspecting(d.w, 500*time.Millisecond)
-			} else {
-				d.w.Run(500 * time.Millisecond)
-			}
+			run(d.w, 500*time.Millisecond)
 		}
-		return fields, d.w.Summary().String()
-	}
-	_, plain := run(false)
-	fields, inspected := run(true)
-	assert.Positive(t, fields)
-	assert.Equal(t, plain, inspected)
+		return d.w
+	}))
 }
