@@ -90,3 +90,25 @@ func BenchmarkIdle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "virtual-s/s")
 }
+
+// BenchmarkInspect measures what a recording pays to read one node's
+// state (Host.State), as it does after every event on the hosts the event
+// touched: a leader's, after 100 entries.
+func BenchmarkInspect(b *testing.B) {
+	c := newBenchCluster(b, 5)
+	if !c.w.RunUntil(func() bool { return c.leader() != nil }, 10*time.Second) {
+		b.Fatal("no leader")
+	}
+	for k := range 100 {
+		c.leader().Start(k)
+	}
+	c.w.Run(time.Second)
+	host := c.leader().host
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if len(host.State()) == 0 {
+			b.Fatal("the leader's host shows nothing")
+		}
+	}
+}
