@@ -244,6 +244,28 @@ func (m *Monkey) record(f fault.Fault) {
 		}
 	}
 	m.w.Tracef("chaos: %s", e.Text)
+	if m.w.Recording() {
+		ev := sim.Event{Kind: sim.KindFault, Host: -1, Peer: -1, What: e.Text}
+		switch hs := m.Struck(f); {
+		case f.Kind == fault.Cut || f.Kind == fault.Uncut:
+			ev.Host, ev.Peer = hs[0], hs[1]
+		case len(hs) == 1:
+			ev.Host = hs[0]
+		}
+		m.w.Record(ev)
+	}
+}
+
+// Struck returns the world IDs of the hosts f strikes (see
+// fault.Fault.Struck).
+func (m *Monkey) Struck(f fault.Fault) []int {
+	hs := f.Struck(m.servers)
+	for i, h := range hs {
+		if h >= 0 && h < len(m.hosts) {
+			hs[i] = m.hosts[h].ID()
+		}
+	}
+	return hs
 }
 
 // Connected reports whether messages from host a reach host b, servers or

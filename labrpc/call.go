@@ -45,8 +45,9 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 		f = n.codec.frameFor(av.Type(), rv.Type())
 		e.frame = f
 	}
-	if rs := n.serverOf(e); rs != nil {
-		rs.lookup(svcMeth).check(av.Type(), rv.Type())
+	to := n.serverOf(e)
+	if to != nil {
+		to.lookup(svcMeth).check(av.Type(), rv.Type())
 	}
 
 	c := f.newCall()
@@ -63,6 +64,10 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	n.w.Fold(sim.TagCall, uint64(e.id), uint64(size), e.methWord)
 	if n.w.Tracing() {
 		n.w.Tracef("call #%d %v→%v %s %dB", c.id, e.name, e.server, svcMeth, size)
+	}
+	if n.w.Recording() {
+		c.size = size
+		c.record(sim.KindSend, e.host, to.hostOf(), size, svcMeth)
 	}
 	if n.p.CallTimeout > 0 {
 		c.failAfter(n.p.CallTimeout)
@@ -134,7 +139,9 @@ type call struct {
 	callerInc uint64 // the caller's incarnation when it called
 	srv       *Server
 	srvInc    uint64
+	delivered bool     // the request has reached its server (a duplicate may reach it again)
 	handled   bool     // the handler has run (a duplicate may run it again)
+	size      int      // the request's size, kept only while recording
 	finished  bool     // the caller has its answer
 	first     Deferred // the first handling's answer
 }
@@ -206,6 +213,14 @@ func (c *call) deliver() {
 	if n.w.Tracing() {
 		n.w.Tracef("call #%d %s delivered to %v", c.id, c.svcMeth, c.end.server)
 	}
+	if n.w.Recording() {
+		k := sim.KindDeliver
+		if c.delivered {
+			k = sim.KindDup
+		}
+		c.delivered = true
+		c.record(k, c.srv.host, c.end.host, c.size, c.svcMeth)
+	}
 	c.srv.count++
 	if d := n.processing(c.srv.host); d > 0 {
 		n.w.Schedule(d, (*handleAct)(c))
@@ -268,6 +283,9 @@ func (c *call) respond(a *Deferred) {
 	if n.w.Tracing() {
 		n.w.Tracef("call #%d %s answered by %v %dB", c.id, c.svcMeth, c.end.server, size)
 	}
+	if n.w.Recording() {
+		c.record(sim.KindReply, c.srv.host, c.end.host, size, c.svcMeth)
+	}
 	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
 		c.lost("reply dropped", 0)
 		return
@@ -291,6 +309,9 @@ func (c *call) lost(why string, delay time.Duration) {
 	c.end.net.w.Fold(sim.TagLost, c.id)
 	if c.end.net.w.Tracing() {
 		c.end.net.w.Tracef("call #%d %s: %s", c.id, c.svcMeth, why)
+	}
+	if c.end.net.w.Recording() {
+		c.record(sim.KindLost, c.end.host, c.srv.hostOf(), 0, c.svcMeth+": "+why)
 	}
 	c.failAfter(delay)
 }
@@ -320,9 +341,39 @@ func (c *call) finish(wire unsafe.Pointer, ok bool) {
 	if c.end.net.w.Tracing() {
 		c.end.net.w.Tracef("call #%d %s returns to %v ok=%t", c.id, c.svcMeth, c.end.name, ok)
 	}
+	if c.end.net.w.Recording() {
+		what := c.svcMeth + ": failed"
+		if ok {
+			what = c.svcMeth + ": ok"
+		}
+		c.record(sim.KindDone, c.end.host, c.srv.hostOf(), 0, what)
+	}
 	if ok {
 		rc := c.frame.reply
 		rc.at(c.reply).Set(rc.at(wire))
 	}
 	c.done(ok)
+}
+
+// record records an event of the call, from host to peer (either nil for
+// none); the caller checks that the world is recording.
+func (c *call) record(k sim.Kind, host, peer *sim.Host, size int, what string) {
+	c.end.net.w.Record(sim.Event{Kind: k, Host: hostID(host), Peer: hostID(peer), ID: c.id, Size: size, What: what})
+}
+
+// hostID returns h's ID, or -1 for no host.
+func hostID(h *sim.Host) int {
+	if h == nil {
+		return -1
+	}
+	return h.ID()
+}
+
+// hostOf returns the server's host: nil for no server or one outside every
+// host.
+func (s *Server) hostOf() *sim.Host {
+	if s == nil {
+		return nil
+	}
+	return s.host
 }

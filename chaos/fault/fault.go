@@ -154,3 +154,46 @@ func (f Fault) sides(n int) [][]int {
 	}
 	return sides
 }
+
+// Heals reports whether the fault ends faults rather than striking: a
+// heal, a rejoin, an uncut, a restart, a clock set back to its true rate,
+// and a network mode switched off.
+func (f Fault) Heals() bool {
+	switch f.Kind {
+	case Heal, Rejoin, Uncut, Restart:
+		return true
+	case Drift:
+		return f.Rate == 1
+	case Unreliable, Reordering, LongDelays:
+		return !f.On
+	case Duplicate:
+		return f.Rate == 0
+	case DelayRule:
+		return f.Name == ""
+	}
+	return false
+}
+
+// Struck returns the hosts the fault names, in order: a partition's or
+// bridge's servers (of the first servers hosts), the host of an isolation,
+// kill, restart or drift (and rejoin), a cut's two ends; none for a heal
+// or a network mode, which strike the network as a whole.
+func (f Fault) Struck(servers int) []int {
+	switch f.Kind {
+	case Partition, Bridge:
+		var hs []int
+		for _, side := range f.sides(servers) {
+			hs = append(hs, side...)
+		}
+		if f.Kind == Bridge {
+			hs = append(hs, f.Host)
+		}
+		slices.Sort(hs)
+		return hs
+	case Cut, Uncut:
+		return []int{f.Host, f.To}
+	case Isolate, Rejoin, Kill, Restart, Drift:
+		return []int{f.Host}
+	}
+	return nil
+}

@@ -138,3 +138,32 @@ func TestLogString(t *testing.T) {
 	assert.Equal(t, "          1s  kill s1\n          2s  heal\n", log.String())
 	assert.Equal(t, "  15.467517s  heal", Event{At: 15467516572 * time.Nanosecond, Fault: Fault{Kind: Heal}}.String(), "to the microsecond")
 }
+
+func TestHealsAndStruck(t *testing.T) {
+	for _, tc := range []struct {
+		f      Fault
+		heals  bool
+		struck []int
+	}{
+		{Fault{Kind: Heal}, true, nil},
+		{Fault{Kind: Partition, Groups: [][]int{{2, 0}, {1}}}, false, []int{0, 1, 2, 3}},
+		{Fault{Kind: Bridge, Groups: [][]int{{0}, {1}}, Host: 3}, false, []int{0, 1, 2, 3}},
+		{Fault{Kind: Cut, Host: 3, To: 1}, false, []int{3, 1}},
+		{Fault{Kind: Uncut, Host: 3, To: 1}, true, []int{3, 1}},
+		{Fault{Kind: Isolate, Host: 2}, false, []int{2}},
+		{Fault{Kind: Rejoin, Host: 2}, true, []int{2}},
+		{Fault{Kind: Kill, Host: 1}, false, []int{1}},
+		{Fault{Kind: Restart, Host: 1}, true, []int{1}},
+		{Fault{Kind: Drift, Host: 0, Rate: 1.5}, false, []int{0}},
+		{Fault{Kind: Drift, Host: 0, Rate: 1}, true, []int{0}},
+		{Fault{Kind: Unreliable, On: true}, false, nil},
+		{Fault{Kind: Reordering}, true, nil},
+		{Fault{Kind: Duplicate, Rate: 0.1}, false, nil},
+		{Fault{Kind: Duplicate}, true, nil},
+		{Fault{Kind: DelayRule, Name: "slow"}, false, nil},
+		{Fault{Kind: DelayRule}, true, nil},
+	} {
+		assert.Equal(t, tc.heals, tc.f.Heals(), "%v", tc.f)
+		assert.Equal(t, tc.struck, tc.f.Struck(4), "%v", tc.f)
+	}
+}

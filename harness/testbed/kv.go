@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/anishathalye/porcupine"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
@@ -43,6 +44,9 @@ func (k *KV) Start(e *Env) (Load, error) {
 	for i := range clients {
 		host := c.NewClient(fmt.Sprintf("clerk%d", i))
 		clients[i] = linearize.Record(k.Clerk(host, c.Ends(host, k.Group, nil)), &k.h, i, w.Now)
+		if w.Recording() {
+			clients[i] = &recordedKV{ck: clients[i], w: w, host: host.ID(), client: i}
+		}
 	}
 	spec := k.Spec
 	done := spec.Done
@@ -101,6 +105,16 @@ func (k *KV) Linearizable(timeout time.Duration) Check {
 		if r.OK() {
 			return Verdict{}, nil
 		}
-		return Verdict{Problem: r.Problem(), HTML: r.HTML}, nil
+		v := Verdict{Problem: r.Problem(), HTML: r.HTML, Kind: "linearizability"}
+		if x := r.Explanation; x != nil {
+			v.Ops = append(v.Ops, x.Stuck.Index)
+			for _, o := range x.Writes {
+				v.Ops = append(v.Ops, o.Index)
+			}
+		}
+		if r.Verdict != porcupine.Illegal {
+			v.Kind = "unknown"
+		}
+		return v, nil
 	}
 }

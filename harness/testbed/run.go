@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/runfile"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/sim"
 )
@@ -51,10 +52,15 @@ type Run struct {
 	// the run fails as a storm (a message storm that would otherwise run
 	// for hours), at the virtual time it was reached.
 	MaxEvents uint64
-	// Trace, if set, receives the world's event trace.
+	// Trace, if set, receives the world's event trace. A *Recording
+	// asks for the run file as well (see Recording).
 	Trace io.Writer
 	// Dir, if set, is where a check draws a violation.
 	Dir string
+	// Record, if set, records the run into the record's File: every event,
+	// the hosts' states, the faults, the operations and the verdict. It
+	// changes nothing in the run: the trace hash is the same.
+	Record bool
 }
 
 // Network is a network's parameters and its modes at the start of a run.
@@ -84,6 +90,13 @@ type Check func(e *Env) (Verdict, error)
 type Verdict struct {
 	Problem string // "" if the check passed
 	HTML    string // a drawing of the violation, if the check made one
+	// Kind is the kind of violation, short ("linearizability",
+	// "serializability", "balance"); "" is KindCheck.
+	Kind string
+	// Ops are the operations the violation names, by their index in the
+	// workload's history (OpLister's order): the violating one first, then
+	// its witnesses.
+	Ops []int
 }
 
 // A Stall is a heal after which no operation begun completed in time.
@@ -101,6 +114,23 @@ func (s Stall) String() string {
 	return fmt.Sprintf("stall: no operation begun after the heal at %v completed within %v", s.Heal, s.Bound)
 }
 
+// A Recording is a trace writer that asks for the run file too: given as
+// a run's Trace, it makes the run record itself (Run.Record) and holds the
+// file after. It lets a caller that can pass only a trace writer through
+// (a sweep scenario's Run) ask for the run file.
+type Recording struct {
+	Trace io.Writer      // where the trace goes, if anywhere
+	File  *runfile.File // the run file, once the run is over
+}
+
+// Write writes p to the trace, if any.
+func (rc *Recording) Write(p []byte) (int, error) {
+	if rc.Trace == nil {
+		return len(p), nil
+	}
+	return rc.Trace.Write(p)
+}
+
 // A Record is what a run did.
 type Record struct {
 	Name  string
@@ -108,7 +138,12 @@ type Record struct {
 	Drawn []Param
 	// Problem is the verdict: "" if the run passed.
 	Problem string
-	HTML    string // a check's drawing of the violation
+	// Kind is the problem's kind: a check's (Verdict.Kind), or one of the
+	// run's own (KindStall, KindStorm, ...); "" if the run passed.
+	Kind string
+	// Culprits are the operations the problem names, if any (Verdict.Ops).
+	Culprits []int
+	HTML     string // a check's drawing of the violation
 	// Stalls are the heals after which progress did not come in time.
 	Stalls   []Stall
 	FaultLog fault.Log
@@ -117,6 +152,8 @@ type Record struct {
 	// World is the run's world, for a caller that looks further (nil if
 	// the run could not be built).
 	World *sim.World
+	// File is the run written down, if Run.Record asked for it.
+	File *runfile.File
 }
 
 // OK reports whether the run passed.
@@ -135,6 +172,7 @@ type Env struct {
 	mark    time.Duration // operations begun at or after mark count
 	since   int           // operations begun at or after mark that completed
 	problem string        // the first problem Fail was told of
+	kind    string        // and its kind
 	start   time.Duration // when the nemesis started: the schedule's zero
 }
 
@@ -155,9 +193,12 @@ func (e *Env) Calm() bool {
 // command another node applied differently at its index, say): the run
 // ends after the event in progress, with the first such problem as its
 // verdict.
-func (e *Env) Fail(problem string) {
+func (e *Env) Fail(problem string) { e.FailAs(KindSafety, problem) }
+
+// FailAs is Fail, for a problem of the kind given (KindStorm, say).
+func (e *Env) FailAs(kind, problem string) {
 	if e.problem == "" {
-		e.problem = problem
+		e.problem, e.kind = problem, kind
 	}
 }
 
@@ -209,7 +250,21 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	w := sim.NewWorld(r.Seed)
 	w.SetTraceWriter(r.Trace)
+	if rc, ok := r.Trace.(*Recording); ok {
+		w.SetTraceWriter(rc.Trace)
+		r.Record = true
+		defer func() {
+			if out != nil {
+				rc.File = out.File
+			}
+		}()
+	}
 	w.SetEventLimit(r.MaxEvents)
+	var recorder *runfile.Recorder
+	if r.Record {
+		recorder = runfile.NewRecorder(w)
+		w.SetRecorder(recorder)
+	}
 	rec := &Record{Name: r.Name, Seed: r.Seed, Drawn: r.Drawn, World: w}
 	c, err := cluster.New(w, r.Deploy)
 	if err != nil {
@@ -218,6 +273,10 @@ func (r Run) Execute() (out *Record, err error) {
 	e := &Env{Run: &r, World: w, Cluster: c}
 	defer func() {
 		rec.FaultLog, rec.Summary, rec.Ops = c.Log(), w.Summary(), e.Ops
+		if recorder != nil && out != nil {
+			w.SetRecorder(nil)
+			rec.File = r.runFile(recorder, e, rec)
+		}
 	}()
 	defer func() {
 		if p := recover(); p != nil {
@@ -225,7 +284,7 @@ func (r Run) Execute() (out *Record, err error) {
 			if !ok {
 				panic(p) // a node's panic: the caller reports it with its stack
 			}
-			rec.Problem, out, err = s.Error(), rec, nil
+			rec.Problem, rec.Kind, out, err = s.Error(), KindStorm, rec, nil
 		}
 	}()
 	if r.Network.Params != nil {
@@ -240,7 +299,7 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	load, err := r.Workload.Start(e)
 	if err != nil {
-		rec.Problem = fmt.Sprintf("starting the clients: %v", err)
+		rec.Problem, rec.Kind = fmt.Sprintf("starting the clients: %v", err), KindStart
 		return rec, nil
 	}
 	e.start = w.Now()
@@ -251,12 +310,13 @@ func (r Run) Execute() (out *Record, err error) {
 	for _, h := range r.Nemesis.Heals {
 		r.watch(e, rec, e.start+h)
 	}
-	fail := func(format string, args ...any) (*Record, error) {
-		rec.Problem = fmt.Sprintf(format, args...)
+	fail := func(kind, format string, args ...any) (*Record, error) {
+		rec.Problem, rec.Kind = fmt.Sprintf(format, args...), kind
 		return rec, nil
 	}
+	failed := func() (*Record, error) { return fail(e.kind, "%s", e.problem) }
 	if w.RunUntil(e.failed, r.Length) {
-		return fail("%s", e.problem)
+		return failed()
 	}
 	stop()
 	if err := c.Recover(); err != nil {
@@ -270,45 +330,48 @@ func (r Run) Execute() (out *Record, err error) {
 	load.Stop()
 	healed := w.Now()
 	if len(rec.Stalls) > 0 {
-		return fail("%v", rec.Stalls[0])
+		return fail(KindStall, "%v", rec.Stalls[0])
 	}
 	if !e.runUntil(load.Finished, r.Settle) {
 		if e.failed() {
-			return fail("%s", e.problem)
+			return failed()
 		}
-		return fail("the clients' last operations did not end within %v of the last heal, at %v", r.Settle, healed)
+		return fail(KindSettle, "the clients' last operations did not end within %v of the last heal, at %v", r.Settle, healed)
 	}
 	for _, d := range r.Drains {
 		if !e.runUntil(func() bool { return d.Holds(e) }, r.Settle-(w.Now()-healed)) {
 			if e.failed() {
-				return fail("%s", e.problem)
+				return failed()
 			}
-			return fail("%s within %v of the last heal, at %v", d.Says(e), r.Settle, healed)
+			return fail(KindDrain, "%s within %v of the last heal, at %v", d.Says(e), r.Settle, healed)
 		}
 	}
 	if p, ok := load.(Prober); ok && r.Progress > 0 {
 		done := false
 		if err := p.Probe(e, func() { done = true }); err != nil {
-			return fail("probing: %v", err)
+			return fail(KindStall, "probing: %v", err)
 		}
 		if at := w.Now(); !e.runUntil(func() bool { return done }, r.Progress) {
 			if e.failed() {
-				return fail("%s", e.problem)
+				return failed()
 			}
 			rec.Stalls = append(rec.Stalls, Stall{Heal: at, Bound: r.Progress, Fresh: true})
-			return fail("%v", rec.Stalls[0])
+			return fail(KindStall, "%v", rec.Stalls[0])
 		}
 	}
 	if e.failed() {
-		return fail("%s", e.problem)
+		return failed()
 	}
 	for _, check := range r.Checks {
 		v, err := check(e)
 		if err != nil {
-			return fail("%v", err)
+			return fail(KindError, "%v", err)
 		}
 		if v.Problem != "" {
-			rec.Problem, rec.HTML = v.Problem, v.HTML
+			rec.Problem, rec.Kind, rec.Culprits, rec.HTML = v.Problem, v.Kind, v.Ops, v.HTML
+			if rec.Kind == "" {
+				rec.Kind = KindCheck
+			}
 			return rec, nil
 		}
 	}

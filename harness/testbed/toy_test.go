@@ -1,6 +1,7 @@
 package testbed
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/replab/replab/checks/linearize"
@@ -43,12 +44,18 @@ func (s *Store) Do(op Op, reply *Answer) {
 	reply.Value, reply.Version = s.data[op.Key], s.version[op.Key]
 }
 
+// Inspect shows how many keys the store holds (sim.Inspector).
+func (s *Store) Inspect() []sim.Field {
+	return []sim.Field{{Name: "keys", Value: strconv.Itoa(len(s.data))}}
+}
+
 func (s *Store) GetState() (int, bool) { return 1, true }
 func (s *Store) Kill()                 {}
 
 // toyFactory makes Stores.
-func toyFactory(cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
+func toyFactory(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
 	s := &Store{data: map[string]string{}, version: map[string]int64{}}
+	n.Host.Inspect("store", s)
 	return s, []*labrpc.Service{labrpc.MakeService(s)}, nil
 }
 

@@ -57,27 +57,46 @@ type counted struct {
 	e       *Env
 	backoff time.Duration
 	aborts  int // in a row
+	// record, if the world records, records an operation's invoke and
+	// returns what records its return (see clientOp).
+	record func(input string) func(output string)
 }
 
 func (c *counted) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
 	start := c.e.World.Now()
+	ret := c.invoke(func() string { return listInput(ops) })
 	c.TxnClient.ListTxn(ops, func(o txncheck.Outcome, filled []txncheck.Op) {
+		ret(func() string { return listOutput(o, filled) })
 		c.ended(start, o, func() { done(o, filled) })
 	})
 }
 
 func (c *counted) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
 	start := c.e.World.Now()
+	ret := c.invoke(func() string { return transferInput(moves) })
 	c.TxnClient.Transfer(moves, func(o txncheck.Outcome) {
+		ret(o.String)
 		c.ended(start, o, func() { done(o) })
 	})
 }
 
 func (c *counted) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
 	start := c.e.World.Now()
+	ret := c.invoke(func() string { return fmt.Sprintf("read %d balances", accounts) })
 	c.TxnClient.Balances(accounts, func(o txncheck.Outcome, b []int64) {
+		ret(func() string { return balancesOutput(o, b) })
 		c.ended(start, o, func() { done(o, b) })
 	})
+}
+
+// invoke records the invoke of an operation said by input, if the world
+// records, and returns what records its return.
+func (c *counted) invoke(input func() string) func(output func() string) {
+	if c.record == nil {
+		return func(func() string) {}
+	}
+	ret := c.record(input())
+	return func(output func() string) { ret(output()) }
 }
 
 // ended counts a transaction begun at start that ended with o, and
@@ -114,7 +133,12 @@ func (t *Txn) Start(e *Env) (Load, error) {
 		if err != nil {
 			return nil, err
 		}
-		clients[i] = &counted{TxnClient: ck, e: e, backoff: t.Backoff}
+		cl := &counted{TxnClient: ck, e: e, backoff: t.Backoff}
+		if w := e.World; w.Recording() {
+			host, client := hostNamed(w, fmt.Sprintf("client%d", i)), i
+			cl.record = func(input string) func(string) { return clientOp(w, host, client, input) }
+		}
+		clients[i] = cl
 	}
 	if t.Bank != nil {
 		return &txnLoad{t, workload.StartBank(e.World, clients, *t.Bank, &t.accounts)}, nil
@@ -167,7 +191,10 @@ func (t *Txn) StrictSerializable() Check {
 		if res.OK() {
 			return Verdict{}, nil
 		}
-		v := Verdict{Problem: res.String()}
+		v := Verdict{Problem: res.String(), Kind: "serializability"}
+		if len(res.Anomalies) > 0 {
+			v.Ops = res.Anomalies[0].Txns
+		}
 		if e.Run.Dir != "" {
 			v.HTML, _ = res.WriteHTML(e.Run.Dir, fmt.Sprintf("%s-seed%d", e.Run.Name, e.Run.Seed), e.Cluster.Log().Intervals(e.World.Now()))
 		}
@@ -188,7 +215,11 @@ func (t *Txn) Balanced() Check {
 			return Verdict{}, fmt.Errorf("checking the bank: %w", err)
 		}
 		if !res.Valid {
-			return Verdict{Problem: res.String()}, nil
+			v := Verdict{Problem: res.String(), Kind: "balance"}
+			if len(res.Errors) > 0 {
+				v.Ops = []int{res.Errors[0].First.Op}
+			}
+			return v, nil
 		}
 		return Verdict{}, nil
 	}

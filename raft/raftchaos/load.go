@@ -39,7 +39,7 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 	}
 	w := e.World
 	l.started = map[any]time.Duration{}
-	l.Logs.OnViolation(func(err error) { e.Fail(err.Error()) })
+	l.Logs.OnViolation(func(err error) { e.FailAs("agreement", err.Error()) })
 	l.Logs.OnApply(func(_, _ int, cmd any) {
 		e.Ops = l.Logs.MaxIndex() // so that a run a violation ends says how far it got
 		if start, ok := l.started[cmd]; ok {
@@ -53,7 +53,7 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 			return
 		}
 		if b := e.Cluster.Net().GetTotalBytes(); l.MaxBytes > 0 && b > l.MaxBytes {
-			e.Fail(fmt.Sprintf("storm: the network carried %d bytes of RPC arguments by virtual time %v, more than %d", b, w.Now(), l.MaxBytes))
+			e.FailAs(testbed.KindStorm, fmt.Sprintf("storm: the network carried %d bytes of RPC arguments by virtual time %v, more than %d", b, w.Now(), l.MaxBytes))
 			return
 		}
 		for i := range l.Logs.Nodes() {
@@ -103,7 +103,7 @@ func (l *Load) Agree() testbed.Check {
 	return func(e *testbed.Env) (testbed.Verdict, error) {
 		e.Ops = l.Logs.MaxIndex()
 		if err := l.Logs.Err(); err != nil {
-			return testbed.Verdict{Problem: err.Error()}, nil
+			return testbed.Verdict{Problem: err.Error(), Kind: "agreement"}, nil
 		}
 		return testbed.Verdict{}, nil
 	}
