@@ -77,7 +77,9 @@ func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.
 	// A run past the bound stops waiting to drain: its verdict is in.
 	drained := r.Drains[0].Holds
 	r.Drains[0].Holds = func(e *testbed.Env) bool { return rt.problem() != "" || drained(e) }
-	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: rt.problem(), Kind: testbed.KindStorm}, nil }}, r.Checks...)
+	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) {
+		return testbed.Verdict{Problem: rt.problem(), Kind: testbed.KindStorm}, nil
+	}}, r.Checks...)
 	r.Network.Modes = chaos.Modes{Unreliable: true}
 	r.Nemesis.Reactive = func(e *testbed.Env) (func(), error) {
 		rt.w = e.World

@@ -119,7 +119,7 @@ func (s Stall) String() string {
 // file after. It lets a caller that can pass only a trace writer through
 // (a sweep scenario's Run) ask for the run file.
 type Recording struct {
-	Trace io.Writer      // where the trace goes, if anywhere
+	Trace io.Writer     // where the trace goes, if anywhere
 	File  *runfile.File // the run file, once the run is over
 }
 

@@ -105,7 +105,9 @@ func Run(name string, seed int64, cfg logorder.Config, load *testbed.Txn) (testb
 				return "the nodes did not all process the whole log (" + dep.Progress(e.Cluster) + ")"
 			},
 		}},
-		Checks: []testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: agree.problem, Kind: "agreement"}, nil }, load.Check()},
+		Checks: []testbed.Check{func(*testbed.Env) (testbed.Verdict, error) {
+			return testbed.Verdict{Problem: agree.problem, Kind: "agreement"}, nil
+		}, load.Check()},
 	}, nil
 }
 
@@ -116,7 +118,9 @@ func WithFailover(r *testbed.Run) {
 	r.Nemesis.Reactive = f.nemesis
 	says := r.Drains[0].Says
 	r.Drains[0].Says = func(e *testbed.Env) string { return cmp.Or(f.problem, says(e)) }
-	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) { return testbed.Verdict{Problem: f.problem, Kind: "failover"}, nil }}, r.Checks...)
+	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) {
+		return testbed.Verdict{Problem: f.problem, Kind: "failover"}, nil
+	}}, r.Checks...)
 }
 
 // An agreement holds the first decision any node made of each tid, and
