@@ -182,12 +182,12 @@ func runAcidTable(p Params) (*Result, error) {
 	}
 	caption := fmt.Sprintf("Committed transactions per second of %d clients, each running one transaction after another for %v of virtual time (`-full`: 5 s), "+
 		"every transaction reading (Gets) or writing (Sets) n random keys of %d, on paper 003's deployment and design: 5 shards with a replica on each of 3 replica-server hosts, "+
-		"3 transaction managers each on a host of its own, write intents, presumed commit, leaders found through the replica manager (1 Gbit/s uplinks, 20 µs of CPU per message). "+
+		"3 transaction managers each on a host of its own, write intents, presumed commit, leaders found through the replica manager (%s uplinks, %s of CPU per message). "+
 		"Beside ours, the paper's Table 1 (its figures without logs; it ran 1000 transactions at once on EC2). "+
 		"Both fall as transactions grow, since a transaction of more keys touches more shards and waits for the slowest: ours from %.0f to %.0f writes a second between 3 and 20 operations (%.1f×), the paper's from 250 to 80 (3.1×). "+
 		"Our absolute rates are higher by the simulated network's speed (a message costs tens of microseconds here, a millisecond or so on the paper's HTTP between EC2 instances). "+
 		"Reads never fail (they share their locks); a write that meets another's pending write intent aborts at once, paper 003's rule, and with %d clients each holding up to 20 of %d keys, %.0f %% of the 20-operation writes did (the CSV's failed column).",
-		acidClients, window, acidKeys, ours[1].Values[0], ours[1].Values[2], ours[1].Values[0]/ours[1].Values[2], acidClients, acidKeys, rates[len(rates)-1].failedPct())
+		acidClients, window, acidKeys, uplinkSpeed(), messageCPU(), ours[1].Values[0], ours[1].Values[2], ours[1].Values[0]/ours[1].Values[2], acidClients, acidKeys, rates[len(rates)-1].failedPct())
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-acid-table1", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
 

@@ -90,11 +90,11 @@ func frangipaniContention(seed int64, sc contentionScale) (*Result, error) {
 		}
 		charts = append(charts, ch)
 	}
-	caption := fmt.Sprintf("Operations per virtual second of %v clients sharing one key (Gets, Puts and Appends alike; 3 servers, 1 Gbit/s uplinks, 20 µs of CPU per message), over %v (`-full`: 5 s), "+
+	caption := fmt.Sprintf("Operations per virtual second of %v clients sharing one key (Gets, Puts and Appends alike; 3 servers, %s uplinks, %s of CPU per message), over %v (`-full`: 5 s), "+
 		"on kvraft replicating on %v heartbeats (the Frangipani report's \"My KV Raft\") or on Start, and on frangipani taking the key's lock for every operation (locks only, the report's design) "+
 		"or performing at the lock service the operations of a key that moves from client to client unless a client works it back to back (as it is here). "+
 		"Both axes are logarithmic; each system's markers are shifted a little sideways. %s",
-		sc.clients, sc.window, kvHeartbeat.heartbeat, strings.Join(findings, " "))
+		sc.clients, uplinkSpeed(), messageCPU(), sc.window, kvHeartbeat.heartbeat, strings.Join(findings, " "))
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "frangipani-contention", Caption: caption, Charts: charts}}}, nil
 }
 

@@ -43,6 +43,18 @@ func network() labrpc.Params {
 	return p
 }
 
+// uplinkSpeed is network()'s uplink speed as captions give it ("1
+// Gbit/s").
+func uplinkSpeed() string {
+	return fmt.Sprintf("%g Gbit/s", float64(network().Bandwidth)*8/1e9)
+}
+
+// messageCPU is network()'s CPU cost of one message as captions give it
+// ("20 µs").
+func messageCPU() string {
+	return fmt.Sprintf("%g µs", float64(network().ServiceTime)/float64(time.Microsecond))
+}
+
 // An env is one experiment world: a key/value cluster and a ChaosMonkey on
 // its servers.
 type env struct {

@@ -303,7 +303,7 @@ func namiWorkersCaption(window time.Duration, workers []int, points []workersPoi
 	}
 	return fmt.Sprintf("Paper 004's Table 2 beside ours: banking-app transactions (5 moves over 10 of %d accounts, 1 KB rows) per second, and their median latency, against workers, each running one transaction after another for %v of virtual time "+
 		"(the paper ran 400 transactions a worker, about two minutes; `-full` runs 2 s). The paper's baseline is RocksDB's optimistic transactions on one server; ours is the same log-ordered store on one node (its log a Raft group of one, every key local). "+
-		"The paper's systems plateau near 130 ops/s on e2-medium VMs with disks; ours, with no disk and 20 µs of CPU per message, go an order of magnitude higher. "+
+		"The paper's systems plateau near 130 ops/s on e2-medium VMs with disks; ours, with no disk and %s of CPU per message, go an order of magnitude higher. "+
 		"Our single node beats Nami %s, for two measured causes. Its commit is a local step: p50 %.2f ms against %.2f on 3 nodes (a Raft round, and the fetches of the values a node does not keep) at 1 worker, %.2f against %.2f at %d. "+
 		"And at 1 worker, %d of the %d transactions on 3 nodes took %v or more (none of %d on the single node): a snapshot taken from the log's leader names a commit the followers hear of only at the next heartbeat, and a read there waits for it; "+
 		"with more workers other commits carry the news sooner. "+
@@ -311,7 +311,7 @@ func namiWorkersCaption(window time.Duration, workers []int, points []workersPoi
 		"Charged that as a disk write per commit (each save waits for the disk's next write, which carries every save made meanwhile), the single node (the fourth curve) commits in %.2f ms at 1 worker, its p50 %.1f ms against Nami's %.1f, "+
 		"and 3-node Nami is ahead of it in throughput %s (at 1 worker the heartbeat waits above still hold Nami back: %.0f against %.0f a second; at %d, %.0f against %.0f). "+
 		"The disk charges only commits: a read answers from a tid the node has processed, which a quorum has already written, and does not wait for it.",
-		bankAccounts, window, beats,
+		bankAccounts, window, messageCPU(), beats,
 		one.commitP50, three.commitP50, at(0, last).commitP50, at(1, last).commitP50, workers[last],
 		three.slow, three.txns, namiSlow(), one.txns,
 		namiPaperTable2[1][0][1], namiPaperTable2[0][0][1], namiWorkerCounts()[paperLast], namiPaperTable2[1][paperLast][0], namiPaperTable2[0][paperLast][0],

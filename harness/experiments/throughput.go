@@ -90,7 +90,7 @@ func runConcurrency(p Params) (*Result, error) {
 	}
 	top := len(clients) - 1
 	caption := fmt.Sprintf("Successful Puts per second against concurrent clients, each putting to a key of its own, counted over %v of virtual time "+
-		"(paper profile, 1 Gbit/s uplinks, 20 µs of CPU per message), for each cluster size. ", window)
+		"(paper profile, %s uplinks, %s of CPU per message), for each cluster size. ", window, uplinkSpeed(), messageCPU())
 	caption += fmt.Sprintf("With %d servers: %.0f Puts a second from %d client(s), %.0f times as many from %d, %.0f times as many again from %d, "+
 		"and from %d to %d clients the count levels off near %.0f. ",
 		sizes[0], first[0], clients[0], first[1]/first[0], clients[1], first[2]/first[1], clients[2], clients[top-1], clients[top], first[top])
@@ -305,11 +305,11 @@ func runValueSize(p Params) (*Result, error) {
 	crossing := heartbeat.Seconds() * gigabit / float64(clients*(servers-1)) / 1024
 	lastKB := theirs.X[len(theirs.X)-1]
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{
-		{Name: "value-size-throughput", Caption: fmt.Sprintf("Successful Puts in 5 s against value size, 1 KB to 1 MB (paper profile): the leader's 1 Gbit/s uplink carries each value to %d followers. "+
+		{Name: "value-size-throughput", Caption: fmt.Sprintf("Successful Puts in 5 s against value size, 1 KB to 1 MB (paper profile): the leader's %s uplink carries each value to %d followers. "+
 			"Ours fills the uplink from the smallest values on, so its Puts fall in proportion to the size; the paper's sends one batch per %v heartbeat, "+
 			"so its Puts stay flat until a heartbeat's batch (%d values to %d followers) no longer crosses the uplink within the heartbeat, past %.0f KB a value; "+
 			"it completed Puts up to %v KB and none beyond: there a batch holds the uplink longer than an election timeout, the heartbeats queue behind it, the followers elect one leader after another. "+
-			"Both axes are logarithmic: the counts span four orders of magnitude.", servers-1, heartbeat, clients, servers-1, crossing, lastKB) + gaps, Charts: []*plots.Chart{f4}},
+			"Both axes are logarithmic: the counts span four orders of magnitude.", uplinkSpeed(), servers-1, heartbeat, clients, servers-1, crossing, lastKB) + gaps, Charts: []*plots.Chart{f4}},
 		{Name: "value-size-latency", Caption: fmt.Sprintf("Put latency against value size: mean, with the p5-p95 range shaded, on logarithmic axes. "+
 			"The paper's Raft (Fig. 5) stays near its heartbeat (%.0f-%.0f ms) up to %v KB and completes no Put beyond; ours starts %.0f times lower and climbs with the size.",
 			slices.Min(theirs.Mid), slices.Max(theirs.Mid), lastKB, theirs.Mid[0]/ours.Mid[0]) + gaps, Charts: []*plots.Chart{f5}},

@@ -277,7 +277,7 @@ func runTxnLatency(p Params) (*Result, error) {
 	last := len(clients) - 1
 	one, many := func(name string) plots.Stats { return at(panelA, name, 0) }, func(name string) plots.Stats { return at(panelA, name, last) }
 	caption := fmt.Sprintf("Latency (mean, solid; p95, dashed) of shardtxn operations against %s concurrent clients (the paper's eight counts), each running one operation after another for %v of virtual time "+
-		"(the paper ran 30 s; `-full` does), on paper 000's deployment: three hosts, each a coordinator replica and a replica of both shards; 1 Gbit/s uplinks, 20 µs of CPU per message. "+
+		"(the paper ran 30 s; `-full` does), on paper 000's deployment: three hosts, each a coordinator replica and a replica of both shards; %s uplinks, %s of CPU per message. "+
 		"Our transactions on one shard go straight to it; transactions across shards take 2PC through the coordinator (five round trips), "+
 		"but for the read-only ones of (c), which take paper 000's one-phase optimisation (not strictly serializable). "+
 		"(a) Paper 000's design beside ours. Its clients sent everything to the coordinator leader, which relayed a simple operation to its shard (shardtxn's Relay), "+
@@ -286,7 +286,7 @@ func runTxnLatency(p Params) (*Result, error) {
 		"(with %d clients: the paper's %.2f and %.2f, ours %.2f and %.2f ms). "+
 		"The paper's Get is not linearizable: a leader cut off from its shard answers from a state the shard has moved past until it steps down; "+
 		"shardtxn's TestLocalReadsAreNotLinearizable stages that on a pinned seed, and porcupine rejects the history. %s",
-		joinInts(clients), window,
+		joinInts(clients), window, uplinkSpeed(), messageCPU(),
 		one(getPaper).Mean, one(setPaper).Mean, one(setPaper).Mean/one(getPaper).Mean, one(getLogged).Mean, one(setOurs).Mean,
 		clients[last], many(getPaper).Mean, many(setPaper).Mean, many(getLogged).Mean, many(setOurs).Mean,
 		costFindings(clients, window, func(name string, ci int) txnPoint {
@@ -668,9 +668,9 @@ func runTxnScaling(p Params) (*Result, error) {
 	}
 	last := points[len(points)-1]
 	caption := fmt.Sprintf("Transactions per second that %d clients per shard commit over %v, each setting a key of its own (one shard) or two keys on two shards (2PC), "+
-		"against the number of shard groups, every replica on a host of its own (1 Gbit/s uplinks, 20 µs of CPU per message). "+
+		"against the number of shard groups, every replica on a host of its own (%s uplinks, %s of CPU per message). "+
 		"Single-shard transactions skip the coordinator and scale with the shards; cross-shard ones all pass through the coordinator leader, whose log batches many decisions into one entry "+
 		"but whose CPU caps them: its host handled %.1f to %.1f messages (requests and replies) per cross-shard transaction, at %v of CPU each, which kept its CPU busy %.0f %% of the time with %d shards.",
-		perShard, window, slices.Min(msgs), slices.Max(msgs), serviceTime, 100*last.cross*last.leaderMsgs*serviceTime.Seconds(), shards[len(shards)-1])
+		perShard, window, uplinkSpeed(), messageCPU(), slices.Min(msgs), slices.Max(msgs), serviceTime, 100*last.cross*last.leaderMsgs*serviceTime.Seconds(), shards[len(shards)-1])
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "txn-scaling", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
