@@ -85,3 +85,19 @@ func TestInspectChangesNothing(t *testing.T) {
 		return cfg.World()
 	}))
 }
+
+func TestInspectShowsACandidate(t *testing.T) {
+	rc := LabConfig()
+	rc.PreVote, rc.CheckQuorum = false, false
+	cfg := makeConfig(t, 1, 3, false, false, rc)
+	leader := cfg.CheckOneLeader()
+	lone := (leader + 1) % 3
+	cfg.Disconnect(lone)
+	cfg.Sleep(2 * time.Second) // it times out and campaigns, alone
+	s := simtest.State(cfg.Host(lone))
+	assert.Equal(t, "candidate", s["raft.role"])
+	assert.Equal(t, cfg.Host(lone).Name(), s["raft.votedFor"], "a candidate votes for itself")
+	assert.Equal(t, "-", s["raft.leader"], "a candidate follows no one")
+	cfg.raft(lone).Kill()
+	assert.Equal(t, "killed", simtest.State(cfg.Host(lone))["raft.role"], "a node killed on a live host")
+}
