@@ -153,6 +153,12 @@ func (w *World) Step() bool {
 	en := w.q.top()
 	e := w.q.slab[en.slot]
 	w.q.pop()
+	w.run(en, e)
+	return true
+}
+
+// run fires e, just taken out of the heap at en.
+func (w *World) run(en entry, e event) {
 	if e.host != nil {
 		e.host.pending--
 	}
@@ -171,11 +177,10 @@ func (w *World) Step() bool {
 			t.queued = false
 			w.q.release(en.slot)
 		}
-		return true
+		return
 	}
 	w.q.release(en.slot)
 	e.act.Fire()
-	return true
 }
 
 // fire advances the clock to en's time and folds the event into the trace.

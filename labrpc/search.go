@@ -1,0 +1,54 @@
+package labrpc
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/replab/replab/sim"
+)
+
+// Requests and replies in flight are sim.Messages, so that a search
+// (harness/search) may deliver them late, in any order, or drop them.
+
+// Message describes the request on its way to the server.
+func (a *deliverAct) Message() (sim.MessageInfo, bool) {
+	c := (*call)(a)
+	return sim.MessageInfo{From: hostID(c.end.host), To: hostID(c.srv.host), What: c.svcMeth, Digest: func() uint64 {
+		return digest(c.frame.args, c.args)
+	}}, true
+}
+
+// Drop loses the request: the caller learns it failed.
+func (a *deliverAct) Drop() { (*call)(a).lost("request dropped by a search", 0) }
+
+// Message describes the reply on its way back to the caller, until it
+// arrives; while it waits for the caller's CPU it is no message.
+func (a *replyAct) Message() (sim.MessageInfo, bool) {
+	if a.processed {
+		return sim.MessageInfo{}, false
+	}
+	c := a.c
+	return sim.MessageInfo{From: hostID(c.srv.host), To: hostID(c.end.host), What: c.svcMeth + " reply", Digest: func() uint64 {
+		return digest(c.frame.reply, a.wire)
+	}}, true
+}
+
+// Drop loses the reply: the caller learns the call failed.
+func (a *replyAct) Drop() { a.c.lost("reply dropped by a search", 0) }
+
+// hostID returns h's ID, or -1 for no host.
+func hostID(h *sim.Host) int {
+	if h == nil {
+		return -1
+	}
+	return h.ID()
+}
+
+// digest returns a digest of the value of cp's type at p: its printed form
+// hashed, which shows every field. A pointer below the top of the value
+// prints as an address, which differs from run to run: two equal messages
+// holding one then digest apart, so a search merges fewer states, never
+// two different ones. Raft's and the services' messages hold none.
+func digest(cp *copier, p unsafe.Pointer) uint64 {
+	return sim.StringWord(fmt.Sprintf("%+v", cp.at(p).Interface()))
+}
