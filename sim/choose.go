@@ -66,16 +66,10 @@ func (c Choice) String() string {
 	return fmt.Sprintf("event of host %d at %v", c.Host, c.At)
 }
 
-// Enabled appends to buf (which it reuses) the events that may fire next:
-// every message due by the earliest other event, and that event, in the
-// order Step would fire them, so that choosing the first every time is
-// Step. It returns buf empty if nothing is queued.
-func (w *World) Enabled(buf []Choice) []Choice {
+// Queued appends to buf (which it reuses) every event queued and live, in
+// the order Step would fire them.
+func (w *World) Queued(buf []Choice) []Choice {
 	buf = buf[:0]
-	if !w.live() {
-		return buf
-	}
-	limit := time.Duration(-1) // the earliest event other than a message; -1: none yet
 	for _, en := range w.q.heap {
 		e := &w.q.slab[en.slot]
 		if e.stale() {
@@ -88,26 +82,25 @@ func (w *World) Enabled(buf []Choice) []Choice {
 		if m, ok := e.act.(Message); ok && e.timer == nil {
 			c.Info, c.Message = m.Message()
 		}
-		if !c.Message && (limit < 0 || en.at < limit) {
-			limit = en.at
-		}
 		buf = append(buf, c)
 	}
-	// Keep the messages due by the limit and the one other event at it.
 	slices.SortFunc(buf, func(a, b Choice) int {
 		return entry{at: a.At, seq: a.Seq}.cmp(entry{at: b.At, seq: b.Seq})
 	})
+	return buf
+}
+
+// Enabled appends to buf (which it reuses) the events that may fire next:
+// every message due by the earliest other event, and that event, in the
+// order Step would fire them, so that choosing the first every time is
+// Step. It returns buf empty if nothing is queued.
+func (w *World) Enabled(buf []Choice) []Choice {
+	buf = w.Queued(buf)
 	out := buf[:0]
-	other := false
 	for _, c := range buf {
-		if limit >= 0 && c.At > limit {
-			break
-		}
 		if !c.Message {
-			if other {
-				continue
-			}
-			other = true
+			// The earliest other event: every message due by it is in.
+			return append(out, c)
 		}
 		out = append(out, c)
 	}
