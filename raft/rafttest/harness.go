@@ -269,6 +269,9 @@ func (h *Harness) CheckNoLeader() {
 	}
 }
 
+// Logs returns what the servers applied, as the harness checks it.
+func (h *Harness) Logs() *Logs { return h.logs }
+
 // Applied returns what server i applied at index, if it did.
 func (h *Harness) Applied(i, index int) (any, bool) { return h.logs.Applied(i, index) }
 

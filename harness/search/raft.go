@@ -1,0 +1,280 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim/plant"
+)
+
+// The Raft scenarios: three servers of the lab's profile (raft.LabConfig:
+// PreVote and CheckQuorum on) on a reliable network, whose only
+// nondeterminism is the search's, and a client that offers one write to
+// every new leader until some server applies it.
+
+// raftWrite is the client's command.
+const raftWrite = 42
+
+// RaftScenarios returns the Raft search scenarios.
+func RaftScenarios() []Scenario {
+	return []Scenario{
+		raftScenario("raft-write", "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", false, 0, 0),
+		raftScenario("raft-write-crash", "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", true, 1, 0),
+		raftScenario("raft-write-isolate", "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", false, 1, 0),
+	}
+}
+
+// raftScenario is a Raft scenario whose faults are crashes and restarts
+// (crash) or isolations and reconnections.
+func raftScenario(name, doc string, crash bool, faults, drops int) Scenario {
+	var bugs []string
+	for _, b := range raft.PlantedBugs() {
+		bugs = append(bugs, b.Name)
+	}
+	return Scenario{Name: name, Doc: doc, Bugs: bugs, Faults: faults, Drops: drops,
+		Build: func(seed int64, bug string) (*System, error) { return buildRaft(seed, bug, crash) }}
+}
+
+// errT is a simtest.T that keeps the first failure instead of stopping:
+// the harness's checks report through it, and the search reads it after
+// every step.
+type errT struct{ err error }
+
+func (t *errT) Helper()                           {}
+func (t *errT) Logf(format string, args ...any)   {}
+func (t *errT) Errorf(format string, args ...any) { t.fail(fmt.Errorf(format, args...)) }
+func (t *errT) Fatalf(format string, args ...any) { t.fail(fmt.Errorf(format, args...)) }
+func (t *errT) FailNow()                          { t.fail(errors.New("failed")) }
+func (t *errT) fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
+// raftSys is the Raft scenarios' system: the lab's harness, the client,
+// and what the predicates remember of the run so far.
+type raftSys struct {
+	t     *errT
+	h     *rafttest.Harness
+	crash bool
+
+	offered []int       // the terms in which the client offered its write to the leader
+	leaders map[int]int // term → the server that led it, as seen so far
+	// committed are the entries applied so far, each with the term of the
+	// server that applied it, then: every leader of a later term must
+	// hold it (leader completeness).
+	committed []appliedEntry
+	logs      []raft.Persisted // each server's persisted state, decoded after the step
+}
+
+type appliedEntry struct {
+	index, term int
+	cmd         any
+}
+
+// buildRaft builds the Raft system for seed with bug planted.
+func buildRaft(seed int64, bug string, crash bool) (*System, error) {
+	cfg := raft.LabConfig()
+	if bug != "" {
+		i := slices.IndexFunc(raft.PlantedBugs(), func(b plant.Bug[raft.Config]) bool { return b.Name == bug })
+		if i < 0 {
+			return nil, fmt.Errorf("search: raft has no planted bug %q", bug)
+		}
+		raft.PlantedBugs()[i].Plant(&cfg)
+	}
+	s := &raftSys{t: &errT{}, crash: crash, leaders: map[int]int{}}
+	s.h = rafttest.New(s.t, seed, 3, false, false, raft.Maker(cfg))
+	if s.t.err != nil {
+		return nil, s.t.err
+	}
+	s.h.Logs().OnApply(func(node, index int, cmd any) {
+		term := 0
+		if rf := s.h.Node(node); rf != nil {
+			term, _ = rf.GetState()
+		}
+		s.committed = append(s.committed, appliedEntry{index: index, term: term, cmd: cmd})
+	})
+	return &System{
+		World:     s.h.World(),
+		Faults:    s.faults,
+		AfterStep: s.client,
+		Check:     s.check,
+		Goal:      func() bool { return s.h.Logs().MaxIndex() >= 1 },
+		State:     s.state,
+	}, nil
+}
+
+// client offers the write to a leader of a term it has not offered it in,
+// until some server has applied it.
+func (s *raftSys) client() {
+	if s.h.Logs().MaxIndex() >= 1 {
+		return
+	}
+	for i := range s.h.N() {
+		rf := s.h.Node(i)
+		if rf == nil || !s.h.Connected(i) {
+			continue
+		}
+		if term, leads := rf.GetState(); leads && !slices.Contains(s.offered, term) {
+			s.offered = append(s.offered, term)
+			rf.Start(raftWrite)
+		}
+	}
+}
+
+// faults offers crashing or cutting off each server, and restarting or
+// reconnecting it.
+func (s *raftSys) faults() []Fault {
+	var fs []Fault
+	for i := range s.h.N() {
+		switch {
+		case s.crash && s.h.Node(i) != nil:
+			fs = append(fs, Fault{Name: fmt.Sprintf("crash server %d", i), Budgeted: true, Apply: func() { s.h.Crash1(i) }})
+		case s.crash:
+			fs = append(fs, Fault{Name: fmt.Sprintf("restart server %d", i), Apply: func() { s.h.Start1(i); s.h.Connect(i) }})
+		case s.h.Connected(i):
+			fs = append(fs, Fault{Name: fmt.Sprintf("cut server %d off", i), Budgeted: true, Apply: func() { s.h.Disconnect(i) }})
+		default:
+			fs = append(fs, Fault{Name: fmt.Sprintf("reconnect server %d", i), Apply: func() { s.h.Connect(i) }})
+		}
+	}
+	return fs
+}
+
+// check checks Raft's safety properties (Figure 3 of the paper) in the
+// state after a step:
+//   - election safety: at most one leader in a term, over the run so far;
+//   - log matching: two logs with an entry of the same index and term
+//     hold the same entries up to it;
+//   - leader completeness: a leader holds every entry applied before it
+//     in an earlier term;
+//   - state-machine safety: no two servers apply different commands at an
+//     index (rafttest.Logs checks it as they apply);
+//   - and what these rest on, that an applied entry is on a majority of
+//     the servers' persisted logs.
+func (s *raftSys) check() error {
+	if s.t.err != nil {
+		return fmt.Errorf("state-machine safety: %w", s.t.err)
+	}
+	s.logs = s.logs[:0]
+	for i := range s.h.N() {
+		p, err := raft.DecodePersisted(s.h.Cluster().Persister(0, i).ReadRaftState(), nil)
+		if err != nil {
+			return fmt.Errorf("server %d: %w", i, err)
+		}
+		s.logs = append(s.logs, p)
+	}
+	for i := range s.h.N() {
+		rf := s.h.Node(i)
+		if rf == nil {
+			continue
+		}
+		term, leads := rf.GetState()
+		if !leads {
+			continue
+		}
+		if l, ok := s.leaders[term]; ok && l != i {
+			return fmt.Errorf("election safety: servers %d and %d both led term %d", l, i, term)
+		}
+		s.leaders[term] = i
+		for _, e := range s.committed {
+			if term > e.term && !holds(s.logs[i], e.index, e.cmd) {
+				return fmt.Errorf("leader completeness: server %d leads term %d without entry %d (%v), applied in term %d", i, term, e.index, e.cmd, e.term)
+			}
+		}
+	}
+	for i := range s.logs {
+		for j := i + 1; j < len(s.logs); j++ {
+			if err := logMatching(s.logs[i], s.logs[j]); err != nil {
+				return fmt.Errorf("log matching: servers %d and %d: %w", i, j, err)
+			}
+		}
+	}
+	for _, e := range s.committed {
+		on := 0
+		for _, l := range s.logs {
+			if holds(l, e.index, e.cmd) {
+				on++
+			}
+		}
+		if 2*on <= len(s.logs) {
+			return fmt.Errorf("applied entries are committed: entry %d (%v) was applied but is on %d of %d servers' logs", e.index, e.cmd, on, len(s.logs))
+		}
+	}
+	return nil
+}
+
+// holds reports whether log l has cmd at index.
+func holds(l raft.Persisted, index int, cmd any) bool {
+	k := index - l.Base - 1
+	return k >= 0 && k < len(l.Entries) && l.Entries[k].Command == cmd
+}
+
+// logMatching returns an error unless the logs agree up to the last index
+// at which both have an entry of the same term.
+func logMatching(a, b raft.Persisted) error {
+	if a.Base != 0 || b.Base != 0 {
+		return nil // the scenarios take no snapshots
+	}
+	n := min(len(a.Entries), len(b.Entries))
+	last := -1
+	for k := n - 1; k >= 0; k-- {
+		if a.Entries[k].Term == b.Entries[k].Term {
+			last = k
+			break
+		}
+	}
+	for k := 0; k <= last; k++ {
+		if a.Entries[k] != b.Entries[k] {
+			return fmt.Errorf("entry %d of term %d matches, but entry %d differs: %v and %v", last+1, a.Entries[last].Term, k+1, a.Entries[k], b.Entries[k])
+		}
+	}
+	return nil
+}
+
+// state is the digest of the servers' state: for each, whether it is up
+// and connected, its persisted state (term, vote, log), whether it leads,
+// how far it applied, and what its inspectors show; and the terms the
+// client offered its write in.
+func (s *raftSys) state() uint64 {
+	h := uint64(0)
+	for i := range s.h.N() {
+		rf := s.h.Node(i)
+		up := uint64(0)
+		if rf != nil {
+			up = 1
+		}
+		if s.h.Connected(i) {
+			up |= 2
+		}
+		h = mix(mix(h, up), bytesWord(s.h.Cluster().Persister(0, i).ReadRaftState()))
+		if rf != nil {
+			term, leads := rf.GetState()
+			l := uint64(0)
+			if leads {
+				l = 1
+			}
+			h = mix(mix(h, uint64(term)), l)
+		}
+		h = mix(h, uint64(s.h.Logs().LastApplied(i)))
+		for _, f := range s.h.Host(i).State() {
+			h = mix(mix(h, bytesWord([]byte(f.Name))), bytesWord([]byte(f.Value)))
+		}
+	}
+	for _, t := range s.offered {
+		h = mix(h, uint64(t))
+	}
+	return h
+}
+
+// bytesWord is an FNV-1a digest of b.
+func bytesWord(b []byte) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 0x100000001b3
+	}
+	return h
+}

@@ -1,0 +1,183 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// scenario returns the Raft scenario named name.
+func scenario(t *testing.T, name string) Scenario {
+	t.Helper()
+	for _, sc := range RaftScenarios() {
+		if sc.Name == name {
+			return sc
+		}
+	}
+	t.Fatalf("no scenario %s", name)
+	return Scenario{}
+}
+
+const (
+	applyUncommitted = "entries applied before they commit"
+	truncateStale    = "log truncated by a stale AppendEntries"
+)
+
+func TestBFSExploresTheCorrectCodeWholeAndFindsNothing(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	res, err := Search(sc, Options{Strategy: BFS, Depth: 6, Faults: -1, Drops: -1, Workers: 2})
+	require.NoError(t, err)
+	assert.True(t, res.Complete, "a bounded BFS explores its whole space")
+	assert.Nil(t, res.Violation)
+	assert.Equal(t, 6, res.MaxDepth)
+	assert.Greater(t, res.States, res.Distinct, "hashing merged states")
+	assert.Greater(t, res.Distinct, 100)
+	t.Logf("depth %d: %d states, %d distinct, %v", res.MaxDepth, res.States, res.Distinct, res.Wall)
+
+	unhashed, err := Search(sc, Options{Strategy: BFS, Depth: 6, Faults: -1, Drops: -1, Workers: 2, NoHash: true})
+	require.NoError(t, err)
+	assert.True(t, unhashed.Complete)
+	assert.Greater(t, unhashed.States, res.States, "without hashing, the same states are explored again")
+}
+
+func TestResultDoesNotDependOnTheWorkers(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	one, err := Search(sc, Options{Strategy: BFS, Depth: 5, Faults: -1, Drops: -1, Workers: 1})
+	require.NoError(t, err)
+	two, err := Search(sc, Options{Strategy: BFS, Depth: 5, Faults: -1, Drops: -1, Workers: 2})
+	require.NoError(t, err)
+	assert.Equal(t, one.States, two.States)
+	assert.Equal(t, one.Distinct, two.Distinct)
+	w1, err := Search(sc, Options{Strategy: DFS, Depth: 20, Budget: 2000, Faults: -1, Drops: -1, Workers: 1, Bug: truncateStale})
+	require.NoError(t, err)
+	w2, err := Search(sc, Options{Strategy: DFS, Depth: 20, Budget: 2000, Faults: -1, Drops: -1, Workers: 2, Bug: truncateStale})
+	require.NoError(t, err)
+	assert.Equal(t, w1.States, w2.States)
+	assert.Equal(t, w1.Violation.Path, w2.Violation.Path)
+}
+
+func TestBFSFindsTheShortestViolationAndItReplays(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	o := Options{Strategy: BFS, Depth: 12, Faults: -1, Drops: -1, Workers: 2, Bug: applyUncommitted}
+	res, err := Search(sc, o)
+	require.NoError(t, err)
+	require.NotNil(t, res.Violation, "BFS finds entries applied before they commit")
+	v := res.Violation
+	assert.Contains(t, v.Err.Error(), "applied entries are committed")
+	assert.Len(t, v.Steps, len(v.Path))
+	assert.False(t, res.Complete)
+
+	again, err := Replay(sc, o, v.Path)
+	require.NoError(t, err)
+	assert.Equal(t, v.Summary, again.Summary, "the path replays to the same run")
+	assert.Equal(t, v.Err.Error(), again.Err.Error())
+	assert.Equal(t, v.Steps, again.Steps)
+
+	// No shorter schedule breaks it: BFS to one step less finds nothing.
+	o.Depth = len(v.Path) - 1
+	shorter, err := Search(sc, o)
+	require.NoError(t, err)
+	assert.Nil(t, shorter.Violation)
+	assert.True(t, shorter.Complete)
+}
+
+func TestRandomWalksFindStaleTruncationAndReplay(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	for _, st := range []Strategy{DFS, PCT} {
+		o := Options{Strategy: st, Seed: 1, Depth: 40, Budget: 20000, Faults: -1, Drops: -1, Bug: truncateStale}
+		res, err := Search(sc, o)
+		require.NoError(t, err)
+		require.NotNil(t, res.Violation, "%s finds the stale truncation", st)
+		assert.LessOrEqual(t, res.States, 20000)
+		again, err := Replay(sc, o, res.Violation.Path)
+		require.NoError(t, err)
+		assert.Equal(t, res.Violation.Summary, again.Summary, "%s's path replays to the same run", st)
+		require.Error(t, again.Err)
+	}
+}
+
+func TestTheGoalsShortestSchedule(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	res, err := Search(sc, Options{Strategy: BFS, Depth: 20, Faults: -1, Drops: -1, Workers: 2, StopAtGoal: true})
+	require.NoError(t, err)
+	require.NotNil(t, res.Goal, "some schedule gets the write applied")
+	// An election (pre-vote and vote rounds: a timer, two requests and
+	// two replies at the least) and a replication round.
+	assert.Less(t, len(res.Goal.Path), 12)
+	assert.Nil(t, res.Goal.Err)
+	f, err := Replay(sc, Options{Strategy: BFS, Depth: 20, Faults: -1, Drops: -1}, res.Goal.Path[:len(res.Goal.Path)-1])
+	require.NoError(t, err)
+	assert.NotEqual(t, res.Goal.Summary, f.Summary)
+}
+
+func TestFaultsAndDropsAreBudgeted(t *testing.T) {
+	sc := scenario(t, "raft-write-crash")
+	res, err := Search(sc, Options{Strategy: DFS, Seed: 3, Depth: 40, Budget: 4000, Faults: -1, Drops: 1})
+	require.NoError(t, err)
+	assert.Nil(t, res.Violation, "the correct code survives a crash and a drop: %v", res.Violation)
+	for k := range 20 {
+		w := walk(sc, &res.Options, uint64(k))
+		require.NoError(t, w.fail)
+		r, err := replay(sc, &res.Options, w.path, true)
+		require.NoError(t, err)
+		crashes, drops := 0, 0
+		for _, s := range r.steps {
+			if len(s) > 5 && s[:5] == "crash" {
+				crashes++
+			}
+			if len(s) > 4 && s[:4] == "drop" {
+				drops++
+			}
+		}
+		assert.LessOrEqual(t, crashes, 1, "walk %d: %v", k, r.steps)
+		assert.LessOrEqual(t, drops, 1, "walk %d: %v", k, r.steps)
+	}
+}
+
+func TestBadOptionsAreRefused(t *testing.T) {
+	sc := scenario(t, "raft-write")
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Strategy: "dijkstra", Depth: 3}, `unknown strategy "dijkstra"`},
+		{Options{Strategy: BFS, Depth: 0}, "depth 0 is not positive"},
+		{Options{Strategy: DFS, Depth: 3}, "needs a budget"},
+		{Options{Strategy: BFS, Depth: 3, Faults: -2}, "fault budget -2"},
+		{Options{Strategy: PCT, Depth: 3, Budget: 10, D: -1}, "d = -1"},
+		{Options{Strategy: BFS, Depth: 3, Bug: "no such bug"}, `no bug "no such bug"`},
+	} {
+		_, err := Search(sc, c.o)
+		require.Error(t, err, "%+v", c.o)
+		assert.Contains(t, err.Error(), c.want)
+	}
+	_, err := Replay(sc, Options{Strategy: BFS, Depth: 3}, Path{7})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "step 0 asks for option 7 of 1")
+}
+
+func TestPaths(t *testing.T) {
+	p, err := ParsePath("0,3,12")
+	require.NoError(t, err)
+	assert.Equal(t, Path{0, 3, 12}, p)
+	assert.Equal(t, "0,3,12", p.String())
+	_, err = ParsePath("0,x")
+	assert.ErrorContains(t, err, `path step "x"`)
+	_, err = ParsePath("-1")
+	assert.ErrorContains(t, err, `path step "-1"`)
+	p, err = ParsePath("")
+	require.NoError(t, err)
+	assert.Empty(t, p)
+}
+
+func TestPCTRunsTheActorOfHighestPriority(t *testing.T) {
+	p := &pct{prio: []int{5, 9, 7, 6}, change: map[int]int{1: 1}, d: 2}
+	opts := []option{{}, {}, {}}
+	opts[0].choice.Host, opts[1].choice.Host = 0, 2
+	opts[2].choice.Message, opts[2].choice.Info.To = true, 1
+	assert.Equal(t, 2, p.pick(0, opts, []int{0, 1, 2}), "host 1 receives the message, and has priority 9")
+	assert.Equal(t, 2, p.pick(1, opts, []int{0, 1, 2}), "a change point: host 1 runs, then drops")
+	assert.Equal(t, 1, p.prio[1])
+	assert.Equal(t, 1, p.pick(2, opts, []int{0, 1, 2}), "host 2 now leads")
+}

@@ -1,0 +1,278 @@
+package search
+
+import "math/rand/v2"
+
+// batch is how many parents (BFS) or walks are run at once among the
+// workers before their results are merged, in order, so that a search's
+// result does not depend on the number of workers.
+const batch = 64
+
+// child is one state BFS reached from a parent.
+type child struct {
+	path Path
+	err  error
+	goal bool
+	hash uint64
+}
+
+// expand replays parent once for each option its state offers, and
+// returns the children; err is a replay that failed (a bug of the search
+// or a system that is not a function of its seed and path).
+func expand(sc Scenario, o *Options, parent Path) ([]child, error) {
+	r, err := replay(sc, o, parent, false)
+	if err != nil {
+		return nil, err
+	}
+	n := len(r.options())
+	kids := make([]child, n)
+	for i := range n {
+		if i > 0 {
+			if r, err = replay(sc, o, parent, false); err != nil {
+				return nil, err
+			}
+			r.options()
+		}
+		r.take(i)
+		k := child{path: append(append(make(Path, 0, len(parent)+1), parent...), i), err: r.err, goal: r.goal()}
+		if !o.NoHash {
+			k.hash = r.stateHash()
+		}
+		kids[i] = k
+	}
+	return kids, nil
+}
+
+// bfs explores level by level from the initial state.
+func bfs(sc Scenario, o *Options, clock *stopwatch) (Result, error) {
+	var res Result
+	root, err := start(sc, o, false)
+	if err != nil {
+		return res, err
+	}
+	res.States, res.Schedules = 1, 1
+	if root.err != nil {
+		res.Violation = root.found(nil, root.err)
+		return res, nil
+	}
+	if root.goal() {
+		res.Goal = root.found(nil, nil)
+		if o.StopAtGoal {
+			return res, nil
+		}
+	}
+	visited := map[uint64]struct{}{root.stateHash(): {}}
+	frontier := []Path{{}}
+	for depth := 0; depth < o.Depth && len(frontier) > 0; depth++ {
+		var next []Path
+		for lo := 0; lo < len(frontier); lo += batch {
+			parents := frontier[lo:min(lo+batch, len(frontier))]
+			kids := make([][]child, len(parents))
+			errs := make([]error, len(parents))
+			parallel(o.Workers, len(parents), func(j int) { kids[j], errs[j] = expand(sc, o, parents[j]) })
+			for j := range parents {
+				if errs[j] != nil {
+					return res, errs[j]
+				}
+				res.Schedules += len(kids[j])
+				for _, k := range kids[j] {
+					res.States++
+					res.MaxDepth = depth + 1
+					if k.err != nil {
+						res.Violation = &Found{Path: k.path, Err: k.err}
+						res.Distinct = len(visited)
+						return res, nil
+					}
+					if k.goal && res.Goal == nil {
+						res.Goal = &Found{Path: k.path}
+						if o.StopAtGoal {
+							res.Distinct = len(visited)
+							return res, nil
+						}
+					}
+					if !o.NoHash {
+						if _, seen := visited[k.hash]; seen {
+							continue
+						}
+						visited[k.hash] = struct{}{}
+					}
+					next = append(next, k.path)
+					if o.Budget > 0 && res.States >= o.Budget {
+						res.Distinct = len(visited)
+						return res, nil
+					}
+				}
+			}
+			if clock.expired() {
+				res.Distinct = len(visited)
+				return res, nil
+			}
+		}
+		frontier = next
+	}
+	res.Distinct = len(visited)
+	res.Complete = true
+	return res, nil
+}
+
+// walked is what one random walk did.
+type walked struct {
+	path   Path
+	states int
+	err    error
+	goalAt int // the steps to the first state where the goal held; -1: never
+	fail   error
+}
+
+// walks runs random walks (DFS or PCT), number k from seed (Seed, k), in
+// batches, until the budget is spent or one breaks an invariant.
+func walks(sc Scenario, o *Options, clock *stopwatch) (Result, error) {
+	var res Result
+	for k := 0; ; k += batch {
+		ws := make([]walked, batch)
+		parallel(o.Workers, batch, func(j int) { ws[j] = walk(sc, o, uint64(k+j)) })
+		before := res.States
+		for _, w := range ws {
+			if w.fail != nil {
+				return res, w.fail
+			}
+			res.Schedules++
+			res.States += w.states
+			res.MaxDepth = max(res.MaxDepth, len(w.path))
+			if w.goalAt >= 0 && res.Goal == nil {
+				res.Goal = &Found{Path: w.path[:w.goalAt]}
+				if o.StopAtGoal {
+					return res, nil
+				}
+			}
+			if w.err != nil {
+				res.Violation = &Found{Path: w.path, Err: w.err}
+				return res, nil
+			}
+			if o.Budget > 0 && res.States >= o.Budget {
+				return res, nil
+			}
+		}
+		if clock.expired() || res.States == before { // out of time, or nothing to explore
+			return res, nil
+		}
+	}
+}
+
+// Chances of a random walk's step being a fault or a drop, when the budget
+// and the state allow one: the rest of the steps fire events.
+const (
+	faultChance = 0.05
+	dropChance  = 0.05
+)
+
+// walk runs random walk number k to the depth, or to a violation.
+func walk(sc Scenario, o *Options, k uint64) walked {
+	w := walked{goalAt: -1}
+	r, err := start(sc, o, false)
+	if err != nil {
+		w.fail = err
+		return w
+	}
+	rng := rand.New(rand.NewPCG(uint64(o.Seed), k))
+	var p *pct
+	if o.Strategy == PCT {
+		p = newPCT(rng, len(r.sys.World.Hosts())+1, o.D, o.Depth)
+	}
+	if r.goal() {
+		w.goalAt = 0
+	}
+	for step := 0; step < o.Depth && r.err == nil; step++ {
+		opts := r.options()
+		if len(opts) == 0 {
+			break
+		}
+		var events, drops, faults []int
+		for i, op := range opts {
+			switch {
+			case op.fault != nil:
+				faults = append(faults, i)
+			case op.drop:
+				drops = append(drops, i)
+			default:
+				events = append(events, i)
+			}
+		}
+		var i int
+		switch x := rng.Float64(); {
+		case len(faults) > 0 && x < faultChance:
+			i = faults[rng.IntN(len(faults))]
+		case len(drops) > 0 && x < faultChance+dropChance:
+			i = drops[rng.IntN(len(drops))]
+		case len(events) == 0:
+			i = rng.IntN(len(opts))
+		case p != nil:
+			i = p.pick(step, opts, events)
+		default:
+			i = events[rng.IntN(len(events))]
+		}
+		r.take(i)
+		w.path = append(w.path, i)
+		w.states++
+		if w.goalAt < 0 && r.goal() {
+			w.goalAt = len(w.path)
+		}
+	}
+	w.err = r.err
+	return w
+}
+
+// pct is PCT's scheduler for one walk: a priority per actor (each host,
+// and the world for events of no host), and the steps at which the actor
+// that runs drops below every other.
+type pct struct {
+	prio   []int
+	change map[int]int // step → which change point (1..d-1)
+	d      int
+}
+
+// newPCT draws the priorities of n actors, distinct and at least d, and
+// d-1 change points among the steps 0..k-1.
+func newPCT(rng *rand.Rand, n, d, k int) *pct {
+	p := &pct{prio: make([]int, n), change: map[int]int{}, d: d}
+	for i, x := range rng.Perm(n) {
+		p.prio[i] = d + x
+	}
+	for j := 1; j < d && len(p.change) < k; j++ {
+		for {
+			s := rng.IntN(k)
+			if _, taken := p.change[s]; !taken {
+				p.change[s] = j
+				break
+			}
+		}
+	}
+	return p
+}
+
+// actor returns the index of the actor an option's event belongs to: a
+// message's receiver, another event's host, the world (last) for none.
+func (p *pct) actor(op option) int {
+	h := op.choice.Host
+	if op.choice.Message {
+		h = op.choice.Info.To
+	}
+	if h < 0 || h >= len(p.prio)-1 {
+		return len(p.prio) - 1
+	}
+	return h
+}
+
+// pick returns the event of the actor of highest priority (the earliest
+// of its events), and at a change point lowers that actor below all.
+func (p *pct) pick(step int, opts []option, events []int) int {
+	best := events[0]
+	for _, i := range events[1:] {
+		if p.prio[p.actor(opts[i])] > p.prio[p.actor(opts[best])] {
+			best = i
+		}
+	}
+	if j, ok := p.change[step]; ok {
+		p.prio[p.actor(opts[best])] = p.d - j
+	}
+	return best
+}
