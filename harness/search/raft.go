@@ -104,6 +104,7 @@ func buildRaft(seed int64, bug string, crash bool) (*System, error) {
 		Check:     s.check,
 		Goal:      func() bool { return s.h.Logs().MaxIndex() >= 1 },
 		State:     s.state,
+		FaultLog:  s.h.Cluster().Log,
 	}, nil
 }
 

@@ -1,10 +1,13 @@
 package search
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/replab/replab/harness/runfile"
 )
 
 // scenario returns the Raft scenario named name.
@@ -180,4 +183,35 @@ func TestPCTRunsTheActorOfHighestPriority(t *testing.T) {
 	assert.Equal(t, 2, p.pick(1, opts, []int{0, 1, 2}), "a change point: host 1 runs, then drops")
 	assert.Equal(t, 1, p.prio[1])
 	assert.Equal(t, 1, p.pick(2, opts, []int{0, 1, 2}), "host 2 now leads")
+}
+
+func TestAFindingIsWrittenAsARunFileThatReplays(t *testing.T) {
+	sc := scenario(t, "raft-write-crash")
+	o := Options{Strategy: PCT, Seed: 1, Depth: 40, Budget: 20000, Faults: -1, Drops: -1, Bug: "vote granted without the log-up-to-date check"}
+	res, err := Search(sc, o)
+	require.NoError(t, err)
+	require.NotNil(t, res.Violation)
+	file, err := RunFile(sc, res.Options, res.Violation)
+	require.NoError(t, err)
+	require.NoError(t, file.Check())
+	assert.Equal(t, "search raft-write-crash", file.Scenario)
+	assert.Equal(t, Kind(res.Violation.Err), file.Verdict.Kind)
+	assert.Equal(t, res.Violation.Err.Error(), file.Verdict.Problem)
+	assert.NotEmpty(t, file.Events)
+	assert.Equal(t, len(file.Events)-1, file.Verdict.At)
+
+	var buf bytes.Buffer
+	require.NoError(t, runfile.Write(&buf, file))
+	back, err := runfile.Read(&buf)
+	require.NoError(t, err)
+	f, err := ReplayRunFile(RaftScenarios(), back)
+	require.NoError(t, err)
+	assert.Equal(t, res.Violation.Summary, f.Summary, "the run file replays to the same run")
+
+	back.Summary.Hash = "0123456789abcdef"
+	_, err = ReplayRunFile(RaftScenarios(), back)
+	assert.ErrorContains(t, err, "not its 0123456789abcdef")
+	back.Scenario = "swarm-raft"
+	_, err = ReplayRunFile(RaftScenarios(), back)
+	assert.ErrorContains(t, err, `not of a search`)
 }
