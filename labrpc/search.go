@@ -36,14 +36,6 @@ func (a *replyAct) Message() (sim.MessageInfo, bool) {
 // Drop loses the reply: the caller learns the call failed.
 func (a *replyAct) Drop() { a.c.lost("reply dropped by a search", 0) }
 
-// hostID returns h's ID, or -1 for no host.
-func hostID(h *sim.Host) int {
-	if h == nil {
-		return -1
-	}
-	return h.ID()
-}
-
 // digest returns a digest of the value of cp's type at p: its printed form
 // hashed, which shows every field. A pointer below the top of the value
 // prints as an address, which differs from run to run: two equal messages

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/raft"
 	"github.com/replab/replab/raft/rafttest"
 	"github.com/replab/replab/sim/plant"
@@ -104,7 +106,9 @@ func buildRaft(seed int64, bug string, crash bool) (*System, error) {
 		Check:     s.check,
 		Goal:      func() bool { return s.h.Logs().MaxIndex() >= 1 },
 		State:     s.state,
-		FaultLog:  s.h.Cluster().Log,
+		RunFaults: func() []runfile.Fault {
+			return testbed.RunFaults(s.h.Cluster().Monkey(), s.h.Cluster().Log())
+		},
 	}, nil
 }
 

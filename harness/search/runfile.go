@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/runfile"
 )
 
@@ -43,10 +42,8 @@ func RunFile(sc Scenario, o Options, f *Found) (*runfile.File, error) {
 		{Name: "drops", Value: strconv.Itoa(o.Drops)},
 		{Name: "path", Value: f.Path.String()},
 	}
-	if r.sys.FaultLog != nil {
-		for _, e := range r.sys.FaultLog() {
-			file.Faults = append(file.Faults, runfile.Fault{At: int64(e.At), Text: e.Describe(), Heal: e.Fault.Kind == fault.Heal})
-		}
+	if r.sys.RunFaults != nil {
+		file.Faults = r.sys.RunFaults()
 	}
 	if f.Err != nil {
 		file.Verdict = runfile.Verdict{Problem: f.Err.Error(), Kind: Kind(f.Err), At: len(file.Events) - 1}

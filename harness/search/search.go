@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/harness/runfile"
 	"github.com/replab/replab/sim"
 )
 
@@ -30,8 +30,9 @@ type System struct {
 	// State returns a digest of the nodes' state, for state hashing; the
 	// search adds the messages in flight and the order of the timers.
 	State func() uint64
-	// FaultLog, if set, returns the faults applied so far, for a run file.
-	FaultLog func() fault.Log
+	// RunFaults, if set, returns the faults applied so far as a run file
+	// holds them.
+	RunFaults func() []runfile.Fault
 }
 
 // A Fault is one fault a search may apply between two events: a crash, a

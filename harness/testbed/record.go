@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/linearize"
 	"github.com/replab/replab/checks/txncheck"
@@ -205,10 +207,7 @@ func (r *Run) runFile(rec *runfile.Recorder, e *Env, out *Record) *runfile.File 
 	for _, p := range r.Drawn {
 		f.Drawn = append(f.Drawn, runfile.Param{Name: p.Name, Value: p.Value})
 	}
-	m := e.Cluster.Monkey()
-	for _, x := range out.FaultLog {
-		f.Faults = append(f.Faults, runfile.Fault{At: int64(x.At), Text: x.Text, Hosts: m.Struck(x.Fault), Heal: x.Fault.Heals()})
-	}
+	f.Faults = RunFaults(e.Cluster.Monkey(), out.FaultLog)
 	if l, ok := r.Workload.(OpLister); ok {
 		f.Ops = l.RunOps()
 	}
@@ -258,4 +257,14 @@ func verdictAt(f *runfile.File, out *Record) int {
 		return from(int64(out.Stalls[0].Heal + out.Stalls[0].Bound))
 	}
 	return last
+}
+
+// RunFaults returns the faults of log, applied by m, as a run file holds
+// them: each with the world IDs of the hosts it struck.
+func RunFaults(m *chaos.Monkey, log fault.Log) []runfile.Fault {
+	var fs []runfile.Fault
+	for _, x := range log {
+		fs = append(fs, runfile.Fault{At: int64(x.At), Text: x.Text, Hosts: m.Struck(x.Fault), Heal: x.Fault.Heals()})
+	}
+	return fs
 }
