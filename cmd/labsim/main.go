@@ -16,6 +16,9 @@
 //	labsim grade [-in FILE] [-lab LAB] [-json FILE]
 //	labsim check FILE [-timeout D] [-out DIR]
 //	labsim view FILE [-out HTML]
+//	labsim search SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]
+//	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-out DIR]
+//	labsim search list
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
 //
 // list shows the experiments and the sweep scenarios (-v: the paper
@@ -36,7 +39,10 @@
 // run of a kit's tests into a practice sheet. check checks a key/value history recorded elsewhere
 // (porcupine's and Jepsen's log format) for linearizability. view draws a
 // run file as a page that steps through the run in a browser, opening on
-// its violation.
+// its violation. search explores a small Raft world's schedules (BFS with
+// state hashing, random walks, PCT) with Raft's invariants checked in
+// every state, and prints a violation's schedule and the command that
+// replays it.
 //
 // Flags may come before or after a command's argument. Progress goes to
 // standard error: one line redrawn in place on a terminal, plain lines

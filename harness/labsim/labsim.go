@@ -1,5 +1,5 @@
 // Package labsim is the labsim command as a library: list, run, figures,
-// sweep, merge, demo, kit, grade, check, view and help over a catalogue of
+// sweep, merge, demo, kit, grade, check, view, search and help over a catalogue of
 // experiments and sweep scenarios. cmd/labsim runs it over the lab's own catalogue; a
 // researcher's module runs it over a catalogue of its own, the lab's plus
 // its experiments and scenarios, and gets the same runner: progress on
