@@ -275,11 +275,17 @@ func messages(events []runfile.Event) []msg {
 	return out
 }
 
-// faults returns f's faults, each with the time it ended and the event that
-// applied it. A heal that names hosts (a restart, a rejoin) ends the
-// faults in force on those hosts; one that names none (heal) ends every
-// fault in force but the kills, which last until their host restarts. A
-// fault not healed lasts until end.
+// faults returns f's faults, each with the time it ended (the end of the
+// run if nothing ended it) and the event that applied it.
+//
+// What ends a fault is read from the faults' texts, as the fault log
+// writes them (see chaos/fault's Format): the first word says the kind. A
+// fault that heals ends those in force of the kinds it heals (see
+// healedBy): a heal ends every partition, isolation and cut; a restart,
+// rejoin, uncut or drift back to x1 ends the fault of its kind on the same
+// hosts; a network mode switched off ends the mode. A fault that strikes
+// ends the faults it replaces: a partition the link faults before it, a
+// network mode (another delay rule, say) the same mode.
 func faults(f *runfile.File, end int64) []fault {
 	out := make([]fault, len(f.Faults))
 	var open []int
@@ -299,24 +305,64 @@ func faults(f *runfile.File, end int64) []fault {
 				break
 			}
 		}
+		word := firstWord(x.Text)
+		ends := healedBy[word]
 		if !x.Heal {
-			out[i].End = end
-			open = append(open, i)
-			continue
+			ends = replacedBy[word]
 		}
-		out[i].End = x.At
 		open = slices.DeleteFunc(open, func(j int) bool {
-			healed := len(x.Hosts) == 0 && !strings.HasPrefix(f.Faults[j].Text, "kill")
-			for _, h := range x.Hosts {
-				healed = healed || slices.Contains(f.Faults[j].Hosts, h)
+			o := f.Faults[j]
+			sameHosts := !slices.Contains(hostBound, word) || slices.Equal(o.Hosts, x.Hosts)
+			if !slices.Contains(ends, firstWord(o.Text)) || !sameHosts {
+				return false
 			}
-			if healed {
-				out[j].End = x.At
-			}
-			return healed
+			out[j].End = x.At
+			return true
 		})
+		if x.Heal {
+			out[i].End = x.At
+		} else {
+			open = append(open, i)
+		}
 	}
 	return out
+}
+
+// healedBy says, by the first word of a healing fault's text, the kinds of
+// fault it ends.
+var healedBy = map[string][]string{
+	"heal":        {"partition", "isolate", "cut"},
+	"restart":     {"kill"},
+	"rejoin":      {"isolate"},
+	"uncut":       {"cut"},
+	"drift":       {"drift"},
+	"unreliable":  {"unreliable"},
+	"reordering":  {"reordering"},
+	"long":        {"long"},
+	"duplication": {"duplicate"},
+	"delay":       {"delay"},
+}
+
+// hostBound are the faults, by first word, that end only the fault of
+// their kind on the hosts they name.
+var hostBound = []string{"restart", "rejoin", "uncut", "drift"}
+
+// replacedBy says, by the first word of a striking fault's text, the kinds
+// of fault in force that it replaces.
+var replacedBy = map[string][]string{
+	"partition":  {"partition", "isolate", "cut"},
+	"drift":      {"drift"},
+	"unreliable": {"unreliable"},
+	"reordering": {"reordering"},
+	"long":       {"long"},
+	"duplicate":  {"duplicate"},
+	"delay":      {"delay"},
+}
+
+// firstWord returns the first word of s.
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
 }
 
 // downtimes returns, by host, the events at which it was killed and

@@ -89,17 +89,48 @@ func TestFaultsLastUntilTheirHeal(t *testing.T) {
 	assert.Empty(t, p.Down[0])
 }
 
-func TestFaultsHealedByAHealLeaveKills(t *testing.T) {
-	f := &runfile.File{Version: runfile.Version, Scenario: "s", Hosts: []string{"a", "b"}, Verdict: runfile.Verdict{At: -1}, Faults: []runfile.Fault{
-		{At: 1, Text: "kill b", Hosts: []int{1}},
-		{At: 2, Text: "isolate a", Hosts: []int{0}},
-		{At: 3, Text: "heal", Heal: true},
-		{At: 4, Text: "restart b", Hosts: []int{1}, Heal: true},
-	}, Summary: runfile.Summary{Now: 9, Hash: "0000000000000000"}}
+func TestFaultsEndAsTheirHealsSay(t *testing.T) {
+	f := &runfile.File{Version: runfile.Version, Scenario: "s", Hosts: []string{"a", "b", "c"}, Verdict: runfile.Verdict{At: -1}, Faults: []runfile.Fault{
+		{At: 1, Text: "kill b", Hosts: []int{1}},                      // 0
+		{At: 2, Text: "isolate a", Hosts: []int{0}},                   // 1
+		{At: 2, Text: "unreliable on"},                                // 2
+		{At: 3, Text: "heal", Heal: true},                             // 3
+		{At: 4, Text: "restart b", Hosts: []int{1}, Heal: true},       // 4
+		{At: 5, Text: "partition {a} | {b c}", Hosts: []int{0, 1, 2}}, // 5
+		{At: 6, Text: "isolate c", Hosts: []int{2}},                   // 6
+		{At: 7, Text: "rejoin a", Hosts: []int{0}, Heal: true},        // 7: a was not isolated
+		{At: 7, Text: "partition {a b} | {c}", Hosts: []int{0, 1, 2}}, // 8
+		{At: 8, Text: "unreliable off", Heal: true},                   // 9
+		{At: 9, Text: "delay rule: slow", Hosts: nil},                 // 10
+		{At: 10, Text: "delay rule: slower", Hosts: nil},              // 11
+		{At: 11, Text: "kill c", Hosts: []int{2}},                     // 12
+		{At: 12, Text: "heal", Heal: true},                            // 13
+		{At: 12, Text: "uncut a → b", Hosts: []int{0, 1}, Heal: true}, // 14
+		{At: 13, Text: "duplicate 5% of requests"},                    // 15
+		{At: 14, Text: "duplication off", Heal: true},                 // 16
+	}, Summary: runfile.Summary{Now: 20, Hash: "0000000000000000"}}
 	p, err := build(f)
 	require.NoError(t, err)
-	assert.EqualValues(t, 4, p.Faults[0].End, "the kill lasts until the restart")
-	assert.EqualValues(t, 3, p.Faults[1].End, "the isolation until the heal")
+	ends := make([]int64, len(p.Faults))
+	for i, x := range p.Faults {
+		ends[i] = x.End
+	}
+	assert.Equal(t, []int64{
+		4,  // kill b: until its restart, not the heal
+		3,  // isolate a: the heal
+		8,  // unreliable on: until off
+		3,  // a heal lasts no time
+		4,  // so does a restart
+		7,  // a partition: replaced by the next
+		7,  // isolate c: replaced by the partition
+		7,  // rejoin
+		12, // the second partition: the heal
+		8,  // unreliable off
+		10, // a delay rule: replaced by the next
+		20, // the next: never switched off
+		20, // kill c: never restarted
+		12, 12, 14, 14,
+	}, ends)
 	assert.Equal(t, -1, p.Faults[0].Event, "no events show it")
 }
 

@@ -48,7 +48,14 @@
   const clientLane = new Map();
   R.clients.forEach((c, j) => clientLane.set(c, j));
 
-  // methods are the Whats of the messages, for the message filter.
+  // methods are the Whats of the messages' sends and replies, for the
+  // message filter; methodOf maps a What to its method's ("KV.Get: ok",
+  // a return's, to "KV.Get"), or to itself.
+  const whatIndex = new Map(R.whats.map((w, j) => [w, j]));
+  const methodOf = R.whats.map((w, j) => {
+    const cut = w.indexOf(': ');
+    return cut > 0 && whatIndex.has(w.slice(0, cut)) ? whatIndex.get(w.slice(0, cut)) : j;
+  });
   const methods = [];
   {
     const seen = new Set();
@@ -72,7 +79,7 @@
     if (!kindOn[R.k[i]]) return false;
     const h = R.h[i];
     if (h >= 0 && !hostOn[h]) return false;
-    if (msgKinds.has(R.k[i]) && R.w[i] >= 0 && methodOn.get(R.w[i]) === false) return false;
+    if (msgKinds.has(R.k[i]) && R.w[i] >= 0 && methodOn.get(methodOf[R.w[i]]) === false) return false;
     return true;
   };
 
@@ -139,8 +146,8 @@
       case 'deliver': return p + ' → ' + h + '  ' + what + ' delivered (call ' + id + size + ')';
       case 'dup': return p + ' → ' + h + '  ' + what + ' delivered again, a duplicate (call ' + id + ')';
       case 'reply': return h + ' → ' + p + '  answers ' + what + ' (call ' + id + size + ')';
-      case 'lost': return 'lost: ' + what + ' between ' + h + ' and ' + p + ' (call ' + id + ')';
-      case 'done': return p + ' → ' + h + '  ' + what + ' returned (call ' + id + ')';
+      case 'lost': return 'lost between ' + h + ' and ' + p + ': ' + what + ' (call ' + id + ')';
+      case 'done': return h + '  call ' + id + ' to ' + p + ' returned: ' + what;
       case 'timer': return h + '  timer fired' + (what ? ': ' + what : '');
       case 'kill': return h + '  killed';
       case 'restart': return h + '  restarted';
