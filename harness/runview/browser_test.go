@@ -15,7 +15,10 @@ import (
 	"github.com/replab/replab/sim"
 )
 
-var screenshotTo = flag.String("screenshot", "", "TestViewerInChromium writes its screenshot of the page at the violation to `FILE` (docs/viewer.png)")
+var (
+	screenshotTo = flag.String("screenshot", "", "TestScreenshot writes a screenshot of the page of -runfile, opened on its violation, to `FILE` (docs/viewer.png)")
+	screenshotOf = flag.String("runfile", "", "the run `FILE` TestScreenshot draws (default: a synthetic run)")
+)
 
 // needChromium skips the test, saying how to install the browser, when it
 // is not installed.
@@ -40,6 +43,7 @@ func openPage(t testing.TB, f *runfile.File, width, height int) *browser {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, b.close()) })
 	require.NoError(t, b.open("file://"+page))
+	t.Cleanup(func() { assert.Empty(t, b.errors, "the page's scripts threw") })
 	return b
 }
 
@@ -145,12 +149,6 @@ func TestViewerInChromium(t *testing.T) {
 	assert.Equal(t, "leader", hosts["1"].Fields["raft.role"])
 	assert.NotEqual(t, hosts["0"].Fields["raft.term"], hosts["1"].Fields["raft.term"], "in another term")
 
-	if *screenshotTo != "" {
-		png, err := b.screenshot()
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(*screenshotTo, png, 0o644))
-	}
-
 	// ← and → step one event
 	require.NoError(t, b.key("ArrowLeft"))
 	checkPanel(t, b, f, f.Verdict.At-1)
@@ -190,6 +188,29 @@ func TestViewerInChromium(t *testing.T) {
 	// V goes back to the violation
 	require.NoError(t, b.key("v"))
 	checkPanel(t, b, f, f.Verdict.At)
+}
+
+// TestScreenshot writes the screenshot of the viewer in the docs, when
+// asked to with -screenshot:
+//
+//	go test ./harness/runview -run Screenshot -runfile RUN.json -screenshot $PWD/docs/viewer.png
+func TestScreenshot(t *testing.T) {
+	if *screenshotTo == "" {
+		t.Skip("skipped: -screenshot FILE says where to write it")
+	}
+	needChromium(t)
+	f := small()
+	if *screenshotOf != "" {
+		var err error
+		f, err = runfile.Load(*screenshotOf)
+		require.NoError(t, err)
+	}
+	b := openPage(t, f, 1500, 860)
+	c, _ := panel(t, b)
+	require.Equal(t, max(f.Verdict.At, 0), c, "it opens on the violation")
+	png, err := b.screenshot()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(*screenshotTo, png, 0o644))
 }
 
 // TestViewerOfAPassingRunOpensAtTheStart checks that a run with no

@@ -29,6 +29,9 @@ type browser struct {
 	session string
 	events  []cdpMessage // events read while waiting for a reply
 	dir     string
+	// errors are the exceptions the page's scripts threw and did not
+	// catch, as the browser describes them
+	errors []string
 }
 
 // A cdpMessage is a reply (ID set) or an event (Method set).
@@ -92,6 +95,10 @@ func startBrowser(dir string, width, height int) (*browser, error) {
 		b.close()
 		return nil, err
 	}
+	if err := b.call("Runtime.enable", nil, nil); err != nil {
+		b.close()
+		return nil, err
+	}
 	return b, b.call("Page.enable", nil, nil)
 }
 
@@ -145,7 +152,23 @@ func (b *browser) read() (cdpMessage, error) {
 	if err != nil {
 		return m, err
 	}
-	return m, json.Unmarshal(data[:len(data)-1], &m)
+	if err := json.Unmarshal(data[:len(data)-1], &m); err != nil {
+		return m, err
+	}
+	if m.Method == "Runtime.exceptionThrown" {
+		var e struct {
+			Details struct {
+				Exception struct {
+					Description string `json:"description"`
+				} `json:"exception"`
+			} `json:"exceptionDetails"`
+		}
+		if err := json.Unmarshal(m.Params, &e); err != nil {
+			return m, err
+		}
+		b.errors = append(b.errors, e.Details.Exception.Description)
+	}
+	return m, nil
 }
 
 // waitEvent waits for the page's event called method, dropping those

@@ -32,7 +32,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/replab/replab/harness/runfile"
@@ -139,7 +141,14 @@ const (
 // A fault is a runfile.Fault with the time it ended (the run's end if it
 // was never healed) and the event that applied it.
 type fault struct {
-	runfile.Fault
+	At    int64  `json:"at"`
+	Text  string `json:"text"`
+	Hosts []int  `json:"hosts"` // none: the network as a whole
+	Heal  bool   `json:"heal"`
+	// Shade are the hosts whose lanes are shaded while it lasts: those it
+	// cuts off (a partition's smallest side), none for a kill (the lane
+	// shows its host down).
+	Shade []int `json:"shade"`
 	End   int64 `json:"end"`
 	Event int   `json:"event"` // -1 if the events do not show it
 }
@@ -291,7 +300,7 @@ func faults(f *runfile.File, end int64) []fault {
 	var open []int
 	next := 0 // the next event to look at for a fault's own
 	for i, x := range f.Faults {
-		out[i] = fault{Fault: x, End: end, Event: -1}
+		out[i] = fault{At: x.At, Text: x.Text, Hosts: x.Hosts, Heal: x.Heal, Shade: shaded(x, f.Hosts), End: end, Event: -1}
 		if out[i].Hosts == nil {
 			out[i].Hosts = []int{}
 		}
@@ -327,6 +336,53 @@ func faults(f *runfile.File, end int64) []fault {
 	}
 	return out
 }
+
+// shaded returns the hosts whose lanes x shades: for a partition, the
+// hosts of its smallest side (those it cuts off), read from its text
+// ("partition {1 2 3 4} | {0}", each host named as the run's hosts are, or
+// by its place among the hosts x strikes); none for a kill or a heal; else
+// the hosts x strikes.
+func shaded(x runfile.Fault, names []string) []int {
+	word := firstWord(x.Text)
+	switch {
+	case x.Heal || word == "kill":
+		return []int{}
+	case word != "partition":
+		return slices.Clip(append([]int{}, x.Hosts...))
+	}
+	var smallest [][]int
+	for _, m := range sideText.FindAllStringSubmatch(x.Text, -1) {
+		var side []int
+		for _, name := range strings.Fields(m[1]) {
+			h := slices.Index(names, name)
+			if k, err := strconv.Atoi(name); h < 0 && err == nil && k >= 0 && k < len(x.Hosts) {
+				h = x.Hosts[k]
+			}
+			if h < 0 {
+				return slices.Clip(append([]int{}, x.Hosts...)) // a text not understood: every host it strikes
+			}
+			side = append(side, h)
+		}
+		switch {
+		case len(smallest) == 0 || len(side) < len(smallest[0]):
+			smallest = [][]int{side}
+		case len(side) == len(smallest[0]):
+			smallest = append(smallest, side)
+		}
+	}
+	out := []int{}
+	for _, side := range smallest {
+		out = append(out, side...)
+	}
+	if len(out) == 0 {
+		return slices.Clip(append([]int{}, x.Hosts...))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sideText matches one side of a partition in a fault's text: {0 2 3}.
+var sideText = regexp.MustCompile(`\{([^{}]*)\}`)
 
 // healedBy says, by the first word of a healing fault's text, the kinds of
 // fault it ends.

@@ -73,8 +73,10 @@ func TestFaultsLastUntilTheirHeal(t *testing.T) {
 	f := small()
 	p, err := build(f)
 	require.NoError(t, err)
-	require.Len(t, p.Faults, 4)
-	partition, kill, restart, heal := p.Faults[0], p.Faults[1], p.Faults[2], p.Faults[3]
+	require.Len(t, p.Faults, 5)
+	unreliable, partition, kill, restart, heal := p.Faults[0], p.Faults[1], p.Faults[2], p.Faults[3], p.Faults[4]
+	assert.Equal(t, end(f), unreliable.End, "never switched off: until the end")
+	assert.Equal(t, []int{}, unreliable.Hosts, "the network as a whole, [] and not null")
 	assert.Equal(t, heal.At, partition.End, "the heal ends the partition")
 	assert.Equal(t, restart.At, kill.End, "the restart ends the kill")
 	assert.Equal(t, restart.At, restart.End, "a heal lasts no time")
@@ -132,6 +134,26 @@ func TestFaultsEndAsTheirHealsSay(t *testing.T) {
 		12, 12, 14, 14,
 	}, ends)
 	assert.Equal(t, -1, p.Faults[0].Event, "no events show it")
+}
+
+func TestShadedAreThoseCutOff(t *testing.T) {
+	names := []string{"kv0", "kv1", "kv2", "kv3", "kv4", "clerk0"}
+	for _, tc := range []struct {
+		x    runfile.Fault
+		want []int
+	}{
+		{runfile.Fault{Text: "partition {1 2 3 4} | {0}", Hosts: []int{0, 1, 2, 3, 4}}, []int{0}},
+		{runfile.Fault{Text: "partition {0 1} | {2} | {3 4}", Hosts: []int{0, 1, 2, 3, 4}}, []int{2}},
+		{runfile.Fault{Text: "partition {0 1} | {3 4}, bridged by server 2", Hosts: []int{0, 1, 2, 3, 4}}, []int{0, 1, 3, 4}},
+		{runfile.Fault{Text: "partition {kv0 kv1 kv2} | {kv3 kv4}", Hosts: []int{0, 1, 2, 3, 4}}, []int{3, 4}},
+		{runfile.Fault{Text: "partition {7} | {0}", Hosts: []int{0, 1}}, []int{0, 1}}, // not understood: all it strikes
+		{runfile.Fault{Text: "isolate kv2", Hosts: []int{2}}, []int{2}},
+		{runfile.Fault{Text: "kill kv2", Hosts: []int{2}}, []int{}},
+		{runfile.Fault{Text: "heal", Heal: true}, []int{}},
+		{runfile.Fault{Text: "unreliable on"}, []int{}},
+	} {
+		assert.Equal(t, tc.want, shaded(tc.x, names), tc.x.Text)
+	}
 }
 
 func TestOpsMatchTheirEvents(t *testing.T) {

@@ -122,6 +122,7 @@ func synth(s synthRun) *runfile.File {
 	kill := s.length * 3 / 5
 	restart := kill + s.length/10
 	heal := s.length * 4 / 5
+	b.fault(5*time.Millisecond, "unreliable on", false)
 	b.fault(partition, "partition {s0} | {"+join(names[1:])+"}", false, 0)
 	b.fault(kill, "kill s2", false, 2)
 	b.fault(restart, "restart s2", true, 2)

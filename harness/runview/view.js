@@ -169,15 +169,18 @@
   const statesTable = $('states');
   const stateCells = []; // by field, by host
   const headCells = [];
+  // the table's columns: the hosts that show a state or go down
+  const stateHosts = R.hosts.map((_, h) => h).filter((h) => R.states[h].length || R.down[h].length);
   (function buildStates() {
     const head = document.createElement('tr');
     head.appendChild(document.createElement('th'));
-    R.hosts.forEach((name, h) => {
+    stateHosts.forEach((h) => {
+      const name = R.hosts[h];
       const th = document.createElement('th');
       th.dataset.host = h;
       th.textContent = name;
       head.appendChild(th);
-      headCells.push(th);
+      headCells[h] = th;
     });
     statesTable.appendChild(head);
     // the fields grouped by inspector ("raft.term": raft's term), each
@@ -194,7 +197,7 @@
         const tr = document.createElement('tr');
         tr.className = 'group';
         const th = document.createElement('th');
-        th.colSpan = hostCount + 1;
+        th.colSpan = stateHosts.length + 1;
         th.textContent = group(f) || 'other';
         tr.appendChild(th);
         statesTable.appendChild(tr);
@@ -207,12 +210,12 @@
       th.title = f;
       tr.appendChild(th);
       const row = [];
-      R.hosts.forEach((_, h) => {
+      stateHosts.forEach((h) => {
         const td = document.createElement('td');
         td.dataset.host = h;
         td.dataset.field = f;
         tr.appendChild(td);
-        row.push(td);
+        row[h] = td;
       });
       statesTable.appendChild(tr);
       stateCells[fi] = row;
@@ -232,13 +235,14 @@
   }
 
   function updateStates() {
-    R.hosts.forEach((_, h) => {
+    stateHosts.forEach((h) => {
       const down = cursor >= 0 && downAt(h, cursor);
       const { j, values } = fieldsOf(h, cursor);
       let before = null;
       if (j >= 0 && R.states[h][j][0] === cursor && j > 0) before = fieldsOf(h, R.states[h][j - 1][0]).values;
       const th = headCells[h];
-      th.textContent = R.hosts[h] + (down ? ' · down' : '');
+      th.textContent = R.hosts[h];
+      th.title = down ? R.hosts[h] + ' is down' : '';
       th.className = down ? 'down' : '';
       th.dataset.status = down ? 'down' : 'up';
       stateCells.forEach((row, fi) => {
@@ -378,7 +382,7 @@
 
   const C = {
     request: '#3b6fd0', reply: '#2a9d8f', dup: '#8e44ad', lost: '#d62828',
-    fault: 'rgba(240, 150, 40, 0.20)', faultEdge: '#e08a00', net: 'rgba(240, 190, 60, 0.10)',
+    fault: 'rgba(240, 150, 40, 0.22)', faultEdge: '#e08a00', net: 'rgba(220, 150, 30, 0.55)',
     down: '#c9ced5', lane: '#eef1f4', laneAlt: '#f7f9fa', text: '#1d232b', muted: '#6a7380',
     op: '#8aa4c8', opPending: '#c4d0e0', violating: '#c62828', witness: '#e08a00', cursor: '#111',
     timer: '#9aa2ab', kill: '#d62828', restart: '#2e7d32', drift: '#8e44ad', invoke: '#555', grid: '#e3e7eb',
@@ -395,7 +399,7 @@
   let filters = 0; // counts the filters' changes
   const over = $('overview');
   const octx = over.getContext('2d');
-  const LABEL = 92, AXIS = 24, RIGHT = 12;
+  const LABEL = 112, AXIS = 24, RIGHT = 12;
   let W = 0, H = 0, dpr = 1;
   let hostY = [], hostH = 40, clientTop = 0, clientH = 14, clientsLabelY = 0;
 
@@ -498,15 +502,15 @@
     R.faults.forEach((f) => {
       if (f.heal || f.end < view.t0 || f.at > view.t1) return;
       const xa = Math.max(LABEL, x(f.at)), xb = Math.min(W - RIGHT, x(f.end));
-      if (f.hosts.length) {
-        ctx.fillStyle = C.fault;
-        for (const h of f.hosts) {
-          if (hostY[h] < 0) continue;
-          ctx.fillRect(xa, hostY[h] - hostH / 2, Math.max(2, xb - xa), hostH);
-        }
-      } else {
+      ctx.fillStyle = C.fault;
+      for (const h of f.shade) {
+        if (hostY[h] < 0) continue;
+        ctx.fillRect(xa, hostY[h] - hostH / 2, Math.max(2, xb - xa), hostH);
+      }
+      if (!f.hosts.length) {
+        // the network as a whole: a band under the axis
         ctx.fillStyle = C.net;
-        ctx.fillRect(xa, top, Math.max(2, xb - xa), bottom - top);
+        ctx.fillRect(xa, top + 1, Math.max(2, xb - xa), 4);
       }
     });
     // each fault's start (and heal) as a line with its text
@@ -779,9 +783,16 @@
     const label = opText(o).replace(/^client \d+: /, '');
     ctx.font = (hot ? '600 ' : '') + Math.min(11, clientH - 3) + 'px system-ui, sans-serif';
     const w = ctx.measureText(label).width;
-    if (clientH >= 12 && (xb - xa > w + 6 || hot)) {
-      ctx.fillStyle = hot ? (xb - xa > w + 6 ? '#fff' : color) : '#1d232b';
-      ctx.fillText(label, xb - xa > w + 6 ? xa + 3 : xb + 4, y + 0.5);
+    const inside = xb - xa > w + 6;
+    if (inside) {
+      ctx.fillStyle = hot ? '#fff' : '#1d232b';
+      ctx.fillText(label, xa + 3, y + 0.5);
+    } else if (hot) {
+      // beside the bar, on a white ground over what else is there
+      ctx.fillStyle = 'rgba(255, 255, 255, 0.92)';
+      ctx.fillRect(xb + 2, y - h / 2, w + 6, h);
+      ctx.fillStyle = color;
+      ctx.fillText(label, xb + 5, y + 0.5);
     }
   }
 
