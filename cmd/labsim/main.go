@@ -15,6 +15,8 @@
 //	labsim grade -student DIR [-lab LAB] [-module PATH] [-secret S] [-timeout D] [-json FILE]
 //	labsim grade [-in FILE] [-lab LAB] [-json FILE]
 //	labsim check FILE [-timeout D] [-out DIR]
+//	labsim record SCENARIO [-seed N] [-plant BUG] [-out FILE]
+//	labsim replay FILE [-out FILE]
 //	labsim view FILE [-out HTML]
 //	labsim search SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]
 //	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-out DIR]
@@ -37,7 +39,10 @@
 // standalone module; grade -student grades a student's files, run in a
 // fresh kit on seeds it chooses, and grade -in turns a 'go test -json'
 // run of a kit's tests into a practice sheet. check checks a key/value history recorded elsewhere
-// (porcupine's and Jepsen's log format) for linearizability. view draws a
+// (porcupine's and Jepsen's log format) for linearizability. record runs
+// one seed of a scenario and writes its run file (every event, the hosts'
+// states, the operations, the verdict); replay runs it again and checks
+// that the trace is the same, or says where it parts. view draws a
 // run file as a page that steps through the run in a browser, opening on
 // its violation. search explores a small Raft world's schedules (BFS with
 // state hashing, random walks, PCT) with Raft's invariants checked in

@@ -5,13 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/replab/replab/harness/runfile"
 	"github.com/replab/replab/harness/sweep"
+	"github.com/replab/replab/sim"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -94,7 +98,7 @@ plant.`,
 					}
 					out = "" // the default cannot be written here (a read-only checkout): the replay draws nothing
 				}
-				return replay(e, sc, *one, *trace, out)
+				return replay(e, sc, job, *one, *trace, out)
 			}
 			if *trace != "" {
 				return usagef("-trace goes with -seed: trace one run at a time")
@@ -193,10 +197,15 @@ func runSweep(e *env, sc sweep.Scenario, job sweepJob) error {
 	}
 	took, cpu := time.Since(start), processCPU()-cpu
 	slices.SortFunc(failing, func(a, b sweep.Outcome) int { return cmp.Compare(a.Seed, b.Seed) })
-	for _, o := range failing {
+	for i, o := range failing {
 		fmt.Fprintf(e.stdout, "seed %d: FAIL: %s\n  replay: %s\n", o.Seed, problemAlone(o), replayLine(e, sc, o.Seed))
 		if o.HTML != "" {
 			fmt.Fprintf(e.stdout, "  porcupine: %s\n", o.HTML)
+		}
+		if i < maxRunFiles {
+			writeRunFile(e, sc, job.scenario, job.plant, o, job.dir)
+		} else if i == maxRunFiles {
+			fmt.Fprintf(e.stdout, "  (run files are written for the first %d failing seeds only: 'labsim record %s -seed N' writes any)\n", maxRunFiles, job.scenario)
 		}
 	}
 	where := fmt.Sprintf("%d to %d", job.first, job.first+job.seeds-1)
@@ -238,7 +247,7 @@ func replayLine(e *env, sc sweep.Scenario, seed int64) string {
 
 // replay runs one seed and prints everything about it, drawing a
 // violation into dir ("": nowhere).
-func replay(e *env, sc sweep.Scenario, seed int64, trace, dir string) error {
+func replay(e *env, sc sweep.Scenario, job sweepJob, seed int64, trace, dir string) error {
 	w, closeTrace, err := traceFile(trace)
 	if err != nil {
 		return err
@@ -265,10 +274,38 @@ func replay(e *env, sc sweep.Scenario, seed int64, trace, dir string) error {
 		case dir == "":
 			fmt.Fprintf(e.stdout, "porcupine's visualization is not written: sweep-out cannot be written here (-out DIR names another place)\n")
 		}
+		if dir != "" {
+			writeRunFile(e, sc, job.scenario, job.plant, o, dir)
+		}
 		return fmt.Errorf("seed %d: FAIL: %s", seed, o.Problem)
 	}
 	fmt.Fprintln(e.stdout, "verdict: ok")
 	return nil
+}
+
+// maxRunFiles is how many failing seeds' run files a sweep writes: each
+// is a few megabytes, and a sweep may find thousands.
+const maxRunFiles = 5
+
+// writeRunFile runs o's seed of sc again, recording it, and writes its run
+// file into dir (beside porcupine's page), saying where, or why not.
+func writeRunFile(e *env, sc sweep.Scenario, scenario, plant string, o sweep.Outcome, dir string) {
+	f, again, err := recordSeed(sc, scenario, plant, o.Seed)
+	if err == nil && o.Summary != (sim.Summary{}) && again.Summary != o.Summary { // a seed that panicked has none
+		err = fmt.Errorf("the seed did not replay: trace %016x, then %016x", o.Summary.Hash, again.Summary.Hash)
+	}
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	path := filepath.Join(dir, runFileName(scenario, o.Seed))
+	if err == nil {
+		err = runfile.Save(path, f)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stdout, "  run file: not written: %v\n", err)
+		return
+	}
+	fmt.Fprintf(e.stdout, "  run file: %s (%s view %s)\n", path, e.replayCmd(), path)
 }
 
 // count writes n things, in the plural unless n is 1.

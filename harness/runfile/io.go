@@ -64,6 +64,9 @@ func encode(w io.Writer, f *File) error {
 	put("{\n")
 	field("version", f.Version, false)
 	field("scenario", f.Scenario, false)
+	if f.Plant != "" {
+		field("plant", f.Plant, false)
+	}
 	field("seed", f.Seed, false)
 	if len(f.Drawn) > 0 {
 		list("drawn", len(f.Drawn), func(i int) any { return f.Drawn[i] })
@@ -71,7 +74,8 @@ func encode(w io.Writer, f *File) error {
 	field("hosts", nonNil(f.Hosts), false)
 	list("faults", len(f.Faults), func(i int) any { return f.Faults[i] })
 	list("events", len(f.Events), func(i int) any { return f.Events[i] })
-	list("states", len(f.States), func(i int) any { return f.States[i] })
+	states := wireStates(f.States)
+	list("states", len(states), func(i int) any { return states[i] })
 	list("ops", len(f.Ops), func(i int) any { return f.Ops[i] })
 	field("verdict", f.Verdict, false)
 	field("summary", f.Summary, true)
@@ -125,6 +129,9 @@ func Read(r io.Reader) (*File, error) {
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("run file: more after the run's object, at byte %d", dec.InputOffset())
+	}
+	if err := f.resolve(); err != nil {
+		return nil, err
 	}
 	if err := f.Check(); err != nil {
 		return nil, err

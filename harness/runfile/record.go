@@ -91,3 +91,50 @@ func (r *Recorder) File() *File {
 func SummaryOf(s sim.Summary) Summary {
 	return Summary{Now: int64(s.Now), Events: s.Events, Hash: fmt.Sprintf("%016x", s.Hash)}
 }
+
+// Diverge returns the index of the first event at which two recordings of
+// a run part (the shorter one's length if one is the start of the other),
+// or -1 if their events are the same.
+func Diverge(a, b []Event) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+// Format describes the event in one line, naming hosts by hosts (by
+// number where hosts is too short): "send s0→s2 call 41 Raft.AppendEntries
+// 312 B".
+func (e Event) Format(hosts []string) string {
+	name := func(h int) string {
+		if h >= 0 && h < len(hosts) {
+			return hosts[h]
+		}
+		return fmt.Sprintf("host %d", h)
+	}
+	s := string(e.Kind)
+	switch {
+	case e.Host >= 0 && e.Peer >= 0:
+		s += " " + name(e.Host) + "→" + name(e.Peer)
+	case e.Host >= 0:
+		s += " " + name(e.Host)
+	}
+	switch e.Kind {
+	case sim.KindSend, sim.KindDeliver, sim.KindDup, sim.KindReply, sim.KindLost, sim.KindDone:
+		s += fmt.Sprintf(" call %d", e.ID)
+	case sim.KindInvoke, sim.KindReturn:
+		s += fmt.Sprintf(" client %d", e.ID)
+	}
+	if e.What != "" {
+		s += " " + e.What
+	}
+	if e.Size > 0 {
+		s += fmt.Sprintf(" %d B", e.Size)
+	}
+	return s
+}

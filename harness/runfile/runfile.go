@@ -17,9 +17,12 @@ type File struct {
 	Version int `json:"version"`
 	// Scenario names what was run (a sweep's scenario, an experiment); with
 	// Seed and Drawn it is what replays the run.
-	Scenario string  `json:"scenario"`
-	Seed     int64   `json:"seed"`
-	Drawn    []Param `json:"drawn,omitempty"` // the configuration the seed drew, in order
+	Scenario string `json:"scenario"`
+	// Plant names the planted bug the scenario ran with, if any (labsim
+	// sweep -plant).
+	Plant string  `json:"plant,omitempty"`
+	Seed  int64   `json:"seed"`
+	Drawn []Param `json:"drawn,omitempty"` // the configuration the seed drew, in order
 	// Hosts are the world's hosts' names, by ID.
 	Hosts []string `json:"hosts"`
 	// Faults are the faults as the monkey applied them, in order.
@@ -64,11 +67,17 @@ type Event struct {
 	What string   `json:"w,omitempty"`
 }
 
-// A State is what one host showed of its state after one event.
+// A State is what one host showed of its state after one event. In JSON
+// its fields are [name, value] pairs: {"e":7,"h":1,"f":[["raft.term","2"],
+// ...]}, and a host down shows none. Write writes a state that changes
+// only some of the values the host showed last, under the same names, as
+// those changes alone, "d" for "f"; Read puts the whole state back.
 type State struct {
 	Event  int         `json:"e"` // the index of the event in Events
 	Host   int         `json:"h"`
 	Fields []sim.Field `json:"f"` // nil: the host is down
+
+	delta []sim.Field // as read, before Read resolves it: the fields that changed
 }
 
 // An Op is one client operation.

@@ -3,6 +3,7 @@ package runfile
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ func sample() *File {
 	return &File{
 		Version:  Version,
 		Scenario: "kv",
+		Plant:    "a bug",
 		Seed:     7,
 		Drawn:    []Param{{"servers", "3"}},
 		Hosts:    []string{"s0", "s1", "s2"},
@@ -168,4 +170,65 @@ func TestRecorderKeepsEventsAndTheStatesTheyChanged(t *testing.T) {
 	assert.Equal(t, SummaryOf(w.Summary()), f.Summary)
 	f.Scenario = "toy"
 	assert.NoError(t, f.Check())
+}
+
+func TestDivergeAndFormat(t *testing.T) {
+	a := sample().Events
+	assert.Equal(t, -1, Diverge(a, a))
+	b := slices.Clone(a)
+	b[1].Peer = 2
+	assert.Equal(t, 1, Diverge(a, b))
+	assert.Equal(t, 2, Diverge(a, a[:2]), "one the start of the other")
+	hosts := sample().Hosts
+	assert.Equal(t, "deliver s1→s0 call 1 Raft.RequestVote 40 B", a[1].Format(hosts))
+	assert.Equal(t, "deliver s1→host 5 call 1 Raft.RequestVote 40 B", Event{Kind: sim.KindDeliver, Host: 1, Peer: 5, ID: 1, Size: 40, What: "Raft.RequestVote"}.Format(hosts))
+	assert.Equal(t, "kill s1", a[2].Format(hosts))
+	assert.Equal(t, "return s2 client 3 ok", Event{Kind: sim.KindReturn, Host: 2, Peer: -1, ID: 3, What: "ok"}.Format(hosts))
+	assert.Equal(t, "timer", Event{Kind: sim.KindTimer, Host: -1, Peer: -1}.Format(hosts))
+}
+
+func TestStatesAreWrittenAsTheirChanges(t *testing.T) {
+	f := sample()
+	field := func(nv ...string) []sim.Field {
+		var fs []sim.Field
+		for i := 0; i < len(nv); i += 2 {
+			fs = append(fs, sim.Field{Name: nv[i], Value: nv[i+1]})
+		}
+		return fs
+	}
+	f.States = []State{
+		{Event: 0, Host: 1, Fields: field("raft.role", "follower", "raft.term", "1")},
+		{Event: 1, Host: 1, Fields: field("raft.role", "candidate", "raft.term", "2")},
+		{Event: 1, Host: 0, Fields: field("raft.role", "leader")},
+		{Event: 2, Host: 1, Fields: field("raft.role", "candidate", "raft.term", "3")},
+		{Event: 2, Host: 0, Fields: field("raft.role", "leader", "kv.keys", "1")}, // another field: whole
+		{Event: 2, Host: 0},
+		{Event: 2, Host: 0, Fields: field("raft.role", "follower")}, // back up: whole
+	}
+	text := write(t, f)
+	for _, line := range []string{
+		`{"e":0,"h":1,"f":[["raft.role","follower"],["raft.term","1"]]}`,
+		`{"e":1,"h":1,"d":[["raft.role","candidate"],["raft.term","2"]]}`,
+		`{"e":2,"h":1,"d":[["raft.term","3"]]}`,
+		`{"e":2,"h":0,"f":[["raft.role","leader"],["kv.keys","1"]]}`,
+		`{"e":2,"h":0}`,
+		`{"e":2,"h":0,"f":[["raft.role","follower"]]}`,
+	} {
+		assert.Contains(t, text, "\n  "+line, "written so")
+	}
+	got, err := Read(strings.NewReader(text))
+	require.NoError(t, err)
+	assert.Equal(t, f, got, "read back whole")
+
+	for _, tc := range []struct{ from, to, wants string }{
+		{`{"e":0,"h":1,"f":[["raft.role","follower"],["raft.term","1"]]}`, `{"e":0,"h":1,"d":[["raft.role","follower"]]}`, "states[0].d: host 1 showed nothing before to change"},
+		{`{"e":2,"h":1,"d":[["raft.term","3"]]}`, `{"e":2,"h":1,"d":[["raft.trem","3"]]}`, `states[3].d[0]: host 1 showed no field "raft.trem" before`},
+		{`{"e":2,"h":1,"d":[["raft.term","3"]]}`, `{"e":2,"h":1,"d":[["raft.term"]]}`, `state of host 1 after event 2: field 0 is ["raft.term"], not [name, value]`},
+		{`{"e":2,"h":0}`, `{"e":2,"h":0,"f":[],"d":[]}`, "state of host 0 after event 2 has both f (whole) and d (changes)"},
+		{`{"e":2,"h":0}`, `{"e":2,"h":0,"x":1}`, `unknown field "x"`},
+	} {
+		require.Contains(t, text, tc.from)
+		_, err := Read(strings.NewReader(strings.Replace(text, tc.from, tc.to, 1)))
+		assert.ErrorContains(t, err, tc.wants)
+	}
 }

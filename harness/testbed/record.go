@@ -31,6 +31,7 @@ const (
 	KindStart  = "start"  // the clients could not start
 	KindSafety = "safety" // a problem a node saw as it happened (Env.Fail)
 	KindError  = "error"  // a check could not judge
+	KindPanic  = "panic"  // a node panicked (the run file of a recording keeps the run up to it)
 	KindCheck  = "check"  // a check that names no kind of its own
 )
 

@@ -250,14 +250,11 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	w := sim.NewWorld(r.Seed)
 	w.SetTraceWriter(r.Trace)
+	rec := &Record{Name: r.Name, Seed: r.Seed, Drawn: r.Drawn, World: w}
 	if rc, ok := r.Trace.(*Recording); ok {
 		w.SetTraceWriter(rc.Trace)
 		r.Record = true
-		defer func() {
-			if out != nil {
-				rc.File = out.File
-			}
-		}()
+		defer func() { rc.File = rec.File }()
 	}
 	w.SetEventLimit(r.MaxEvents)
 	var recorder *runfile.Recorder
@@ -265,7 +262,6 @@ func (r Run) Execute() (out *Record, err error) {
 		recorder = runfile.NewRecorder(w)
 		w.SetRecorder(recorder)
 	}
-	rec := &Record{Name: r.Name, Seed: r.Seed, Drawn: r.Drawn, World: w}
 	c, err := cluster.New(w, r.Deploy)
 	if err != nil {
 		return nil, fmt.Errorf("%s: deploying: %w", r.Name, err)
@@ -273,7 +269,7 @@ func (r Run) Execute() (out *Record, err error) {
 	e := &Env{Run: &r, World: w, Cluster: c}
 	defer func() {
 		rec.FaultLog, rec.Summary, rec.Ops = c.Log(), w.Summary(), e.Ops
-		if recorder != nil && out != nil {
+		if recorder != nil && (out != nil || rec.Kind == KindPanic) {
 			w.SetRecorder(nil)
 			rec.File = r.runFile(recorder, e, rec)
 		}
@@ -282,7 +278,10 @@ func (r Run) Execute() (out *Record, err error) {
 		if p := recover(); p != nil {
 			s, ok := p.(sim.Storm)
 			if !ok {
-				panic(p) // a node's panic: the caller reports it with its stack
+				// A node's panic: the caller reports it with its stack; a
+				// recording keeps the run up to it.
+				rec.Problem, rec.Kind = fmt.Sprintf("panic: %v", p), KindPanic
+				panic(p)
 			}
 			rec.Problem, rec.Kind, out, err = s.Error(), KindStorm, rec, nil
 		}
