@@ -57,7 +57,6 @@ file is written.`,
 			if err != nil {
 				return err
 			}
-			start := time.Now()
 			f, o, err := recordSeed(sc, name, bug, *seed)
 			if err != nil {
 				return err
@@ -69,9 +68,9 @@ file is written.`,
 			if fi, err := os.Stat(path); err == nil {
 				size = fi.Size()
 			}
-			fmt.Fprintf(e.stdout, "wrote %s: %s seed %d, %s on %s, %s, %s, %.1f MB, %.1fs\n", path, sc.Name, *seed,
+			fmt.Fprintf(e.stdout, "wrote %s: %s seed %d, %s on %s, %s, %s, %.1f MB\n", path, sc.Name, *seed,
 				count(len(f.Events), "event"), count(len(f.Hosts), "host"), count(len(f.Ops), "operation"), count(len(f.Faults), "fault"),
-				float64(size)/1e6, time.Since(start).Seconds())
+				float64(size)/1e6)
 			fmt.Fprintf(e.stdout, "trace hash %s\n  replay: %s replay %s\n  view:   %s view %s\n", f.Summary.Hash, e.replayCmd(), path, e.replayCmd(), path)
 			if !o.OK() {
 				return fmt.Errorf("seed %d: FAIL (%s): %s", *seed, f.Verdict.Kind, o.Problem)
