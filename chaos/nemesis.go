@@ -65,13 +65,14 @@ type NemesisConfig struct {
 }
 
 // A Nemesis applies random faults to a monkey's servers at random times, all
-// drawn from the world's random number generator. A fault that finds the
+// drawn from the world's stream "nemesis" (sim.World.Stream). A fault that finds the
 // monkey's log full panics, saying why (see Monkey.SetLogLimit).
 type Nemesis struct {
 	m     *Monkey
 	d     drawer
 	by    string // what the nemesis is, for a panic
 	timer *sim.Timer
+	rng   *rand.Rand // the world's stream "nemesis"
 }
 
 // A drawer draws a nemesis's faults from a checked configuration.
@@ -122,7 +123,7 @@ func (m *Monkey) StartNemesis(cfg NemesisConfig) (*Nemesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Nemesis{m: m, d: d, by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
+	n := &Nemesis{m: m, d: d, rng: m.w.Stream("nemesis"), by: fmt.Sprintf("nemesis, interval %v", cfg.Interval)}
 	n.timer = m.w.NewTimer(n.tick)
 	n.arm()
 	return n, nil
@@ -133,11 +134,11 @@ func (n *Nemesis) Stop() { n.timer.Stop() }
 
 func (n *Nemesis) arm() {
 	iv := n.d.cfg.Interval
-	n.timer.Reset(n.m.w.RandDuration(iv/2, iv+iv/2))
+	n.timer.Reset(sim.Duration(n.rng, iv/2, iv+iv/2))
 }
 
 func (n *Nemesis) tick() {
-	if f, ok := n.d.pick(n.m.w.Rand(), n.m.servers, monkeyView{n.m}); ok {
+	if f, ok := n.d.pick(n.rng, n.m.servers, monkeyView{n.m}); ok {
 		n.m.applyLater(f, n.by)
 	}
 	n.arm()

@@ -419,7 +419,8 @@ func TestIdleHolderKeepsItsLock(t *testing.T) {
 func TestHandOverBetweenModes(t *testing.T) {
 	t.Parallel()
 	cfg, d, a, b, c := threeClerks(t)
-	d.get(t, c, "other") // c finds the leader
+	d.get(t, b, "other") // b and c find the leader
+	d.get(t, c, "other")
 	timed := func(op func()) time.Duration {
 		start := d.w.Now()
 		op()

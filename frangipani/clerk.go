@@ -115,7 +115,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk,
 	if i := slices.Index(servers, nil); i >= 0 {
 		return nil, fmt.Errorf("frangipani: MakeClerk: the end to lock server %d is nil", i)
 	}
-	id := 1 + host.World().Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
+	id := 1 + host.Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
 	ck := &Clerk{host: host, inc: host.Incarnation(), cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
 	ck.r.SetTimeout(cfg.RPCTimeout)
 	ck.renewal = host.NewTimer(ck.renew)

@@ -84,15 +84,15 @@ func (e *ClientEnd) Call(svcMeth string, args, reply any, done func(ok bool)) {
 	}
 	var delay time.Duration
 	if !n.reliable {
-		delay = n.w.RandDuration(0, n.p.ShortDelay)
-		if n.w.Rand().Float64() < n.p.RequestLoss {
+		delay = sim.Duration(n.rng, 0, n.p.ShortDelay)
+		if n.rng.Float64() < n.p.RequestLoss {
 			c.lost("request dropped", delay)
 			return
 		}
 	}
 	delay += n.transit(e.host, svcMeth, size) + n.extraDelay(c, false)
 	n.w.Schedule(delay, (*deliverAct)(c))
-	if n.p.Duplicate > 0 && n.w.Rand().Float64() < n.p.Duplicate {
+	if n.p.Duplicate > 0 && n.rng.Float64() < n.p.Duplicate {
 		// The second delivery gets args of its own, as sent: the first
 		// handler may keep or change its copy.
 		c.dupArgs = reflect.New(f.args.t).UnsafePointer()
@@ -286,7 +286,7 @@ func (c *call) respond(a *Deferred) {
 	if n.w.Recording() {
 		c.record(sim.KindReply, c.srv.host, c.end.host, size, c.svcMeth)
 	}
-	if !n.reliable && n.w.Rand().Float64() < n.p.ReplyLoss {
+	if !n.reliable && n.rng.Float64() < n.p.ReplyLoss {
 		c.lost("reply dropped", 0)
 		return
 	}
@@ -295,8 +295,8 @@ func (c *call) respond(a *Deferred) {
 		return
 	}
 	var delay time.Duration
-	if n.longReordering && n.w.Rand().Float64() < n.p.ReorderProb {
-		delay = n.p.ReorderMin + n.w.RandDuration(0, n.w.RandDuration(0, n.p.ReorderSpan))
+	if n.longReordering && n.rng.Float64() < n.p.ReorderProb {
+		delay = n.p.ReorderMin + sim.Duration(n.rng, 0, sim.Duration(n.rng, 0, n.p.ReorderSpan))
 	} else {
 		delay = n.transit(c.srv.host, c.svcMeth, size)
 	}

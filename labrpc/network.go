@@ -2,6 +2,7 @@ package labrpc
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -11,10 +12,11 @@ import (
 
 // A Network is a simulated RPC network on a world, in the shape of the
 // 6.5840 labrpc: client ends connect to named servers, and every fault
-// (loss, delay, reordering, partitions) is drawn from the world's random
-// number generator, so a run replays exactly from its seed.
+// (loss, delay, reordering, partitions) is drawn from the world's stream
+// "net" (sim.World.Stream), so a run replays exactly from its seed.
 type Network struct {
 	w        *sim.World
+	rng      *rand.Rand // the world's stream "net"
 	p        Params
 	codec    *codec
 	ends     map[any]*ClientEnd
@@ -46,6 +48,7 @@ type Network struct {
 func MakeNetwork(w *sim.World) *Network {
 	return &Network{
 		w:        w,
+		rng:      w.Stream("net"),
 		p:        DefaultParams(),
 		codec:    newCodec(),
 		ends:     make(map[any]*ClientEnd),
@@ -241,7 +244,7 @@ func (n *Network) waitsForDisk(svcMeth string) bool {
 func (n *Network) transit(from *sim.Host, svcMeth string, size int) time.Duration {
 	d := n.p.Latency
 	if n.p.Jitter > 0 {
-		d += n.w.RandDuration(0, n.p.Jitter)
+		d += sim.Duration(n.rng, 0, n.p.Jitter)
 	}
 	if from == nil {
 		return d
@@ -277,9 +280,9 @@ func (n *Network) processing(h *sim.Host) time.Duration {
 // noReplyDelay is how long a call that reaches no server takes to fail.
 func (n *Network) noReplyDelay() time.Duration {
 	if n.longDelays {
-		return n.w.RandDuration(0, n.p.LongNoReply)
+		return sim.Duration(n.rng, 0, n.p.LongNoReply)
 	}
-	return n.w.RandDuration(0, n.p.NoReply)
+	return sim.Duration(n.rng, 0, n.p.NoReply)
 }
 
 // serverOf returns the server e is connected to, or nil.

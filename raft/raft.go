@@ -161,7 +161,7 @@ func (rf *Raft) Killed() bool { return rf.dead }
 func (rf *Raft) majority() int { return len(rf.peers)/2 + 1 }
 
 func (rf *Raft) resetElectionTimer() {
-	rf.electionTimer.Reset(rf.w.RandDuration(rf.cfg.ElectionMin, rf.cfg.ElectionMax))
+	rf.electionTimer.Reset(rf.host.RandDuration(rf.cfg.ElectionMin, rf.cfg.ElectionMax))
 }
 
 // becomeFollower moves to term (not below the current one) as a follower.

@@ -30,5 +30,5 @@ func (r *Router) pauseFor(n int) time.Duration {
 	for range min(n-1, 62) { // 62 doublings reach any bound from 1 ns
 		p += min(p, r.maxBackoff-p) // doubles p up to the bound, never past it (nor overflows)
 	}
-	return r.host.World().RandDuration(p/2, p)
+	return r.host.RandDuration(p/2, p)
 }

@@ -25,7 +25,7 @@ type Clerk struct {
 }
 
 // MakeClerk returns a clerk on host talking to servers (at least one). Its
-// client ID is drawn from the world's random number generator.
+// client ID is drawn from its host's random stream.
 func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
 	if host == nil {
 		panic("rsm: MakeClerk: a nil host")
@@ -33,7 +33,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd) *Clerk {
 	if len(servers) == 0 {
 		panic("rsm: MakeClerk: a clerk needs at least one server, got none")
 	}
-	return &Clerk{Router: MakeRouter(host, servers), id: host.World().Rand().Int64()}
+	return &Clerk{Router: MakeRouter(host, servers), id: host.Rand().Int64()}
 }
 
 // Host returns the clerk's host.

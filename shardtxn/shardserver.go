@@ -183,7 +183,7 @@ func answer(reply *PrepareReply, res shardResult, ok bool) {
 // (WriteIntents, see resolve); when the wait runs out or the holder is
 // pending, a conflict votes no.
 func (s *ShardServer) locking(cmd shardCmd, done func(res shardResult, ok bool)) {
-	deadline := s.host.Now() + s.host.World().RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
+	deadline := s.host.Now() + s.host.RandDuration(s.cfg.LockWait, 2*s.cfg.LockWait)
 	if s.cfg.bugs.fixedLockWait {
 		deadline = s.host.Now() + s.cfg.LockWait
 	}

@@ -126,7 +126,7 @@ func (ck *Clerk) Update(keys []string, next func(read []Result) (values []string
 	again := func() {
 		p := pause
 		pause = min(2*pause, updatePauseMax)
-		ck.host.After(ck.host.World().RandDuration(0, p), round)
+		ck.host.After(ck.host.RandDuration(0, p), round)
 	}
 	round = func() {
 		ck.run(reads, func(out Outcome) {

@@ -57,6 +57,7 @@ func TestNoNoiseDrawsNoRandomness(t *testing.T) {
 	h.After(time.Millisecond, func() {})
 	h.NewTimer(func() {}).Reset(time.Millisecond)
 	assert.Equal(t, NewWorld(1).Rand().Uint64(), w.Rand().Uint64())
+	assert.Equal(t, NewWorld(1).NewHost("h").Rand().Uint64(), h.Rand().Uint64())
 }
 
 func TestRandDurationCoversItsClosedRange(t *testing.T) {

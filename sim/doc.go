@@ -1,14 +1,16 @@
 // Package sim is the deterministic world every simulation in this module runs in.
 //
 // A World owns a virtual clock, an event queue ordered by (virtual time,
-// insertion sequence), one seeded random number generator and a set of hosts.
+// insertion sequence), seeded random streams and a set of hosts.
 // Everything inside a world happens on the goroutine that calls Run, RunUntil
 // or Step, one event at a time, so a run is a function of its seed: two worlds
 // made from the same seed and driven the same way fire the same events in the
 // same order and end with the same trace hash.
 //
 // Node code built on a world is sans-IO: it never starts goroutines, sleeps or
-// reads the wall clock, and it draws randomness only from World.Rand. It gets
+// reads the wall clock, and it draws randomness only from the world's
+// streams: its host's (Host.Rand), or a named one (World.Stream), so that
+// what one part of a run draws does not shift what another draws. It gets
 // time from Host.Now, and timers from Host.NewTimer and Host.After.
 //
 // A Host is a simulated machine. It owns its timers and pending events and a

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 )
 
@@ -26,6 +27,8 @@ type Host struct {
 	onKill    []func()
 
 	inspectors []namedInspector // what the incarnation shows of its state (Inspect)
+
+	rng *rand.Rand // the host's stream, made on first use (Rand)
 
 	// The host's clock runs at ppm/1e6 of virtual time. Local time is
 	// localBase + (now-realBase)*ppm/1e6.
@@ -242,7 +245,7 @@ func CheckClockRate(rate float64) error {
 func (h *Host) ClockRate() float64 { return float64(h.ppm) / ppmOne }
 
 // SetTimerNoise makes the host's timers fire late by a random delay of up
-// to max, drawn from the world's generator, as an operating system's timers
+// to max, drawn from the host's stream (Rand), as an operating system's timers
 // do. Without it, hosts whose timers were set together fire together, for
 // ever, which real machines never do.
 func (h *Host) SetTimerNoise(max time.Duration) error {
@@ -267,7 +270,7 @@ func (h *Host) realDelay(d time.Duration) time.Duration {
 		panic(fmt.Sprintf("sim: delay %v on host %s overflows the virtual clock", d, h.name))
 	}
 	if h.noise > 0 {
-		d += h.w.RandDuration(0, h.noise)
+		d += h.RandDuration(0, h.noise)
 	}
 	if h.ppm == ppmOne {
 		return d

@@ -24,6 +24,8 @@ type World struct {
 	rng   *rand.Rand
 	hosts []*Host
 
+	streams map[string]*rand.Rand // by name (Stream)
+
 	hash   uint64
 	events uint64
 
@@ -52,16 +54,16 @@ func (w *World) Seed() int64 { return w.seed }
 // Now returns the world's virtual time, measured from its creation.
 func (w *World) Now() time.Duration { return w.now }
 
-// Rand returns the world's random number generator. Every random choice made
-// inside the world must come from it.
+// Rand returns the world's own random stream, for choices that belong to
+// no network, nemesis, client or host (which draw from their own streams:
+// see Stream and Host.Rand). Every random choice made inside the world
+// must come from one of its streams.
 func (w *World) Rand() *rand.Rand { return w.rng }
 
-// RandDuration returns a duration drawn uniformly from [lo, hi].
+// RandDuration returns a duration drawn uniformly from [lo, hi] on the
+// world's own stream (Rand).
 func (w *World) RandDuration(lo, hi time.Duration) time.Duration {
-	if hi < lo {
-		panic(fmt.Sprintf("sim: RandDuration: hi %v is below lo %v", hi, lo))
-	}
-	return lo + time.Duration(w.rng.Int64N(int64(hi-lo)+1))
+	return Duration(w.rng, lo, hi)
 }
 
 // Pending returns the number of events waiting in the queue that have not

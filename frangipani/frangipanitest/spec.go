@@ -79,12 +79,13 @@ type Spec struct {
 // Spec's faults are drawn.
 const nemesisStream = 0x6c6f636b73 // "locks"
 
-// Run runs the spec for seed, writing a violation's drawing into dir and
-// the event trace to trace (either may be unset).
-func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// Build builds the spec's run for seed, writing a violation's drawing
+// into dir and the event trace to trace (either may be unset), without
+// carrying it out.
+func (sp Spec) Build(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	cc, err := Deployment{Replicas: 3, Config: sp.Config}.Cluster()
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	cs := &Clerks{Config: sp.Config}
 	keys := workload.Own()
@@ -106,7 +107,7 @@ func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, er
 		rng := rand.New(rand.NewPCG(uint64(seed), nemesisStream))
 		steps, err := testbed.Isolations{Hosts: clients, Away: 2 * sp.Config.Lease, Gap: time.Second}.Generate(rng, 0, length)
 		if err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 		n.Schedule = append(n.Schedule, steps...)
 	}
@@ -120,5 +121,14 @@ func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, er
 		Workload: kv, Nemesis: n,
 		Length: length, Settle: Settle, Progress: Progress(sp.Config),
 		Checks: []testbed.Check{kv.Linearizable(CheckTimeout), cs.NoneLost},
-	}.Execute()
+	}, nil
+}
+
+// Run runs one seed and returns its record (Build's run, carried out).
+func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	r, err := sp.Build(seed, dir, trace)
+	if err != nil {
+		return nil, err
+	}
+	return r.Execute()
 }

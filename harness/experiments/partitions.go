@@ -129,7 +129,7 @@ func runAllMinority(p Params) (*Result, error) {
 			if err := e.settle(ck); err != nil {
 				return nil, err
 			}
-			if err := e.m.Apply(chaos.SplitAllMinority(n, e.w.Rand())); err != nil {
+			if err := e.m.Apply(chaos.SplitAllMinority(n, e.w.Stream("nemesis"))); err != nil {
 				return nil, err
 			}
 			e.w.Run(3 * time.Second)

@@ -44,12 +44,12 @@ const (
 // see more than twice the events of the calm's busiest second (see
 // rate).
 func cutScenario(name, description string, cfg shardtxn.Config) Scenario {
-	return Scenario{Name: name, Description: description,
-		Run: func(seed int64, dir string, trace io.Writer) Outcome {
-			return outcome(runCuts(name, cfg, seed, dir, trace))
-		},
-		plant: planter(cfg, func(c shardtxn.Config) Scenario { return cutScenario(name, description, c) },
-			func(c *shardtxn.Config, b Bug) bool { return b.plantShardTxn(c) })}
+	sc := onTestbed(name, description, func(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
+		return buildCuts(name, cfg, seed, dir, trace)
+	})
+	sc.plant = planter(cfg, func(c shardtxn.Config) Scenario { return cutScenario(name, description, c) },
+		func(c *shardtxn.Config, b Bug) bool { return b.plantShardTxn(c) })
+	return sc
 }
 
 // cutScenarios are the cut scenarios: under paper 000's design, and
@@ -66,12 +66,12 @@ func cutScenarios() []Scenario {
 	}
 }
 
-// runCuts runs one seed of the cut scenario called name on cfg.
-func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// buildCuts builds one seed's run of the cut scenario called name on cfg.
+func buildCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	dep := txntest.Deployment{Shards: 3, Replicas: 3, Config: cfg}
 	r, err := dep.Run(name, seed, txntest.Load(false, txntest.Clients))
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	rt := &rate{}
 	// A run past the bound stops waiting to drain: its verdict is in.
@@ -87,7 +87,7 @@ func runCuts(name string, cfg shardtxn.Config, seed int64, dir string, trace io.
 		return cutNemesis(e.World, e.Cluster)
 	}
 	r.Length, r.Dir, r.Trace = txntest.ChaosFor, dir, trace
-	return r.Execute()
+	return r, nil
 }
 
 // cutNemesis cuts, after cutsCalm, one shard group's leader off from
@@ -104,12 +104,12 @@ func cutNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 		if stopped {
 			return
 		}
-		g := 1 + w.Rand().IntN(c.Groups()-1)
+		g := 1 + w.Stream("nemesis").IntN(c.Groups()-1)
 		i, ok := c.Leader(g)
 		if !ok {
-			i = w.Rand().IntN(c.Replicas(g))
+			i = w.Stream("nemesis").IntN(c.Replicas(g))
 		}
-		shard, deaf := c.HostOf(g, i), w.Rand().IntN(2) == 0
+		shard, deaf := c.HostOf(g, i), w.Stream("nemesis").IntN(2) == 0
 		for _, coord := range coords {
 			f := fault.Fault{Kind: fault.Cut, Host: shard, To: coord} // the shard's answers and questions are lost
 			if deaf {
@@ -117,9 +117,9 @@ func cutNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 			}
 			must(c.Apply(f))
 		}
-		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
+		w.After(sim.Duration(w.Stream("nemesis"), time.Second, 8*time.Second), func() {
 			must(c.Apply(fault.Fault{Kind: fault.Heal}))
-			w.After(w.RandDuration(0, time.Second), cut)
+			w.After(sim.Duration(w.Stream("nemesis"), 0, time.Second), cut)
 		})
 	}
 	w.After(cutsCalm, cut)

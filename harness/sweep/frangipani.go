@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/replab/replab/frangipani/frangipanitest"
@@ -48,8 +47,8 @@ func lockScenarios() []Scenario {
 
 // lockScenario returns sp as a scenario.
 func lockScenario(sp frangipanitest.Spec, description string) Scenario {
-	return Scenario{Name: sp.Name, Description: description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return outcome(sp.Run(seed, dir, trace))
-	}, plant: planter(sp, func(sp frangipanitest.Spec) Scenario { return lockScenario(sp, description) },
-		func(p *frangipanitest.Spec, b Bug) bool { return b.plantFrangipani(&p.Config) })}
+	sc := onTestbed(sp.Name, description, sp.Build)
+	sc.plant = planter(sp, func(sp frangipanitest.Spec) Scenario { return lockScenario(sp, description) },
+		func(p *frangipanitest.Spec, b Bug) bool { return b.plantFrangipani(&p.Config) })
+	return sc
 }

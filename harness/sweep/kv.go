@@ -65,12 +65,13 @@ func randomNemesis(_ *sim.World, c *cluster.Cluster) (func(), error) {
 }
 
 func (sp kvSpec) scenario() Scenario {
-	return Scenario{Name: sp.name, Description: sp.description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return sp.run(seed, dir, trace)
-	}, plant: planter(sp, kvSpec.scenario, func(p *kvSpec, b Bug) bool { return b.plantRSM(&p.opts) })}
+	sc := onTestbed(sp.name, sp.description, sp.build)
+	sc.plant = planter(sp, kvSpec.scenario, func(p *kvSpec, b Bug) bool { return b.plantRSM(&p.opts) })
+	return sc
 }
 
-func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
+// build builds one seed's run.
+func (sp kvSpec) build(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	think := cmp.Or(sp.think, 10*time.Millisecond)
 	kv := &testbed.KV{
 		Clerk: func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV {
@@ -81,7 +82,7 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		Clients: sp.clients, Readers: sp.readers,
 		Spec: workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(sp.keys), Think: think},
 	}
-	return outcome(testbed.Run{
+	return testbed.Run{
 		Name: sp.name, Seed: seed, Trace: trace, Dir: dir,
 		Deploy:   cluster.Config{Groups: []cluster.Group{{Name: "kv", Replicas: sp.servers, Factory: kvdeploy.Factory(1000, sp.opts)}}},
 		Network:  testbed.Network{Modes: chaos.Modes{Unreliable: !sp.reliable}},
@@ -90,5 +91,5 @@ func (sp kvSpec) run(seed int64, dir string, trace io.Writer) Outcome {
 		Length:   cmp.Or(sp.chaosFor, kvChaosFor),
 		Settle:   kvSettle,
 		Checks:   []testbed.Check{kv.Linearizable(checkTimeout)},
-	}.Execute())
+	}, nil
 }

@@ -47,7 +47,7 @@ func leaseNemesis(w *sim.World, c *cluster.Cluster) (func(), error) {
 	var next func()
 	next = func() {
 		if !stopped {
-			flicker(w, c, rc, func() { w.After(w.RandDuration(0, time.Second), next) })
+			flicker(w, c, rc, func() { w.After(sim.Duration(w.Stream("nemesis"), 0, time.Second), next) })
 		}
 	}
 	w.After(time.Second, next)
@@ -70,7 +70,7 @@ func flicker(w *sim.World, c *cluster.Cluster, rc raft.Config, done func()) {
 	}
 	var others []int
 	n := c.Replicas(0)
-	for _, i := range w.Rand().Perm(n) {
+	for _, i := range w.Stream("nemesis").Perm(n) {
 		if i != leader {
 			others = append(others, i)
 		}
@@ -82,9 +82,9 @@ func flicker(w *sim.World, c *cluster.Cluster, rc raft.Config, done func()) {
 			panic(err) // the groups come from the cluster itself: a bug
 		}
 	}
-	cutOff := w.RandDuration(rc.ElectionMin, rc.ElectionMin+rc.Heartbeat)
-	rejoin := w.RandDuration(rc.Heartbeat/2, 2*rc.Heartbeat)
-	settle := w.RandDuration(rc.ElectionMax, 2*rc.ElectionMax)
+	cutOff := sim.Duration(w.Stream("nemesis"), rc.ElectionMin, rc.ElectionMin+rc.Heartbeat)
+	rejoin := sim.Duration(w.Stream("nemesis"), rc.Heartbeat/2, 2*rc.Heartbeat)
+	settle := sim.Duration(w.Stream("nemesis"), rc.ElectionMax, 2*rc.ElectionMax)
 	apply(fault.Fault{Kind: fault.Isolate, Host: leader})
 	w.After(cutOff, func() {
 		apply(fault.Fault{Kind: fault.Bridge, Host: bridge, Groups: [][]int{near, far}})
@@ -139,9 +139,9 @@ func skewedCutoffs(rc raft.Config) func(w *sim.World, c *cluster.Cluster) (func(
 				}
 				must(c.Apply(fault.Fault{Kind: fault.Drift, Host: c.HostOf(0, i), Rate: rate}))
 			}
-			w.After(w.RandDuration(rc.Heartbeat, 2*rc.Heartbeat), func() {
+			w.After(sim.Duration(w.Stream("nemesis"), rc.Heartbeat, 2*rc.Heartbeat), func() {
 				must(c.Apply(fault.Fault{Kind: fault.Isolate, Host: c.HostOf(0, leader)}))
-				w.After(w.RandDuration(rc.ElectionMax, 2*rc.ElectionMax), func() {
+				w.After(sim.Duration(w.Stream("nemesis"), rc.ElectionMax, 2*rc.ElectionMax), func() {
 					must(c.Apply(fault.Fault{Kind: fault.Heal}))
 					next()
 				})

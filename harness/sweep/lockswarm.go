@@ -55,7 +55,7 @@ func lockSwarm() Scenario {
 		"each healed and followed by a calm in which an operation begun must complete within a lease, two elections, two RPC timeouts and a renewal, plus the longest a call in flight at the heal may take to return; "+
 		"5 s to 3 min of virtual time. Then porcupine, no clerk's writes lost, and a fresh clerk's read.",
 		func(b Bug) bool { return b.plantFrangipani(&frangipani.Config{}) },
-		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 			return lockSwarmSpec{bug: bug}.run(seed, dir, trace)
 		})
 }
@@ -63,7 +63,7 @@ func lockSwarm() Scenario {
 // lockSwarmSpec is swarm-locks with, perhaps, a planted bug.
 type lockSwarmSpec struct{ bug *Bug }
 
-func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, lockSwarmStream)
 	servers := d.Int("lock-servers", 3, 7)
 	// Locks only queues every operation of a shared key for its lock: the
@@ -126,12 +126,12 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 		sp.bug.plantFrangipani(&cfg)
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("swarm-locks seed %d drew a configuration frangipani refuses: %w", seed, err)
+		return testbed.Run{}, fmt.Errorf("swarm-locks seed %d drew a configuration frangipani refuses: %w", seed, err)
 	}
 
 	deploy, err := frangipanitest.Deployment{Replicas: servers, Config: cfg}.Cluster()
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	var schedule []chaos.Step
 	if cfg.Drift > 0 {
@@ -153,7 +153,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 
 	n, progress, err := swarmLockFaults(d, aimed, cfg, params, servers, testbed.ClientHosts(deploy, total), modes, length)
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	n.Schedule = append(schedule, n.Schedule...)
 
@@ -167,7 +167,7 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (*testbed.R
 		Workload: kv, Nemesis: n,
 		Length: length, Settle: frangipanitest.Settle, Progress: progress, MaxEvents: swarmMaxEvents,
 		Checks: []testbed.Check{kv.Linearizable(checkTimeout), cs.NoneLost},
-	}.Execute()
+	}, nil
 }
 
 // swarmKeys draws the keys' distribution and how many clerks share it:

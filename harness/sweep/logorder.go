@@ -1,8 +1,6 @@
 package sweep
 
 import (
-	"io"
-
 	"github.com/replab/replab/shardtxn/logorder/logordertest"
 )
 
@@ -24,7 +22,7 @@ func logOrderScenarios() []Scenario {
 
 // Scenario returns the spec as a scenario.
 func (sp logOrderScenario) Scenario() Scenario {
-	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return outcome(sp.Run(seed, dir, trace))
-	}, plant: planter(sp, logOrderScenario.Scenario, func(p *logOrderScenario, b Bug) bool { return b.plantLogOrder(&p.Config) })}
+	sc := onTestbed(sp.Name, sp.Description, sp.Build)
+	sc.plant = planter(sp, logOrderScenario.Scenario, func(p *logOrderScenario, b Bug) bool { return b.plantLogOrder(&p.Config) })
+	return sc
 }

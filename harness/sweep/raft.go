@@ -53,18 +53,18 @@ func votesNemesis(rc raft.Config) raftchaos.Nemesis {
 }
 
 func (sp raftSpec) scenario() Scenario {
-	return Scenario{Name: sp.name, Description: sp.description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return outcome(sp.run(seed, dir, trace))
-	}, plant: planter(sp, raftSpec.scenario, func(p *raftSpec, b Bug) bool { return b.plantRaft(&p.cfg) })}
+	sc := onTestbed(sp.name, sp.description, sp.build)
+	sc.plant = planter(sp, raftSpec.scenario, func(p *raftSpec, b Bug) bool { return b.plantRaft(&p.cfg) })
+	return sc
 }
 
-// run runs one seed.
-func (sp raftSpec) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// build builds one seed's run.
+func (sp raftSpec) build(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	r, err := raftchaos.Group{Nodes: raftServers, Make: raft.Maker(sp.cfg), Gap: raftStartGap}.Run(sp.name, seed)
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	r.Nemesis.Reactive = sp.nemesis.Start
 	r.Length, r.Progress, r.Dir, r.Trace = raftChaosFor, raftProgress, dir, trace
-	return r.Execute()
+	return r, nil
 }

@@ -32,7 +32,7 @@ func soakTxnKills() Scenario {
 		fmt.Sprintf("Paper 000's Fig. 5 at length, three times over: two shard groups and the coordinators, three replicas each, on three shared hosts (each a coordinator and a replica of every shard, as the paper's containers), %d clients' bank transfers and reads of every balance on a LAN for %v, host 0 killed at %v and restarted %v later, host 1 %v after it, host 2 %v after that; after each restart a transaction begun must commit within %v; then every lock must be released and every read add up to the total.",
 			txntest.Clients, length, soakKillAt, soakKillFor, soakKillEvery, soakKillEvery, txntest.Progress),
 		func(b Bug) bool { return b.plantShardTxn(&shardtxn.Config{}) },
-		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 			cfg := txntest.Config()
 			if bug != nil {
 				bug.plantShardTxn(&cfg)
@@ -40,7 +40,7 @@ func soakTxnKills() Scenario {
 			dep := txntest.Deployment{Shards: 2, Replicas: soakHosts, Shared: true, Config: cfg}
 			r, err := dep.Run("soak-txn-kills", seed, txntest.Load(true, txntest.Clients))
 			if err != nil {
-				return nil, err
+				return testbed.Run{}, err
 			}
 			var n testbed.Nemesis
 			for h := range soakHosts {
@@ -51,6 +51,6 @@ func soakTxnKills() Scenario {
 				n.Heals = append(n.Heals, kill+soakKillFor)
 			}
 			r.Nemesis, r.Length, r.Dir, r.Trace = n, length, dir, trace
-			return r.Execute()
+			return r, nil
 		})
 }

@@ -54,13 +54,13 @@ func swarmKVScenario() Scenario {
 	return swarmScenario("swarm-kv", "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys, the clients in groups of at most 4 on keys of their own (and a reader at most); the op mix (appends at most as often as reads); values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth (which bounds Raft's batches: its Bandwidth) and duplication; on 30 % of seeds one of the nemeses aimed at a bug (lease flickers, clocks skewed as far as leases allow with the leader cut off, Raft's Figure 8, crashes right after votes), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
 		"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; a seed that fires more than "+strconv.Itoa(swarmKVEvents)+" events fails as a storm; porcupine then checks that the history is linearizable.",
 		func(b Bug) bool { return b.plantRSM(&rsm.Config{}) },
-		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 			return swarmKV{bug: bug}.run(seed, dir, trace)
 		})
 }
 
 // run draws the seed's configuration and runs it.
-func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, 1)
 	servers := d.Int("servers", 3, 7)
 	opts := kvraft.Options{Raft: raft.LabConfig(), MaxRaftState: -1}
@@ -122,7 +122,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 	} else {
 		bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
 		if err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 		n.Schedule, n.Heals = append(n.Schedule, bursts.Schedule...), bursts.Heals
 	}
@@ -140,7 +140,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (*testbed.Record,
 		Workload: kv, Nemesis: n,
 		Length: length, Settle: kvSettle, Progress: progress, MaxEvents: swarmKVEvents,
 		Checks: []testbed.Check{kv.Linearizable(checkTimeout)},
-	}.Execute()
+	}, nil
 }
 
 // driftWithin draws a clock rate for each of servers hosts within bound

@@ -78,13 +78,13 @@ func swarmRaftScenario() Scenario {
 	return swarmScenario("swarm-raft", "Bare Raft nodes, the whole configuration drawn from the seed: 3-7 nodes; heartbeats every 25-200 ms, elections after 2-5 heartbeats of silence, up to 1.5-2.5 times that; PreVote and CheckQuorum each on or off; an RPC timeout or none; batches bounded to 16-1024 entries or 4 KB-1 MB, or sent only at heartbeats; snapshots every 5-1000 entries or never; a client that gives a command to every node that thinks it leads every 0-100 ms; the network's latency, jitter, loss, reordering, bandwidth and duplication; bursts of random faults of drawn kinds and rate, or none; and the targeted strikes, raft-figure8's, raft-votes', each kind on or off, or none, each with a drawn chance: a new leader cut off at its first entries with as many followers as leave the rest a bare majority, a follower crashed as it first accepts a term's entries, a node crashed right after it answers a vote, vote and pre-vote replies held back, and rounds of the leader crashed and the rest bridged; 5 s to 3 min. "+
 		"After every burst everything heals and a command given after the heal must be committed within 7 s (a call that got no reply under long delays fails that late) and ten of the longest election timeouts; every index must hold one command on every node, and after the last heal every node must commit a fresh command within that bound; a seed that fires more than "+strconv.Itoa(swarmRaftEvents)+" events, or whose network carries more than "+strconv.Itoa(swarmRaftBytes>>20)+" MiB of RPC arguments while the client works, fails as a storm.",
 		func(b Bug) bool { return b.plantRaft(&raft.Config{}) },
-		func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+		func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 			return swarmRaft{bug: bug}.run(seed, dir, trace)
 		})
 }
 
 // run draws the seed's configuration and runs it.
-func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, swarmRaftStream)
 	nodes := d.Int("nodes", 3, 7)
 	rc := raft.LabConfig()
@@ -105,7 +105,7 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 		rc.HeartbeatOnly = true
 	}
 	if err := rc.Validate(); err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	if sp.bug != nil {
 		sp.bug.plantRaft(&rc)
@@ -132,7 +132,7 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 	if d.Chance("random faults", 0.6) {
 		var err error
 		if n, err = testbed.DrawFaults(d, nodes, length, progress, net.Modes); err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 	}
 	strikes := drawStrikes(d, rc)
@@ -143,7 +143,7 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 			Hosts: nodes, Burst: d.Duration("burst", time.Second, 20*time.Second),
 			Calm: progress, Length: length, Modes: net.Modes,
 		}).Generate(d.Rand()); err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 	}
 	if strikes != (raftchaos.Nemesis{}) {
@@ -154,12 +154,12 @@ func (sp swarmRaft) run(seed int64, dir string, trace io.Writer) (*testbed.Recor
 
 	r, err := raftchaos.Group{Nodes: nodes, Make: raft.Maker(rc), Snapshots: snapshots, Gap: gap}.Run("swarm-raft", seed)
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	r.Workload.(*raftchaos.Load).MaxBytes = swarmRaftBytes
 	r.Network, r.Nemesis, r.Length, r.Progress, r.MaxEvents = net, n, length, progress, swarmRaftEvents
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
-	return r.Execute()
+	return r, nil
 }
 
 // drawStrikes draws the seed's targeted strikes (raftchaos.Nemesis): none;

@@ -48,19 +48,19 @@ const (
 // swarmScenario is a swarm scenario: run draws each seed's configuration
 // and runs it, with bug planted if set; ours says whether a bug is of the
 // service it runs.
-func swarmScenario(name, description string, ours func(Bug) bool, run func(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error)) Scenario {
+func swarmScenario(name, description string, ours func(Bug) bool, build func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error)) Scenario {
 	var with func(bug *Bug) Scenario
 	with = func(bug *Bug) Scenario {
-		return Scenario{
-			Name: name, Description: description,
-			Run: func(seed int64, dir string, trace io.Writer) Outcome { return outcome(run(bug, seed, dir, trace)) },
-			plant: func(b Bug) (Scenario, bool) {
-				if !ours(b) {
-					return Scenario{}, false
-				}
-				return with(&b), true
-			},
+		sc := onTestbed(name, description, func(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
+			return build(bug, seed, dir, trace)
+		})
+		sc.plant = func(b Bug) (Scenario, bool) {
+			if !ours(b) {
+				return Scenario{}, false
+			}
+			return with(&b), true
 		}
+		return sc
 	}
 	return with(nil)
 }
@@ -131,7 +131,7 @@ func swarmTxnScenario() Scenario {
 
 // runSwarmTxn draws the seed's configuration, with bug planted if set,
 // and runs it.
-func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, swarmTxnStream)
 	dep := txntest.Deployment{Shards: d.Int("shards", 1, 8), Replicas: d.Int("replicas", 3, 7), Shared: d.Chance("shared hosts", 0.5)}
 	variants := txntest.Variants()
@@ -177,17 +177,17 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Re
 	} else {
 		var err error
 		if n, err = testbed.DrawFaults(d, dep.Hosts(), shape.length, swarmTxnProgress, net.Modes); err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 	}
 	d.Note("progress bound", swarmTxnProgress.String())
 	r, err := dep.Run("swarm-txn", seed, shape.load)
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	r.Network, r.Nemesis, r.Length, r.Progress = net, n, shape.length, swarmTxnProgress
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
-	return r.Execute()
+	return r, nil
 }
 
 // swarmLogOrderScenario is logorder's swarm: each seed draws its own
@@ -200,7 +200,7 @@ func swarmLogOrderScenario() Scenario {
 
 // runSwarmLogOrder draws the seed's configuration, with bug planted if
 // set, and runs it.
-func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, swarmLogOrderStream)
 	cfg := logorder.DefaultConfig()
 	nodes := d.Int("nodes", 3, 7)
@@ -229,18 +229,18 @@ func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (*testb
 	} else {
 		var err error
 		if n, err = testbed.DrawFaults(d, nodes, shape.length, swarmLogOrderProgress, net.Modes); err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 	}
 	d.Note("progress bound", swarmLogOrderProgress.String())
 	r, err := logordertest.Run("swarm-logorder", seed, cfg, shape.load)
 	if err != nil {
-		return nil, fmt.Errorf("swarm-logorder: %w", err)
+		return testbed.Run{}, fmt.Errorf("swarm-logorder: %w", err)
 	}
 	if failover {
 		logordertest.WithFailover(&r)
 	}
 	r.Network, r.Nemesis.Schedule, r.Nemesis.Heals, r.Length, r.Progress = net, n.Schedule, n.Heals, shape.length, swarmLogOrderProgress
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
-	return r.Execute()
+	return r, nil
 }

@@ -40,6 +40,10 @@ type Scenario struct {
 	// Run runs one seed, writing a violation's visualization into dir
 	// and, if trace is not nil, the event trace to it.
 	Run func(seed int64, dir string, trace io.Writer) Outcome
+	// Build, for a scenario on the testbed, returns a seed's run without
+	// carrying it out (Run carries it out), so that it can be changed
+	// first: shrunk, say. Nil for a scenario not on the testbed.
+	Build func(seed int64, dir string, trace io.Writer) (testbed.Run, error)
 	// plant, in this package's scenarios, returns the scenario with a
 	// planted bug switched on (see Planted).
 	plant func(Bug) (Scenario, bool)
@@ -187,6 +191,22 @@ func runSeed(sc Scenario, seed int64, dir string) (o Outcome) {
 		}
 	}()
 	return sc.Run(seed, dir, nil)
+}
+
+// onTestbed returns the scenario whose seeds build runs on the testbed:
+// its Run carries out build's run.
+func onTestbed(name, description string, build func(seed int64, dir string, trace io.Writer) (testbed.Run, error)) Scenario {
+	return Scenario{Name: name, Description: description, Build: build, Run: func(seed int64, dir string, trace io.Writer) Outcome {
+		return outcome(execute(build(seed, dir, trace)))
+	}}
+}
+
+// execute carries out a run built, or passes on why it could not be built.
+func execute(r testbed.Run, err error) (*testbed.Record, error) {
+	if err != nil {
+		return nil, err
+	}
+	return r.Execute()
 }
 
 // outcome is a testbed run's record as a seed's outcome; a run that could

@@ -1,8 +1,6 @@
 package sweep
 
 import (
-	"io"
-
 	"github.com/replab/replab/shardtxn"
 	"github.com/replab/replab/shardtxn/txntest"
 )
@@ -49,7 +47,7 @@ func txnScenarios() []Scenario {
 
 // Scenario returns the spec as a scenario.
 func (sp txnScenario) Scenario() Scenario {
-	return Scenario{Name: sp.Name, Description: sp.Description, Run: func(seed int64, dir string, trace io.Writer) Outcome {
-		return outcome(sp.Run(seed, dir, trace))
-	}, plant: planter(sp, txnScenario.Scenario, func(p *txnScenario, b Bug) bool { return b.plantShardTxn(&p.Config) })}
+	sc := onTestbed(sp.Name, sp.Description, sp.Build)
+	sc.plant = planter(sp, txnScenario.Scenario, func(p *txnScenario, b Bug) bool { return b.plantShardTxn(&p.Config) })
+	return sc
 }

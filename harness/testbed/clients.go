@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/chaos"
 	"github.com/replab/replab/chaos/fault"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/sim"
 )
 
 // ServerHosts returns the indices by which faults name the servers'
@@ -132,15 +133,15 @@ func (lk LeaderKills) Start(e *Env) (func(), error) {
 		if l, ok := c.Leader(lk.Group); ok {
 			h := c.HostOf(lk.Group, l)
 			mustApply(c, fault.Fault{Kind: fault.Kill, Host: h})
-			w.After(w.RandDuration(0, lk.Down), func() {
+			w.After(sim.Duration(w.Stream("nemesis"), 0, lk.Down), func() {
 				if !stopped {
 					mustApply(c, fault.Fault{Kind: fault.Restart, Host: h})
 				}
 			})
 		}
-		w.After(w.RandDuration(lk.Gap/3, lk.Gap), next)
+		w.After(sim.Duration(w.Stream("nemesis"), lk.Gap/3, lk.Gap), next)
 	}
-	w.After(w.RandDuration(lk.Gap/3, lk.Gap), next)
+	w.After(sim.Duration(w.Stream("nemesis"), lk.Gap/3, lk.Gap), next)
 	return func() { stopped = true }, nil
 }
 

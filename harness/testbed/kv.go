@@ -118,3 +118,15 @@ func (k *KV) Linearizable(timeout time.Duration) Check {
 		return v, nil
 	}
 }
+
+// Counts returns how many clients and readers the workload has (Resizer).
+func (k *KV) Counts() []int { return []int{k.Clients, k.Readers} }
+
+// Resize sets how many clients and readers the workload has (Resizer).
+func (k *KV) Resize(counts []int) error {
+	if len(counts) != 2 {
+		return fmt.Errorf("kv workload: %d counts %v: want clients and readers", len(counts), counts)
+	}
+	k.Clients, k.Readers = counts[0], counts[1]
+	return nil
+}

@@ -147,8 +147,13 @@ type Record struct {
 	// Stalls are the heals after which progress did not come in time.
 	Stalls   []Stall
 	FaultLog fault.Log
-	Ops      int // the operations the checks judged
-	Summary  sim.Summary
+	// Applied is what the nemesis did, its schedule's faults and its
+	// reactive part's, as steps on the schedule's clock (from the moment
+	// the clients started): the nemesis as a schedule alone, which
+	// replays it without reacting (see Nemesis.Reactive).
+	Applied []chaos.Step
+	Ops     int // the operations the checks judged
+	Summary sim.Summary
 	// World is the run's world, for a caller that looks further (nil if
 	// the run could not be built).
 	World *sim.World
@@ -227,6 +232,15 @@ type Workload interface {
 	Start(e *Env) (Load, error)
 }
 
+// A Resizer is a workload whose clients can be made fewer (to shrink a
+// failing run): it has clients of one or more kinds (a key/value
+// workload's clients and readers), Counts says how many of each, and
+// Resize sets them, before the run starts.
+type Resizer interface {
+	Counts() []int
+	Resize(counts []int) error
+}
+
 // A Load is clients at work.
 type Load interface {
 	// Stop asks every client to stop after its current operation.
@@ -267,12 +281,14 @@ func (r Run) Execute() (out *Record, err error) {
 		return nil, fmt.Errorf("%s: deploying: %w", r.Name, err)
 	}
 	e := &Env{Run: &r, World: w, Cluster: c}
+	from, to := -1, -1 // the nemesis's entries in the fault log
 	defer func() {
 		rec.FaultLog, rec.Summary, rec.Ops = c.Log(), w.Summary(), e.Ops
 		if recorder != nil && (out != nil || rec.Kind == KindPanic) {
 			w.SetRecorder(nil)
 			rec.File = r.runFile(recorder, e, rec)
 		}
+		rec.Applied = applied(rec.FaultLog, from, to, e.start)
 	}()
 	defer func() {
 		if p := recover(); p != nil {
@@ -301,7 +317,7 @@ func (r Run) Execute() (out *Record, err error) {
 		rec.Problem, rec.Kind = fmt.Sprintf("starting the clients: %v", err), KindStart
 		return rec, nil
 	}
-	e.start = w.Now()
+	e.start, from = w.Now(), len(c.Log())
 	stop, err := r.Nemesis.start(e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: nemesis: %w", r.Name, err)
@@ -318,6 +334,7 @@ func (r Run) Execute() (out *Record, err error) {
 		return failed()
 	}
 	stop()
+	to = len(c.Log())
 	if err := c.Recover(); err != nil {
 		return nil, fmt.Errorf("%s: healing: %w", r.Name, err)
 	}
@@ -375,6 +392,24 @@ func (r Run) Execute() (out *Record, err error) {
 		}
 	}
 	return rec, nil
+}
+
+// applied returns the faults of log[from:to] (to < 0: to its end) as
+// steps from start; none if from < 0.
+func applied(log fault.Log, from, to int, start time.Duration) []chaos.Step {
+	if from < 0 {
+		return nil
+	}
+	if to < 0 {
+		to = len(log)
+	}
+	var steps []chaos.Step
+	for _, ev := range log[from:to] {
+		if ev.Fault.Kind != fault.Note {
+			steps = append(steps, chaos.Step{At: ev.At - start, Fault: ev.Fault})
+		}
+	}
+	return steps
 }
 
 // watch checks progress after the heal at virtual time at: it counts the

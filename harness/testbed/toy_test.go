@@ -12,17 +12,26 @@ import (
 )
 
 // Store is a toy key/value store of one replica, kept in memory: it is
-// linearizable while its host lives, and forgets everything when the host
-// is killed.
+// linearizable while its host lives (a clerk's request sent again, its
+// answer lost, is answered as before, not done twice), and forgets
+// everything when the host is killed.
 type Store struct {
 	data    map[string]string
 	version map[string]int64
+	last    map[int64]done // each clerk's last request
+}
+
+// done is a clerk's last request done, and its answer.
+type done struct {
+	seq    int64
+	answer Answer
 }
 
 // Op is a request to the store.
 type Op struct {
 	Kind       string // "get", "put" or "append"
 	Key, Value string
+	Clerk, Seq int64 // who asks, and the how-manieth request it is
 }
 
 // Answer is the store's answer.
@@ -33,6 +42,10 @@ type Answer struct {
 
 // Do performs op.
 func (s *Store) Do(op Op, reply *Answer) {
+	if d, ok := s.last[op.Clerk]; ok && d.seq == op.Seq {
+		*reply = d.answer
+		return
+	}
 	switch op.Kind {
 	case "put":
 		s.data[op.Key] = op.Value
@@ -42,6 +55,7 @@ func (s *Store) Do(op Op, reply *Answer) {
 		s.version[op.Key]++
 	}
 	reply.Value, reply.Version = s.data[op.Key], s.version[op.Key]
+	s.last[op.Clerk] = done{op.Seq, *reply}
 }
 
 // Inspect shows how many keys the store holds (sim.Inspector).
@@ -54,7 +68,7 @@ func (s *Store) Kill()                 {}
 
 // toyFactory makes Stores.
 func toyFactory(n cluster.Node) (cluster.Replica, []*labrpc.Service, error) {
-	s := &Store{data: map[string]string{}, version: map[string]int64{}}
+	s := &Store{data: map[string]string{}, version: map[string]int64{}, last: map[int64]done{}}
 	n.Host.Inspect("store", s)
 	return s, []*labrpc.Service{labrpc.MakeService(s)}, nil
 }
@@ -70,9 +84,15 @@ type toyClerk struct {
 	end  *labrpc.ClientEnd
 	t    *toy
 	deaf bool
+	id   int64
+	seq  *int64
 }
 
 func (c toyClerk) do(op Op, done func(Answer)) {
+	if op.Seq == 0 {
+		*c.seq++
+		op.Clerk, op.Seq = c.id, *c.seq
+	}
 	if c.t.hang || c.deaf {
 		c.w.After(50*time.Millisecond, func() { c.do(op, done) })
 		return
@@ -101,7 +121,7 @@ func (c toyClerk) Append(key, value string, done func()) {
 func toyKV(t *toy, clients int) *KV {
 	return &KV{
 		Clerk: func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV {
-			return toyClerk{w: host.World(), end: servers[0], t: t, deaf: t.deaf}
+			return toyClerk{w: host.World(), end: servers[0], t: t, deaf: t.deaf, id: host.Rand().Int64(), seq: new(int64)}
 		},
 		Clients: clients,
 		Spec:    workload.Spec{Mix: workload.Mix{Get: 1, Put: 1, Append: 1}, Keys: workload.Uniform(3), Think: 20 * time.Millisecond},

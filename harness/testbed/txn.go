@@ -2,12 +2,14 @@ package testbed
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/checks/txncheck"
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/workload"
+	"github.com/replab/replab/sim"
 )
 
 // Txn is a workload of transaction clients (workload.TxnClient, any
@@ -56,7 +58,8 @@ type counted struct {
 	workload.TxnClient
 	e       *Env
 	backoff time.Duration
-	aborts  int // in a row
+	aborts  int        // in a row
+	rng     *rand.Rand // the client's stream (workload.ClientRand)
 	// record, if the world records, records an operation's invoke and
 	// returns what records its return (see clientOp).
 	record func(input string) func(output string)
@@ -113,7 +116,7 @@ func (c *counted) ended(start time.Duration, o txncheck.Outcome, done func()) {
 	}
 	c.aborts++
 	w := c.e.World
-	w.After(w.RandDuration(0, c.backoff<<min(c.aborts-1, 8)), done)
+	w.After(sim.Duration(c.rng, 0, c.backoff<<min(c.aborts-1, 8)), done)
 }
 
 // Start opens the accounts (for the bank) and starts the clients, each
@@ -133,7 +136,7 @@ func (t *Txn) Start(e *Env) (Load, error) {
 		if err != nil {
 			return nil, err
 		}
-		cl := &counted{TxnClient: ck, e: e, backoff: t.Backoff}
+		cl := &counted{TxnClient: ck, e: e, backoff: t.Backoff, rng: workload.ClientRand(e.World, i)}
 		if w := e.World; w.Recording() {
 			host, client := hostNamed(w, fmt.Sprintf("client%d", i)), i
 			cl.record = func(input string) func(string) { return clientOp(w, host, client, input) }
@@ -232,4 +235,16 @@ func (t *Txn) Check() Check {
 		return t.Balanced()
 	}
 	return t.StrictSerializable()
+}
+
+// Counts returns how many clients the workload has (Resizer).
+func (t *Txn) Counts() []int { return []int{t.Clients} }
+
+// Resize sets how many clients the workload has (Resizer).
+func (t *Txn) Resize(counts []int) error {
+	if len(counts) != 1 {
+		return fmt.Errorf("txn workload: %d counts %v: want the clients", len(counts), counts)
+	}
+	t.Clients = counts[0]
+	return nil
 }

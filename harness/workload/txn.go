@@ -46,7 +46,7 @@ func StartLists(w *sim.World, clients []TxnClient, spec ListSpec, h *txncheck.Hi
 	}
 	next := make([]int, spec.Keys) // the last value appended to each key
 	return startProcesses(w, clients, spec.Think, func(i int, ck TxnClient, done func()) {
-		rng := w.Rand()
+		rng := ClientRand(w, i)
 		ops := make([]txncheck.Op, 1+rng.IntN(spec.MaxOps))
 		for j := range ops {
 			k := rng.IntN(spec.Keys)
@@ -94,7 +94,7 @@ func StartBank(w *sim.World, clients []TxnClient, spec BankSpec, h *bank.History
 		panic(fmt.Sprintf("workload: BankSpec.Moves %d needs %d distinct accounts; there are %d", spec.Moves, 2*moves, spec.Accounts))
 	}
 	return startProcesses(w, clients, spec.Think, func(i int, ck TxnClient, done func()) {
-		rng := w.Rand()
+		rng := ClientRand(w, i)
 		start := w.Now()
 		end := func(read bool, outcome txncheck.Outcome) {
 			if spec.Done != nil {
@@ -177,13 +177,14 @@ func startProcesses[C any](w *sim.World, clients []C, think time.Duration, op fu
 	}
 	r := &Run{running: len(clients)}
 	for i, ck := range clients {
+		rng := ClientRand(w, i)
 		var step func()
 		step = func() {
 			if r.stopped {
 				r.finished++
 				return
 			}
-			op(i, ck, func() { w.After(w.RandDuration(0, think), step) })
+			op(i, ck, func() { w.After(sim.Duration(rng, 0, think), step) })
 		}
 		step()
 	}

@@ -150,7 +150,7 @@ func Start(w *sim.World, clients []KV, spec Spec) *Run {
 	if spec.Think < 0 {
 		panic(fmt.Sprintf("workload: think time %v is negative", spec.Think))
 	}
-	r := &Run{running: len(clients), id: strconv.FormatUint(w.Rand().Uint64(), 36)}
+	r := &Run{running: len(clients), id: strconv.FormatUint(w.Stream("workload").Uint64(), 36)}
 	for i, ck := range clients {
 		r.loop(w, i, ck, spec, total)
 	}
@@ -160,13 +160,13 @@ func Start(w *sim.World, clients []KV, spec Spec) *Run {
 // loop runs client i's process.
 func (r *Run) loop(w *sim.World, i int, ck KV, spec Spec, total float64) {
 	n := 0
+	rng := ClientRand(w, i)
 	var step func()
 	step = func() {
 		if r.stopped {
 			r.finished++
 			return
 		}
-		rng := w.Rand()
 		k := spec.Keys(rng, i)
 		start := w.Now()
 		next := func(kind Kind) func() {
@@ -174,7 +174,7 @@ func (r *Run) loop(w *sim.World, i int, ck KV, spec Spec, total float64) {
 				if spec.Done != nil {
 					spec.Done(i, kind, start, w.Now())
 				}
-				w.After(w.RandDuration(0, spec.Think), step)
+				w.After(sim.Duration(rng, 0, spec.Think), step)
 			}
 		}
 		n++
@@ -199,3 +199,10 @@ func (r *Run) Stop() { r.stopped = true }
 
 // Finished reports whether every process has stopped.
 func (r *Run) Finished() bool { return r.finished == r.running }
+
+// ClientRand returns client i's random stream, the world's stream "client
+// i": its keys, operations and think times are its own, so that one client
+// more or less, or a fault removed, does not shift what the others draw.
+func ClientRand(w *sim.World, i int) *rand.Rand {
+	return w.Stream("client " + strconv.Itoa(i))
+}

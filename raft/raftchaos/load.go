@@ -9,6 +9,7 @@ import (
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/raft/rafttest"
+	"github.com/replab/replab/sim"
 )
 
 // Load is a testbed workload on one Raft group whose nodes Logs.Factory
@@ -58,13 +59,13 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 		}
 		for i := range l.Logs.Nodes() {
 			if rf := node(e.Cluster, i); rf != nil {
-				cmd := w.Rand().Int()
+				cmd := w.Stream("client 0").Int()
 				if _, _, leads := rf.Start(cmd); leads {
 					l.started[cmd] = w.Now()
 				}
 			}
 		}
-		w.After(w.RandDuration(0, l.Gap), client)
+		w.After(sim.Duration(w.Stream("client 0"), 0, l.Gap), client)
 	}
 	w.After(0, client)
 	return l, nil

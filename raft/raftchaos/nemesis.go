@@ -147,9 +147,9 @@ func Holds(w *sim.World, msgs Messages, votes, preVoteReplies time.Duration) lab
 		vote, pre := msgs.Vote(m)
 		switch {
 		case vote && !pre && votes > 0:
-			return w.RandDuration(0, votes)
+			return sim.Duration(w.Stream("nemesis"), 0, votes)
 		case vote && pre && m.IsReply && preVoteReplies > 0:
-			return w.RandDuration(0, preVoteReplies)
+			return sim.Duration(w.Stream("nemesis"), 0, preVoteReplies)
 		}
 		return 0
 	}
@@ -198,7 +198,9 @@ func (s *strikes) rule(m labrpc.Message) time.Duration {
 
 // chance reports true with probability p, drawing from the world's
 // random numbers only if p is below 1.
-func (s *strikes) chance(p float64) bool { return p >= 1 || (p > 0 && s.w.Rand().Float64() < p) }
+func (s *strikes) chance(p float64) bool {
+	return p >= 1 || (p > 0 && s.w.Stream("nemesis").Float64() < p)
+}
 
 // must applies f through the monkey; a fault the nemesis built is never
 // malformed, so an error is the nemesis's bug.
@@ -211,7 +213,7 @@ func (s *strikes) must(f fault.Fault) {
 // trap sets the traps within trapRearm, if the chance falls; else it
 // tries again as long later.
 func (s *strikes) trap() {
-	s.w.After(s.w.RandDuration(0, trapRearm), func() {
+	s.w.After(sim.Duration(s.w.Stream("nemesis"), 0, trapRearm), func() {
 		if s.stopped {
 			return
 		}
@@ -244,7 +246,7 @@ func (s *strikes) trapLeader(leader, term int) {
 	}
 	with := map[int]bool{leader: true}
 	for range partners {
-		k := s.w.Rand().IntN(len(reach))
+		k := s.w.Stream("nemesis").IntN(len(reach))
 		with[reach[k]] = true
 		reach = append(reach[:k], reach[k+1:]...)
 	}
@@ -264,7 +266,7 @@ func (s *strikes) trapLeader(leader, term int) {
 	// cut drops those to the far side on arrival.
 	s.w.After(0, func() {
 		s.must(fault.Fault{Kind: fault.Partition, Groups: [][]int{near, far}})
-		s.w.After(s.w.RandDuration(trapHealMin, trapHealMax), func() {
+		s.w.After(sim.Duration(s.w.Stream("nemesis"), trapHealMin, trapHealMax), func() {
 			if g != s.gen || s.stopped {
 				return
 			}
@@ -309,7 +311,7 @@ func (s *strikes) crashVoter(voter int) {
 	h := s.c.HostOf(0, voter)
 	s.w.After(0, func() {
 		s.must(fault.Fault{Kind: fault.Kill, Host: h})
-		s.w.After(s.w.RandDuration(0, s.VoterDowntime), func() {
+		s.w.After(sim.Duration(s.w.Stream("nemesis"), 0, s.VoterDowntime), func() {
 			s.must(fault.Fault{Kind: fault.Restart, Host: h})
 			s.down[voter] = false
 		})
@@ -320,7 +322,7 @@ func (s *strikes) crashVoter(voter int) {
 // calms; it returns what stops it.
 func (s *strikes) bridgeRounds() func() {
 	n := s.c.Replicas(0)
-	return LeaderRounds(s.w, s.c, s.Heartbeat, s.w.RandDuration(0, roundGap), func(leader int, next func()) {
+	return LeaderRounds(s.w, s.c, s.Heartbeat, sim.Duration(s.w.Stream("nemesis"), 0, roundGap), func(leader int, next func()) {
 		if s.e.Calm() {
 			s.w.After(s.Heartbeat, next)
 			return
@@ -329,12 +331,12 @@ func (s *strikes) bridgeRounds() func() {
 		s.must(fault.Fault{Kind: fault.Kill, Host: h})
 		s.must(fault.Fault{Kind: fault.Restart, Host: h})
 		hosts := make([]int, n)
-		for k, i := range s.w.Rand().Perm(n) {
+		for k, i := range s.w.Stream("nemesis").Perm(n) {
 			hosts[k] = s.c.HostOf(0, i)
 		}
 		half := 1 + (n-1)/2
 		s.must(fault.Fault{Kind: fault.Bridge, Host: hosts[0], Groups: [][]int{hosts[1:half], hosts[half:]}})
-		s.w.After(s.w.RandDuration(bridgeMin, bridgeMax), func() {
+		s.w.After(sim.Duration(s.w.Stream("nemesis"), bridgeMin, bridgeMax), func() {
 			s.must(fault.Fault{Kind: fault.Heal})
 			next()
 		})
@@ -357,7 +359,7 @@ func LeaderRounds(w *sim.World, c *cluster.Cluster, wait, first time.Duration, r
 			w.After(wait, start)
 			return
 		}
-		round(leader, func() { w.After(w.RandDuration(0, roundGap), start) })
+		round(leader, func() { w.After(sim.Duration(w.Stream("nemesis"), 0, roundGap), start) })
 	}
 	w.After(first, start)
 	return func() { stopped = true }

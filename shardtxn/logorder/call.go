@@ -49,7 +49,7 @@ func (n *nodes) pick(among []int) int {
 	if len(fresh) == 0 {
 		fresh = among
 	}
-	return fresh[n.host.World().Rand().IntN(len(fresh))]
+	return fresh[n.host.Rand().IntN(len(fresh))]
 }
 
 // shun avoids node i, from now, for twice the timeout times two to the

@@ -82,8 +82,8 @@ func Config() shardtxn.Config {
 	return cfg
 }
 
-// Run runs one seed and returns its record.
-func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// Build builds one seed's run, without carrying it out.
+func (sp Spec) Build(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	dep := Deployment{Shards: 3, Replicas: 3, Shared: !sp.Outages && !sp.LeaderOutages, Config: sp.Config}
 	length := cmp.Or(sp.ChaosFor, ChaosFor)
 	modes := chaos.Modes{Unreliable: !sp.Bank}
@@ -91,14 +91,23 @@ func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, er
 	if !sp.Outages && !sp.LeaderOutages {
 		var err error
 		if n, err = RandomNemesis(seed, dep.Hosts(), length, modes); err != nil {
-			return nil, err
+			return testbed.Run{}, err
 		}
 	}
 	r, err := dep.Run(sp.Name, seed, Load(sp.Bank, Clients))
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	r.Network.Modes, r.Nemesis, r.Length, r.Dir, r.Trace = modes, n, length, dir, trace
+	return r, nil
+}
+
+// Run runs one seed and returns its record (Build's run, carried out).
+func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	r, err := sp.Build(seed, dir, trace)
+	if err != nil {
+		return nil, err
+	}
 	return r.Execute()
 }
 
@@ -185,12 +194,12 @@ func outages(e *testbed.Env, leader bool) (func(), error) {
 			groups = [][]int{append([]int{coords[leader]}, shards...), others}
 		}
 		must(c.Apply(fault.Fault{Kind: fault.Partition, Groups: groups}))
-		w.After(w.RandDuration(time.Second, 8*time.Second), func() {
+		w.After(sim.Duration(w.Stream("nemesis"), time.Second, 8*time.Second), func() {
 			must(c.Apply(fault.Fault{Kind: fault.Heal}))
-			w.After(w.RandDuration(0, time.Second), outage)
+			w.After(sim.Duration(w.Stream("nemesis"), 0, time.Second), outage)
 		})
 	}
-	w.After(w.RandDuration(0, time.Second), outage)
+	w.After(sim.Duration(w.Stream("nemesis"), 0, time.Second), outage)
 	return func() { stopped = true }, nil
 }
 

@@ -58,11 +58,11 @@ func FailoverConfig() logorder.Config {
 	return cfg
 }
 
-// Run runs one seed and returns its record.
-func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+// Build builds one seed's run, without carrying it out.
+func (sp Spec) Build(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	r, err := Run(sp.Name, seed, sp.Config, txntest.Load(sp.Bank, txntest.Clients))
 	if err != nil {
-		return nil, err
+		return testbed.Run{}, err
 	}
 	r.Network.Modes = chaos.Modes{Unreliable: !sp.Bank}
 	r.Length, r.Dir, r.Trace = cmp.Or(sp.ChaosFor, txntest.ChaosFor), dir, trace
@@ -70,6 +70,15 @@ func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, er
 		WithFailover(&r)
 		r.Length = cmp.Or(sp.ChaosFor, FailoverLength)
 	} else if r.Nemesis, err = txntest.RandomNemesis(seed, sp.Config.Layout.Nodes, r.Length, r.Network.Modes); err != nil {
+		return testbed.Run{}, err
+	}
+	return r, nil
+}
+
+// Run runs one seed and returns its record (Build's run, carried out).
+func (sp Spec) Run(seed int64, dir string, trace io.Writer) (*testbed.Record, error) {
+	r, err := sp.Build(seed, dir, trace)
+	if err != nil {
 		return nil, err
 	}
 	return r.Execute()

@@ -8,6 +8,7 @@ import (
 	"github.com/replab/replab/harness/cluster"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/shardtxn/logorder"
+	"github.com/replab/replab/sim"
 )
 
 // The failover scenario's timeline: paper 004's Fig. 2 runs 150 s, kills
@@ -52,14 +53,14 @@ func (f *failover) nemesis(e *testbed.Env) (func(), error) {
 		}
 		host := c.HostOf(0, victim)
 		f.apply(fault.Fault{Kind: fault.Kill, Host: host})
-		w.After(w.RandDuration(2*time.Second, failoverDown), func() {
+		w.After(sim.Duration(w.Stream("nemesis"), 2*time.Second, failoverDown), func() {
 			f.apply(fault.Fault{Kind: fault.Restart, Host: host})
 			at, before := w.Now(), f.furthest()
 			w.After(FailoverCheck, func() { f.check(victim, at, before) })
-			w.After(w.RandDuration(FailoverCheck, 2*FailoverCheck), func() { round(k + 1) })
+			w.After(sim.Duration(w.Stream("nemesis"), FailoverCheck, 2*FailoverCheck), func() { round(k + 1) })
 		})
 	}
-	w.After(w.RandDuration(2*time.Second, failoverDown), func() { round(0) })
+	w.After(sim.Duration(w.Stream("nemesis"), 2*time.Second, failoverDown), func() { round(0) })
 	return func() { stopped = true }, nil
 }
 
