@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/replab/replab/sim"
 )
@@ -55,25 +54,31 @@ func (s *shard) held() string {
 	case n > heldListed:
 		return "…"
 	}
-	var b strings.Builder
+	var b []byte
 	for i, k := range slices.Sorted(maps.Keys(s.locks)) {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		l := s.locks[k]
-		b.WriteString(k)
+		b = append(b, k...)
 		if l.Writer != (Txid{}) {
-			b.WriteString(":w")
-			b.WriteString(l.Writer.String())
+			b = appendTxid(append(b, ":w"...), l.Writer)
 			continue
 		}
-		b.WriteString(":r")
+		b = append(b, ":r"...)
 		for j, r := range l.Readers {
 			if j > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteString(r.String())
+			b = appendTxid(b, r)
 		}
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendTxid appends id as Txid.String formats it, without fmt: Inspect
+// runs after every event of a recording.
+func appendTxid(b []byte, id Txid) []byte {
+	b = strconv.AppendInt(b, id.Client, 10)
+	return strconv.AppendInt(append(b, '.'), id.Seq, 10)
 }
