@@ -101,12 +101,31 @@ func (h *Host) Inspect(name string, i Inspector) {
 			return
 		}
 	}
-	h.inspectors = append(h.inspectors, namedInspector{name, i})
+	h.inspectors = append(h.inspectors, namedInspector{name: name, i: i})
 }
 
 type namedInspector struct {
 	name string
 	i    Inspector
+	// fields are the names of the fields the inspector showed last, by
+	// position, and names those names qualified ("raft.term"), so that
+	// State, called after every event of a recording, does not build the
+	// same names again each time.
+	fields, names []string
+}
+
+// qualified returns "name.field" for the inspector's field j.
+func (n *namedInspector) qualified(j int, field string) string {
+	if j < len(n.fields) && n.fields[j] == field {
+		return n.names[j]
+	}
+	q := n.name + "." + field
+	if j < len(n.fields) {
+		n.fields[j], n.names[j] = field, q
+	} else {
+		n.fields, n.names = append(n.fields, field), append(n.names, q)
+	}
+	return q
 }
 
 // State returns what the host's inspectors show, each field named
@@ -116,11 +135,19 @@ func (h *Host) State() []Field {
 	if !h.alive {
 		return nil
 	}
-	var out []Field
-	for _, n := range h.inspectors {
-		for _, f := range n.i.Inspect() {
-			out = append(out, Field{n.name + "." + f.Name, f.Value})
+	size := 0
+	for k := range h.inspectors {
+		size += len(h.inspectors[k].fields)
+	}
+	out := make([]Field, 0, size)
+	for k := range h.inspectors {
+		n := &h.inspectors[k]
+		for j, f := range n.i.Inspect() {
+			out = append(out, Field{n.qualified(j, f.Name), f.Value})
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return slices.Clip(out)
 }
