@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/sim/simtest"
 )
 
@@ -19,6 +20,25 @@ func BenchmarkKVLinearizabilitySeed(b *testing.B) { benchSeeds(b) }
 func BenchmarkKVLinearizabilitySeedSweepGC(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(simtest.GCPercent))
 	benchSeeds(b)
+}
+
+// BenchmarkKVLinearizabilitySeedRecorded is BenchmarkKVLinearizabilitySeed
+// with each seed recorded into a run file (labsim record): what a
+// recording costs.
+func BenchmarkKVLinearizabilitySeedRecorded(b *testing.B) {
+	sc, err := Lookup("kv-linearizability")
+	if err != nil {
+		b.Fatal(err)
+	}
+	events := 0
+	for i := 0; i < b.N; i++ {
+		rc := &testbed.Recording{}
+		if o := sc.Run(int64(i%8)+1, "", rc); !o.OK() {
+			b.Fatalf("seed %d: %s", o.Seed, o.Problem)
+		}
+		events += len(rc.File.Events)
+	}
+	b.ReportMetric(float64(events)/float64(b.N), "events/seed")
 }
 
 func benchSeeds(b *testing.B) {
