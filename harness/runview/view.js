@@ -335,12 +335,16 @@
 
   (function buildHeader() {
     const v = $('verdict');
+    v.title = 'click to show it whole, or two lines of it';
+    v.addEventListener('click', () => v.classList.toggle('open'));
+    const text = document.createElement('span');
+    v.appendChild(text);
     if (R.verdict.problem) {
       v.className = 'failed';
-      v.textContent = (R.verdict.kind ? R.verdict.kind + ': ' : '') + R.verdict.problem;
+      text.textContent = (R.verdict.kind ? R.verdict.kind + ': ' : '') + R.verdict.problem;
     } else {
       v.className = 'passed';
-      v.textContent = 'passed: the checks found nothing wrong';
+      text.textContent = 'passed: the checks found nothing wrong';
     }
     const parts = [R.scenario + ' seed ' + R.seed, hostCount + ' hosts', R.clients.length + ' clients',
       N + ' events', R.msgs.length + ' messages', R.faults.length + ' faults', R.ops.length + ' operations',
