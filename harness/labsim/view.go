@@ -60,9 +60,16 @@ named).`,
 			}
 			verdict := "passed"
 			if f.Verdict.Problem != "" {
-				verdict = "failed: " + f.Verdict.Problem
+				verdict = fmt.Sprintf("failed (%s)", f.Verdict.Kind)
+				if f.Verdict.At >= 0 {
+					verdict += fmt.Sprintf(", opening on event %d where it shows", f.Verdict.At)
+				}
 			}
-			fmt.Fprintf(e.stdout, "wrote %s: %s seed %d, %s on %s, %s\n", page, f.Scenario, f.Seed,
+			run := fmt.Sprintf("%s seed %d", f.Scenario, f.Seed)
+			if f.Plant != "" {
+				run += fmt.Sprintf(" with %q planted", f.Plant)
+			}
+			fmt.Fprintf(e.stdout, "wrote %s: %s, %s on %s, %s\n", page, run,
 				count(len(f.Events), "event"), count(len(f.Hosts), "host"), verdict)
 			return nil
 		}

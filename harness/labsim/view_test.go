@@ -46,7 +46,7 @@ func TestViewWritesThePage(t *testing.T) {
 	r := labsim(nil, "view", file)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	page := filepath.Join(dir, "run.html")
-	assert.Equal(t, "wrote "+page+": tiny-run seed 7, 2 events on 2 hosts, failed: get x returned 2\n", r.stdout)
+	assert.Equal(t, "wrote "+page+": tiny-run seed 7, 2 events on 2 hosts, failed (linearizability), opening on event 1 where it shows\n", r.stdout)
 	html, err := os.ReadFile(page)
 	require.NoError(t, err)
 	assert.Contains(t, string(html), `<script type="application/json" id="run">`)

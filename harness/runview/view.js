@@ -768,35 +768,45 @@
       if (opRole.has(j) || j === selectedOp) { hot.push(j); return; }
       drawOp(o, o.return >= 0 ? C.op : C.opPending, false);
     });
-    for (const j of hot) drawOp(R.ops[j], opRole.get(j) === 'violating' ? C.violating : opRole.get(j) === 'witness' ? C.witness : C.op, true);
+    // the verdict's operations over the rest, their labels over all bars
+    const color = (j) => (opRole.get(j) === 'violating' ? C.violating : opRole.get(j) === 'witness' ? C.witness : C.op);
+    for (const j of hot) drawOp(R.ops[j], color(j), true, false);
+    for (const j of hot) drawOp(R.ops[j], color(j), true, true, opRole.get(j) === 'witness');
   }
 
-  function drawOp(o, color, hot) {
+  // drawOp draws operation o as a bar of color with its label; hot (one
+  // of the verdict's) outlined, and its label drawn apart (label: the
+  // label only), beside the bar if it does not fit in it: to its left if
+  // left, else to its right.
+  function drawOp(o, color, hot, label, left) {
     const y = yClient(o.client);
     const end = o.return >= 0 ? o.return : tMax;
     const xa = Math.max(LABEL, x(o.call)), xb = Math.min(W - RIGHT, x(end));
     const h = Math.max(4, clientH - 4);
-    ctx.fillStyle = color;
-    ctx.fillRect(xa, y - h / 2, Math.max(2, xb - xa), h);
-    if (hot) {
-      ctx.strokeStyle = '#000';
-      ctx.lineWidth = 1;
-      ctx.strokeRect(xa, y - h / 2, Math.max(2, xb - xa), h);
+    if (!hot || !label) {
+      ctx.fillStyle = color;
+      ctx.fillRect(xa, y - h / 2, Math.max(2, xb - xa), h);
+      if (hot) {
+        ctx.strokeStyle = '#000';
+        ctx.lineWidth = 1;
+        ctx.strokeRect(xa, y - h / 2, Math.max(2, xb - xa), h);
+        return;
+      }
     }
     if (clientH < 12 || (xb - xa < 24 && !hot)) return; // no room for a label
-    const label = opText(o).replace(/^client \d+: /, '');
+    const text = opText(o).replace(/^client \d+: /, '');
     ctx.font = (hot ? '600 ' : '') + Math.min(11, clientH - 3) + 'px system-ui, sans-serif';
-    const w = ctx.measureText(label).width;
-    const inside = xb - xa > w + 6;
-    if (inside) {
+    const w = ctx.measureText(text).width;
+    if (xb - xa > w + 6) {
       ctx.fillStyle = hot ? '#fff' : '#1d232b';
-      ctx.fillText(label, xa + 3, y + 0.5);
+      ctx.fillText(text, xa + 3, y + 0.5);
     } else if (hot) {
       // beside the bar, on a white ground over what else is there
+      const at = left && xa - w - 8 > LABEL ? xa - w - 8 : xb + 2;
       ctx.fillStyle = 'rgba(255, 255, 255, 0.92)';
-      ctx.fillRect(xb + 2, y - h / 2, w + 6, h);
+      ctx.fillRect(at, y - h / 2, w + 6, h);
       ctx.fillStyle = color;
-      ctx.fillText(label, xb + 5, y + 0.5);
+      ctx.fillText(text, at + 3, y + 0.5);
     }
   }
 
@@ -1007,6 +1017,11 @@
       const o = R.ops[vops[0]];
       lo = Math.min(lo, o.call);
       if (o.return >= 0) hi = Math.max(hi, o.return);
+      // and the witnesses that are near: at most twice as far back again
+      const span = hi - lo;
+      for (const w of vops.slice(1)) {
+        if (hi - R.ops[w].call <= 3 * span) lo = Math.min(lo, R.ops[w].call);
+      }
     }
     if (hi - lo < 1e6) { lo -= 5e5; hi += 5e5; }
     const pad = (hi - lo) * 0.08;
