@@ -105,6 +105,11 @@ shows every event that differs, one a line).`,
 	flags: func(fs *flag.FlagSet) action {
 		out := fs.String("out", "", "write the replay's run file to `FILE`")
 		return func(e *env, file string) error {
+			if _, err := os.Stat(file); err != nil {
+				if _, serr := findScenario(e, file); serr == nil {
+					return usagef("%s is a scenario, not a run file: 'labsim record %s -seed N' writes one, 'labsim sweep %s -seed N' replays a seed", file, file, file)
+				}
+			}
 			was, err := loadRunFile(file)
 			if err != nil {
 				return err

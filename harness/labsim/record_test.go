@@ -69,6 +69,7 @@ func TestReplayRefusesBadFiles(t *testing.T) {
 		wants string
 	}{
 		{"missing", func() string { return filepath.Join(dir, "none.run.json") }, "none.run.json: no such file or directory"},
+		{"a scenario", func() string { return "kv-linearizability" }, "kv-linearizability is a scenario, not a run file: 'labsim record kv-linearizability -seed N' writes one"},
 		{"another version", func() string {
 			f := tinyRun()
 			f.Version = 2
