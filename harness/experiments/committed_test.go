@@ -45,7 +45,7 @@ var committedLeftOut = map[string]float64{
 	"txn-scaling":           2.20,
 	"txn-acid-shards":       3.32,
 	"txn-acid-vs-2pl":       3.35,
-	"concurrency":           5.34,
+	"concurrency":           8.91,
 	"live-nodes":            5.77,
 	"frangipani-contention": 6.44,
 	"value-size":            6.45,
