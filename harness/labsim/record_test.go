@@ -126,7 +126,11 @@ func TestSweepWritesTheRunFileOfAFailingSeed(t *testing.T) {
 	r := labsim(realEnv(), append(append([]string{"sweep"}, planted...), "-seeds", "1", "-out", dir)...)
 	require.Equal(t, exitFailed, r.code, r.stderr)
 	file := filepath.Join(dir, "kv-linearizability-seed1.run.json")
-	assert.Contains(t, r.stdout, "  run file: "+file+" (go run ./cmd/labsim view "+file+")\n")
+	page := filepath.Join(dir, "kv-linearizability-seed1.run.html")
+	assert.Contains(t, r.stdout, "  run file: "+file+" (go run ./cmd/labsim replay "+file+")\n  its page: "+page+" (open it in a browser)\n")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `<script type="application/json" id="run">`, "the run file's page")
 	again := labsim(realEnv(), "replay", file)
 	assert.Equal(t, exitOK, again.code, again.stdout+again.stderr)
 

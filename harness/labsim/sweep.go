@@ -288,7 +288,8 @@ func replay(e *env, sc sweep.Scenario, job sweepJob, seed int64, trace, dir stri
 const maxRunFiles = 5
 
 // writeRunFile runs o's seed of sc again, recording it, and writes its run
-// file into dir (beside porcupine's page), saying where, or why not.
+// file and the file's page (see labsim view) into dir, beside porcupine's
+// page, saying where, or why not.
 func writeRunFile(e *env, sc sweep.Scenario, scenario, plant string, o sweep.Outcome, dir string) {
 	f, again, err := recordSeed(sc, scenario, plant, o.Seed)
 	if err == nil && o.Summary != (sim.Summary{}) && again.Summary != o.Summary { // a seed that panicked has none
@@ -305,7 +306,13 @@ func writeRunFile(e *env, sc sweep.Scenario, scenario, plant string, o sweep.Out
 		fmt.Fprintf(e.stdout, "  run file: not written: %v\n", err)
 		return
 	}
-	fmt.Fprintf(e.stdout, "  run file: %s (%s view %s)\n", path, e.replayCmd(), path)
+	fmt.Fprintf(e.stdout, "  run file: %s (%s replay %s)\n", path, e.replayCmd(), path)
+	page := pagePath(path)
+	if err := writePage(page, f); err != nil {
+		fmt.Fprintf(e.stdout, "  its page: not written: %v\n", err)
+		return
+	}
+	fmt.Fprintf(e.stdout, "  its page: %s (open it in a browser)\n", page)
 }
 
 // count writes n things, in the plural unless n is 1.

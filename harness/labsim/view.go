@@ -42,7 +42,7 @@ named).`,
 		return func(e *env, file string) error {
 			page := *out
 			if page == "" {
-				page = strings.TrimSuffix(file, filepath.Ext(file)) + ".html"
+				page = pagePath(file)
 			}
 			if page == file {
 				return usagef("-out %s: that is the run file itself", page)
@@ -51,11 +51,7 @@ named).`,
 			if err != nil {
 				return err
 			}
-			var b bytes.Buffer
-			if err := runview.Write(&b, f); err != nil {
-				return usagef("%s: %v", file, err)
-			}
-			if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+			if err := writePage(page, f); err != nil {
 				return err
 			}
 			verdict := "passed"
@@ -88,4 +84,19 @@ func loadRunFile(name string) (*runfile.File, error) {
 		return nil, usagef("%v", err)
 	}
 	return f, nil
+}
+
+// pagePath is where the page of the run file called file goes by default:
+// beside it, .html for its extension.
+func pagePath(file string) string {
+	return strings.TrimSuffix(file, filepath.Ext(file)) + ".html"
+}
+
+// writePage writes the page of f (runview) to the file called name.
+func writePage(name string, f *runfile.File) error {
+	var b bytes.Buffer
+	if err := runview.Write(&b, f); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
 }

@@ -323,7 +323,7 @@
     updateStates();
     const now = cursor >= 0 ? T[cursor] : 0;
     R.faults.forEach((f, j) => {
-      const inforce = !f.heal && f.at <= now && now < f.end;
+      const inforce = !f.heal && f.at <= now && (now < f.end || f.end >= tMax); // never healed: to the end
       faultItems[j].className = (f.heal ? 'heal' : inforce ? 'inforce' : '') +
         (cursor >= 0 && f.event === cursor ? ' selected' : '');
     });
