@@ -17,7 +17,7 @@ import (
 
 var (
 	screenshotTo = flag.String("screenshot", "", "TestScreenshot writes a screenshot of the page of -runfile, opened on its violation, to `FILE` (docs/viewer.png)")
-	screenshotOf = flag.String("runfile", "", "the run `FILE` TestScreenshot draws (default: a synthetic run)")
+	screenshotOf = flag.String("runfile", "", "the run `FILE` TestScreenshot and BenchmarkChromiumBigRun draw (default: a synthetic run)")
 )
 
 // needChromium skips the test, saying how to install the browser, when it
@@ -229,17 +229,23 @@ func TestViewerOfAPassingRunOpensAtTheStart(t *testing.T) {
 	assert.True(t, disabled, "there is no violation to go to")
 }
 
-// BenchmarkChromiumBigRun measures the page of a big synthetic run (5
-// hosts, 30 s of virtual time, about 40 000 events) in Chromium: its size,
+// BenchmarkChromiumBigRun measures the page of a big run in Chromium (a
+// synthetic one of 5 hosts and 30 s of virtual time, about 40 000 events,
+// or the run file -runfile names): its size,
 // the time from navigating to the page's load (the viewer drawn), the
 // time the page takes to handle a → (drawing included) zoomed in and with
 // the whole run in view, and to draw the whole run; ns/op is a →'s round
 // trip over the DevTools pipe, to the next frame.
 //
-//	go test ./harness/runview -run '^$' -bench ChromiumBigRun -benchtime 20x
+//	go test ./harness/runview -run '^$' -bench ChromiumBigRun -benchtime 20x [-runfile FILE]
 func BenchmarkChromiumBigRun(b *testing.B) {
 	needChromium(b)
 	f := synth(synthRun{hosts: 5, length: 30e9, heartbeat: 17e6, clients: 8})
+	if *screenshotOf != "" {
+		var err error
+		f, err = runfile.Load(*screenshotOf)
+		require.NoError(b, err)
+	}
 	dir := b.TempDir()
 	page := filepath.Join(dir, "run.html")
 	out, err := os.Create(page)

@@ -94,9 +94,10 @@ type page struct {
 	Kinds    []sim.Kind      `json:"kinds"`   // the table of event kinds
 	Whats    []string        `json:"whats"`   // the table of the events' What
 
-	// The events, a column per field: T the virtual time in nanoseconds, K
-	// the kind (in Kinds), H and P the host and peer (-1: none), ID, N the
-	// size, W the What (in Whats, -1: none).
+	// The events, a column per field: T the virtual time in nanoseconds
+	// since the event before (the first: since 0), K the kind (in Kinds), H
+	// and P the host and peer (-1: none), ID, N the size, W the What (in
+	// Whats, -1: none).
 	T  []int64  `json:"t"`
 	K  []int    `json:"k"`
 	H  []int    `json:"h"`
@@ -153,14 +154,21 @@ type fault struct {
 	Event int   `json:"event"` // -1 if the events do not show it
 }
 
-// A hostState is one state a host showed: [event, [name, value, ...]].
+// A hostState is one state a host showed, whole or as the values that
+// changed since the host's state before: [event, [name, value, ...], 1]
+// whole, [event, [name, value, ...]] changes, [event, null] down.
 type hostState struct {
 	Event  int
 	Fields []any // name index, value, name index, value...; nil: down
+	Whole  bool  // Fields are every field, not only those that changed
 }
 
-// MarshalJSON writes a hostState as an array: [event, fields].
+// MarshalJSON writes a hostState as an array: [event, fields] or, whole,
+// [event, fields, 1].
 func (s hostState) MarshalJSON() ([]byte, error) {
+	if s.Whole {
+		return json.Marshal([]any{s.Event, s.Fields, 1})
+	}
 	return json.Marshal([]any{s.Event, s.Fields})
 }
 
@@ -235,6 +243,9 @@ func (p *page) columns(events []runfile.Event) {
 			}
 		}
 		p.T[i], p.K[i], p.H[i], p.P[i], p.ID[i], p.N[i], p.W[i] = e.At, k, e.Host, e.Peer, e.ID, e.Size, w
+		if i > 0 {
+			p.T[i] -= events[i-1].At
+		}
 	}
 }
 
@@ -448,12 +459,26 @@ func (p *page) states(f *runfile.File) {
 	}
 	names := map[string]int{}
 	p.FieldNames = []string{}
+	last := make([][]sim.Field, len(f.Hosts)) // what each host showed last
 	for _, s := range f.States {
 		st := hostState{Event: s.Event}
-		if s.Fields != nil {
-			st.Fields = make([]any, 0, 2*len(s.Fields))
+		before := last[s.Host]
+		last[s.Host] = s.Fields
+		if s.Fields == nil {
+			p.States[s.Host] = append(p.States[s.Host], st)
+			continue
 		}
-		for _, fl := range s.Fields {
+		// the values that changed, if the names are those the host showed
+		// last, in the same order; else the whole state
+		st.Whole = len(before) != len(s.Fields)
+		for i := 0; i < len(s.Fields) && !st.Whole; i++ {
+			st.Whole = before[i].Name != s.Fields[i].Name
+		}
+		st.Fields = []any{}
+		for i, fl := range s.Fields {
+			if !st.Whole && before[i].Value == fl.Value {
+				continue
+			}
 			k, ok := names[fl.Name]
 			if !ok {
 				k = len(p.FieldNames)
@@ -463,9 +488,6 @@ func (p *page) states(f *runfile.File) {
 			st.Fields = append(st.Fields, k, fl.Value)
 		}
 		p.States[s.Host] = append(p.States[s.Host], st)
-	}
-	for h := range p.States {
-		slices.SortStableFunc(p.States[h], func(a, b hostState) int { return a.Event - b.Event })
 	}
 }
 

@@ -193,6 +193,37 @@ func TestStatesByHost(t *testing.T) {
 	assert.Regexp(t, `^\[\d+,\[0,"candidate",1,"1",`, string(b), "a state is [event, [name, value, ...]]")
 }
 
+// TestStatesAsChanges checks that a host's state is embedded as the
+// values that changed since its state before, whole after it was down or
+// when its fields are others.
+func TestStatesAsChanges(t *testing.T) {
+	fl := func(kv ...string) []sim.Field {
+		var out []sim.Field
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, sim.Field{Name: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	f := &runfile.File{Version: runfile.Version, Scenario: "s", Hosts: []string{"a"}, Verdict: runfile.Verdict{At: -1},
+		Summary: runfile.Summary{Now: 4, Hash: "0000000000000000"}}
+	for i := 0; i < 5; i++ {
+		f.Events = append(f.Events, runfile.Event{At: int64(i), Kind: sim.KindTimer, Host: 0, Peer: -1})
+	}
+	f.States = []runfile.State{
+		{Event: 0, Host: 0, Fields: fl("role", "follower", "term", "1")},
+		{Event: 1, Host: 0, Fields: fl("role", "leader", "term", "1")},
+		{Event: 2, Host: 0},
+		{Event: 3, Host: 0, Fields: fl("role", "follower", "term", "1")},
+		{Event: 4, Host: 0, Fields: fl("role", "follower", "term", "2", "x", "y")},
+	}
+	p, err := build(f)
+	require.NoError(t, err)
+	b, err := json.Marshal(p.States[0])
+	require.NoError(t, err)
+	assert.Equal(t, `[[0,[0,"follower",1,"1"],1],[1,[0,"leader"]],[2,null],[3,[0,"follower",1,"1"],1],[4,[0,"follower",1,"2",2,"y"],1]]`, string(b))
+	assert.Equal(t, []int64{0, 1, 1, 1, 1}, p.T, "the times since the event before")
+}
+
 // TestWriteEscapesTheRun checks that no text of the run can end the
 // element that embeds it, nor open another.
 func TestWriteEscapesTheRun(t *testing.T) {

@@ -4,7 +4,23 @@
 (function () {
   const R = JSON.parse(document.getElementById('run').textContent);
   const N = R.t.length;
-  const T = R.t;
+  // the times come as the time since the event before; the states as the
+  // values that changed since the host's state before: both put back whole
+  const T = new Float64Array(N);
+  for (let i = 0, t = 0; i < N; i++) T[i] = t += R.t[i];
+  R.states = R.states.map((rows) => {
+    let cur = null;
+    return rows.map(([e, fields, whole]) => {
+      if (fields === null) {
+        cur = null;
+        return [e, null];
+      }
+      const next = whole || cur === null ? new Map() : new Map(cur);
+      for (let k = 0; k < fields.length; k += 2) next.set(fields[k], fields[k + 1]);
+      cur = next;
+      return [e, [...next].flat()];
+    });
+  });
   const kindName = R.kinds;
   const $ = (id) => document.getElementById(id);
 
