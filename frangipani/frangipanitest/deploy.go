@@ -70,7 +70,7 @@ func (cs *Clerks) Make(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV
 func (cs *Clerks) NoneLost(*testbed.Env) (testbed.Verdict, error) {
 	for i, ck := range cs.made {
 		if n := ck.Lost(); n > 0 {
-			return testbed.Verdict{Problem: fmt.Sprintf("clerk %d lost the unflushed writes of %d locks", i, n), Kind: "durability"}, nil
+			return testbed.Verdict{Problem: fmt.Sprintf("clerk %d lost the unflushed writes of %d locks", i, n)}, nil
 		}
 	}
 	return testbed.Verdict{}, nil

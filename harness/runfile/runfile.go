@@ -4,7 +4,12 @@
 // verdict) so that it can be replayed, shrunk and drawn.
 //
 // A run file is one JSON object. Its Version says which layout it has; a
-// reader refuses any other.
+// reader refuses any other. Write writes one list element a line; Read
+// (and Load) refuse a file of another version, cut short, or edited into
+// contradiction (a host out of range, events out of time order, a state
+// of an event past the last), naming the field. A Recorder, set as a
+// world's sim.Recorder, writes a run down as it happens (testbed.Run's
+// Record does so for any run on the testbed).
 package runfile
 
 import "github.com/replab/replab/sim"

@@ -162,7 +162,7 @@ func (r *rate) sample() {
 		if n := len(r.seconds); n > calm && r.violation == "" {
 			base := slices.Max(r.seconds[:calm])
 			if got := r.seconds[n-1]; got > cutsRate*base {
-				r.violation = fmt.Sprintf("%d events in second %d of the run, more than %d times the %d of the busiest second before the cuts", got, n, cutsRate, base)
+				r.violation = fmt.Sprintf("storm: %d events in second %d of the run, more than %d times the %d of the busiest second before the cuts", got, n, cutsRate, base)
 			}
 		}
 		r.sample()

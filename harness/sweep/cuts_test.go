@@ -52,8 +52,8 @@ func TestRateBoundsEachSecond(t *testing.T) {
 	}
 	assert.Empty(t, run(500, 999, 999, 999, 999), "steady")
 	assert.Empty(t, run(500, 999, 1999, 600), "twice the calm's busiest second, at most")
-	assert.Equal(t, "2001 events in second 3 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 2000, 600))
+	assert.Equal(t, "storm: 2001 events in second 3 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 2000, 600))
 	assert.Empty(t, run(1499, 999, 2999), "the calm's busiest second, the first here, is the baseline")
-	assert.Equal(t, "3001 events in second 4 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 999, 3000, 10000),
+	assert.Equal(t, "storm: 3001 events in second 4 of the run, more than 2 times the 1000 of the busiest second before the cuts", run(500, 999, 999, 3000, 10000),
 		"the first second past the bound is named")
 }

@@ -22,17 +22,14 @@ type OpLister interface {
 }
 
 // The kinds of verdicts a run gives besides its checks' (runfile.Verdict's
-// Kind): what shrinking keeps.
+// Kind): what shrinking keeps. They are ProblemKind's names; a problem
+// given without a kind gets ProblemKind's.
 const (
 	KindStorm  = "storm"  // the run fired more events than its bound
 	KindStall  = "stall"  // no progress after a heal
 	KindSettle = "settle" // the clients' last operations did not end
 	KindDrain  = "drain"  // a drain did not hold
-	KindStart  = "start"  // the clients could not start
-	KindSafety = "safety" // a problem a node saw as it happened (Env.Fail)
-	KindError  = "error"  // a check could not judge
 	KindPanic  = "panic"  // a node panicked (the run file of a recording keeps the run up to it)
-	KindCheck  = "check"  // a check that names no kind of its own
 )
 
 // clientOp records a client's operation as world events when the world
@@ -215,7 +212,7 @@ func (r *Run) runFile(rec *runfile.Recorder, e *Env, out *Record) *runfile.File 
 	v := &f.Verdict
 	v.Problem, v.Kind = out.Problem, out.Kind
 	if v.Problem != "" && v.Kind == "" {
-		v.Kind = KindCheck
+		v.Kind = ProblemKind(v.Problem)
 	}
 	for _, k := range out.Culprits {
 		if k >= 0 && k < len(f.Ops) {

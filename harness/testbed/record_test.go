@@ -46,6 +46,7 @@ func TestRecordWritesTheRunDown(t *testing.T) {
 	v := f.Verdict
 	assert.Equal(t, rec.Problem, v.Problem)
 	assert.Equal(t, "linearizability", v.Kind)
+	assert.Equal(t, ProblemKind(rec.Problem), rec.Kind, "one vocabulary: what shrinking keeps")
 	require.NotEmpty(t, v.Ops)
 	bad := f.Ops[v.Ops[0]]
 	at := f.Events[v.At]
@@ -97,6 +98,7 @@ func TestRecordPointsAtAStall(t *testing.T) {
 	require.NotEmpty(t, rec.Stalls)
 	v := rec.File.Verdict
 	assert.Equal(t, KindStall, v.Kind)
+	assert.Equal(t, ProblemKind(rec.Problem), rec.Kind)
 	deadline := int64(rec.Stalls[0].Heal + rec.Stalls[0].Bound)
 	assert.GreaterOrEqual(t, rec.File.Events[v.At].At, deadline)
 	assert.Less(t, rec.File.Events[v.At-1].At, deadline)

@@ -91,7 +91,7 @@ type Verdict struct {
 	Problem string // "" if the check passed
 	HTML    string // a drawing of the violation, if the check made one
 	// Kind is the kind of violation, short ("linearizability",
-	// "serializability", "balance"); "" is KindCheck.
+	// "serializability", "bank"); "" leaves it to ProblemKind.
 	Kind string
 	// Ops are the operations the violation names, by their index in the
 	// workload's history (OpLister's order): the violating one first, then
@@ -198,7 +198,7 @@ func (e *Env) Calm() bool {
 // command another node applied differently at its index, say): the run
 // ends after the event in progress, with the first such problem as its
 // verdict.
-func (e *Env) Fail(problem string) { e.FailAs(KindSafety, problem) }
+func (e *Env) Fail(problem string) { e.FailAs(ProblemKind(problem), problem) }
 
 // FailAs is Fail, for a problem of the kind given (KindStorm, say).
 func (e *Env) FailAs(kind, problem string) {
@@ -314,7 +314,8 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	load, err := r.Workload.Start(e)
 	if err != nil {
-		rec.Problem, rec.Kind = fmt.Sprintf("starting the clients: %v", err), KindStart
+		rec.Problem = fmt.Sprintf("starting the clients: %v", err)
+		rec.Kind = ProblemKind(rec.Problem)
 		return rec, nil
 	}
 	e.start, from = w.Now(), len(c.Log())
@@ -365,7 +366,7 @@ func (r Run) Execute() (out *Record, err error) {
 	if p, ok := load.(Prober); ok && r.Progress > 0 {
 		done := false
 		if err := p.Probe(e, func() { done = true }); err != nil {
-			return fail(KindStall, "probing: %v", err)
+			return fail(ProblemKind("probing"), "probing: %v", err)
 		}
 		if at := w.Now(); !e.runUntil(func() bool { return done }, r.Progress) {
 			if e.failed() {
@@ -381,12 +382,12 @@ func (r Run) Execute() (out *Record, err error) {
 	for _, check := range r.Checks {
 		v, err := check(e)
 		if err != nil {
-			return fail(KindError, "%v", err)
+			return fail(ProblemKind(err.Error()), "%v", err)
 		}
 		if v.Problem != "" {
 			rec.Problem, rec.Kind, rec.Culprits, rec.HTML = v.Problem, v.Kind, v.Ops, v.HTML
 			if rec.Kind == "" {
-				rec.Kind = KindCheck
+				rec.Kind = ProblemKind(rec.Problem)
 			}
 			return rec, nil
 		}

@@ -195,6 +195,9 @@ func (t *Txn) StrictSerializable() Check {
 			return Verdict{}, nil
 		}
 		v := Verdict{Problem: res.String(), Kind: "serializability"}
+		if res.Verdict == txncheck.Inconclusive {
+			v.Kind = "unknown" // a search that ran out of budget
+		}
 		if len(res.Anomalies) > 0 {
 			v.Ops = res.Anomalies[0].Txns
 		}
@@ -218,7 +221,7 @@ func (t *Txn) Balanced() Check {
 			return Verdict{}, fmt.Errorf("checking the bank: %w", err)
 		}
 		if !res.Valid {
-			v := Verdict{Problem: res.String(), Kind: "balance"}
+			v := Verdict{Problem: res.String(), Kind: "bank"}
 			if len(res.Errors) > 0 {
 				v.Ops = []int{res.Errors[0].First.Op}
 			}

@@ -40,7 +40,7 @@ func (l *Load) Start(e *testbed.Env) (testbed.Load, error) {
 	}
 	w := e.World
 	l.started = map[any]time.Duration{}
-	l.Logs.OnViolation(func(err error) { e.FailAs("agreement", err.Error()) })
+	l.Logs.OnViolation(func(err error) { e.Fail(err.Error()) })
 	l.Logs.OnApply(func(_, _ int, cmd any) {
 		e.Ops = l.Logs.MaxIndex() // so that a run a violation ends says how far it got
 		if start, ok := l.started[cmd]; ok {
@@ -104,7 +104,7 @@ func (l *Load) Agree() testbed.Check {
 	return func(e *testbed.Env) (testbed.Verdict, error) {
 		e.Ops = l.Logs.MaxIndex()
 		if err := l.Logs.Err(); err != nil {
-			return testbed.Verdict{Problem: err.Error(), Kind: "agreement"}, nil
+			return testbed.Verdict{Problem: err.Error()}, nil
 		}
 		return testbed.Verdict{}, nil
 	}

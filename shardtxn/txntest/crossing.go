@@ -121,7 +121,7 @@ func (x *crossing) check(e *testbed.Env) (testbed.Verdict, error) {
 	case x.err != nil:
 		return testbed.Verdict{}, x.err
 	case min(x.commits[0], x.commits[1]) == 0:
-		return testbed.Verdict{Problem: fmt.Sprintf("a client starved: the clients committed %d and %d of their %d transactions each", x.commits[0], x.commits[1], CrossingRounds), Kind: "starvation"}, nil
+		return testbed.Verdict{Problem: fmt.Sprintf("a client starved: the clients committed %d and %d of their %d transactions each", x.commits[0], x.commits[1], CrossingRounds)}, nil
 	}
 	return testbed.Verdict{}, nil
 }

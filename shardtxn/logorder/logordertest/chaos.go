@@ -128,7 +128,7 @@ func WithFailover(r *testbed.Run) {
 	says := r.Drains[0].Says
 	r.Drains[0].Says = func(e *testbed.Env) string { return cmp.Or(f.problem, says(e)) }
 	r.Checks = append([]testbed.Check{func(*testbed.Env) (testbed.Verdict, error) {
-		return testbed.Verdict{Problem: f.problem, Kind: "failover"}, nil
+		return testbed.Verdict{Problem: f.problem}, nil
 	}}, r.Checks...)
 }
 
