@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/harness/runview/viewtest"
 	"github.com/replab/replab/sim"
 )
 
@@ -91,4 +92,61 @@ func TestViewRefusesABadFile(t *testing.T) {
 	r := labsim(nil, "view", file)
 	assert.Equal(t, exitUsage, r.code)
 	assertOneError(t, r, "-out "+file+": that is the run file itself")
+}
+
+// TestViewOfAPlantedBugInChromium records a planted bug's failing seed,
+// draws its page with labsim view, and drives the page in Chromium: it
+// opens on the violation, lists the verdict's operations, and as ← and →
+// move the cursor shows every server's state as the run file has it.
+func TestViewOfAPlantedBugInChromium(t *testing.T) {
+	if err := viewtest.Available(); err != nil {
+		t.Skipf("skipped: %v", err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "stale.run.json")
+	r := labsim(realEnv(), "record", "kv-linearizability", "-seed", "1", "-plant", "reads served from any server's local state", "-out", file)
+	require.Equal(t, exitFailed, r.code, r.stderr)
+	r = labsim(realEnv(), "view", file)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	f, err := runfile.Load(file)
+	require.NoError(t, err)
+	require.NotEmpty(t, f.Verdict.Ops)
+
+	b, err := viewtest.Start(filepath.Join(dir, "profile"), 1400, 800)
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, b.Close()) }()
+	require.NoError(t, b.Open("file://"+pagePath(file)))
+	p, err := b.Panel()
+	require.NoError(t, err)
+	assert.Equal(t, f.Verdict.At, p.Cursor, "it opens on the violation")
+	var ops []viewtest.VerdictOp
+	for i, o := range f.Verdict.Ops {
+		ops = append(ops, viewtest.VerdictOp{Op: o, Role: map[bool]string{true: "violating", false: "witness"}[i == 0]})
+	}
+	assert.Equal(t, ops, p.Ops, "the verdict's operations, the violating one first")
+
+	check := func(c int) {
+		t.Helper()
+		p, err := b.Panel()
+		require.NoError(t, err)
+		require.Equal(t, c, p.Cursor)
+		want := viewtest.Want(f, c)
+		require.Len(t, p.Hosts, len(want), "the servers, which show state; the clerks show none")
+		for h, w := range want {
+			assert.Equal(t, w.Status, p.Hosts[h].Status, "host %s after event %d", h, c)
+			for name, v := range w.Fields {
+				assert.Equal(t, v, p.Hosts[h].Fields[name], "host %s's %s after event %d", h, name, c)
+			}
+		}
+	}
+	check(f.Verdict.At)
+	for i := 1; i <= 3; i++ {
+		require.NoError(t, b.Key("ArrowLeft"))
+		check(f.Verdict.At - i)
+	}
+	for i := -2; i <= 2; i++ {
+		require.NoError(t, b.Key("ArrowRight"))
+		check(f.Verdict.At + i)
+	}
+	assert.Empty(t, b.Errors(), "the page's scripts threw")
 }

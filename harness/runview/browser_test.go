@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/replab/replab/harness/runfile"
+	"github.com/replab/replab/harness/runview/viewtest"
 	"github.com/replab/replab/sim"
 )
 
@@ -24,14 +24,15 @@ var (
 // is not installed.
 func needChromium(t testing.TB) {
 	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("skipped: no browser at %s; install Debian's Chromium to run it: apt-get install -y --no-install-recommends chromium", chromium)
+	if err := viewtest.Available(); err != nil {
+		t.Skipf("skipped: %v", err)
 	}
 }
 
 // openPage writes f's page into a temporary directory and opens it in a
-// fresh headless Chromium of width × height pixels.
-func openPage(t testing.TB, f *runfile.File, width, height int) *browser {
+// fresh headless Chromium of width × height pixels; the test fails at its
+// end if the page's scripts threw.
+func openPage(t testing.TB, f *runfile.File, width, height int) *viewtest.Browser {
 	t.Helper()
 	dir := t.TempDir()
 	page := filepath.Join(dir, "run.html")
@@ -39,77 +40,32 @@ func openPage(t testing.TB, f *runfile.File, width, height int) *browser {
 	require.NoError(t, err)
 	require.NoError(t, Write(out, f))
 	require.NoError(t, out.Close())
-	b, err := startBrowser(filepath.Join(dir, "profile"), width, height)
+	b, err := viewtest.Start(filepath.Join(dir, "profile"), width, height)
 	require.NoError(t, err)
-	t.Cleanup(func() { assert.NoError(t, b.close()) })
-	require.NoError(t, b.open("file://"+page))
-	t.Cleanup(func() { assert.Empty(t, b.errors, "the page's scripts threw") })
+	t.Cleanup(func() { assert.NoError(t, b.Close()) })
+	require.NoError(t, b.Open("file://"+page))
+	t.Cleanup(func() { assert.Empty(t, b.Errors(), "the page's scripts threw") })
 	return b
 }
 
-// shownState is what the page's state panel shows of one host.
-type shownState struct {
-	Status string            `json:"status"`
-	Fields map[string]string `json:"fields"`
-}
-
-// panel reads the cursor's index and the state panel.
-func panel(t *testing.T, b *browser) (int, map[string]shownState) {
+// panel reads the page's panel.
+func panel(t *testing.T, b *viewtest.Browser) viewtest.Panel {
 	t.Helper()
-	var got struct {
-		Cursor string                `json:"cursor"`
-		Hosts  map[string]shownState `json:"hosts"`
-	}
-	require.NoError(t, b.eval(`(() => {
-		const hosts = {};
-		for (const th of document.querySelectorAll('#states th[data-host]')) hosts[th.dataset.host] = {status: th.dataset.status, fields: {}};
-		for (const td of document.querySelectorAll('#states td[data-host]')) hosts[td.dataset.host].fields[td.dataset.field] = td.textContent;
-		return {cursor: document.getElementById('cursor').dataset.index, hosts};
-	})()`, &got))
-	c, err := strconv.Atoi(got.Cursor)
-	require.NoError(t, err, "the cursor's index")
-	return c, got.Hosts
-}
-
-// want is what the state panel should show after event c, from the run
-// file itself: each host's last state at or before c, or down.
-func want(f *runfile.File, c int) map[string]shownState {
-	out := map[string]shownState{}
-	down := make([]bool, len(f.Hosts))
-	for i := 0; i <= c; i++ {
-		switch f.Events[i].Kind {
-		case sim.KindKill:
-			down[f.Events[i].Host] = true
-		case sim.KindRestart:
-			down[f.Events[i].Host] = false
-		}
-	}
-	for h := range f.Hosts {
-		s := shownState{Status: "up", Fields: map[string]string{}}
-		for _, st := range f.States {
-			if st.Host == h && st.Event <= c {
-				clear(s.Fields)
-				for _, fl := range st.Fields {
-					s.Fields[fl.Name] = fl.Value
-				}
-			}
-		}
-		if down[h] {
-			s.Status = "down"
-		}
-		out[strconv.Itoa(h)] = s
-	}
-	return out
+	p, err := b.Panel()
+	require.NoError(t, err)
+	return p
 }
 
 // checkPanel checks that the page's cursor is at c and its state panel
 // shows what the run file says of every host's role and term there.
-func checkPanel(t *testing.T, b *browser, f *runfile.File, c int) {
+func checkPanel(t *testing.T, b *viewtest.Browser, f *runfile.File, c int) {
 	t.Helper()
-	cursor, hosts := panel(t, b)
-	require.Equal(t, c, cursor, "the cursor")
-	for h, w := range want(f, c) {
-		got := hosts[h]
+	p := panel(t, b)
+	require.Equal(t, c, p.Cursor, "the cursor")
+	want := viewtest.Want(f, c)
+	require.Len(t, p.Hosts, len(want), "the hosts that show state")
+	for h, w := range want {
+		got := p.Hosts[h]
 		require.Equal(t, w.Status, got.Status, "host %s after event %d", h, c)
 		for _, field := range []string{"raft.role", "raft.term"} {
 			if w.Status == "down" {
@@ -131,62 +87,52 @@ func TestViewerInChromium(t *testing.T) {
 	// it opens on the violation, with the violating operation and its
 	// witness named as the verdict names them
 	checkPanel(t, b, f, f.Verdict.At)
-	var ops []struct {
-		Op   string `json:"op"`
-		Role string `json:"role"`
-	}
-	require.NoError(t, b.eval(`[...document.querySelectorAll('#ops li[data-op]')].map(li => ({op: li.dataset.op, role: li.dataset.role}))`, &ops))
-	require.Len(t, ops, 2)
-	assert.Equal(t, strconv.Itoa(f.Verdict.Ops[0]), ops[0].Op)
-	assert.Equal(t, "violating", ops[0].Role)
-	assert.Equal(t, strconv.Itoa(f.Verdict.Ops[1]), ops[1].Op)
-	assert.Equal(t, "witness", ops[1].Role)
+	assert.Equal(t, []viewtest.VerdictOp{{Op: f.Verdict.Ops[0], Role: "violating"}, {Op: f.Verdict.Ops[1], Role: "witness"}},
+		panel(t, b).Ops, "the verdict's operations")
 	var verdict string
-	require.NoError(t, b.eval(`document.getElementById('verdict').textContent`, &verdict))
+	require.NoError(t, b.Eval(`document.getElementById('verdict').textContent`, &verdict))
 	assert.Equal(t, "linearizability: "+f.Verdict.Problem, verdict)
-	_, hosts := panel(t, b)
+	hosts := panel(t, b).Hosts
 	assert.Equal(t, "leader", hosts["0"].Fields["raft.role"], "the deposed leader still thinks it leads")
 	assert.Equal(t, "leader", hosts["1"].Fields["raft.role"])
 	assert.NotEqual(t, hosts["0"].Fields["raft.term"], hosts["1"].Fields["raft.term"], "in another term")
 
 	// ← and → step one event
-	require.NoError(t, b.key("ArrowLeft"))
+	require.NoError(t, b.Key("ArrowLeft"))
 	checkPanel(t, b, f, f.Verdict.At-1)
-	require.NoError(t, b.key("ArrowRight"))
-	require.NoError(t, b.key("ArrowRight"))
+	require.NoError(t, b.Key("ArrowRight"))
+	require.NoError(t, b.Key("ArrowRight"))
 	checkPanel(t, b, f, f.Verdict.At+1)
 
 	// from the start, → through the election: the roles and terms change
 	// as the run file says
-	require.NoError(t, b.key("Home"))
+	require.NoError(t, b.Key("Home"))
 	checkPanel(t, b, f, 0)
 	roles := map[string]bool{}
 	for c := 1; c <= 12; c++ {
-		require.NoError(t, b.key("ArrowRight"))
+		require.NoError(t, b.Key("ArrowRight"))
 		checkPanel(t, b, f, c)
-		_, hosts := panel(t, b)
-		roles[hosts["0"].Fields["raft.role"]] = true
+		roles[panel(t, b).Hosts["0"].Fields["raft.role"]] = true
 	}
 	assert.Equal(t, map[string]bool{"candidate": true, "leader": true}, roles, "s0 is seen a candidate, then leader")
 
 	// F jumps to the next fault; twice, to the kill; → onto the kill
 	// itself, and s2 shows down
-	require.NoError(t, b.key("f"))
-	require.NoError(t, b.key("f"))
-	cursor, _ := panel(t, b)
+	require.NoError(t, b.Key("f"))
+	require.NoError(t, b.Key("f"))
+	cursor := panel(t, b).Cursor
 	require.Equal(t, "kill s2", f.Events[cursor].What, "the second fault")
 	for f.Events[cursor].Kind != sim.KindKill {
-		require.NoError(t, b.key("ArrowRight"))
-		c, _ := panel(t, b)
+		require.NoError(t, b.Key("ArrowRight"))
+		c := panel(t, b).Cursor
 		require.Equal(t, cursor+1, c, "→ steps one event")
 		cursor = c
 	}
 	checkPanel(t, b, f, cursor)
-	_, hosts = panel(t, b)
-	assert.Equal(t, "down", hosts["2"].Status, "s2 is down after its kill")
+	assert.Equal(t, "down", panel(t, b).Hosts["2"].Status, "s2 is down after its kill")
 
 	// V goes back to the violation
-	require.NoError(t, b.key("v"))
+	require.NoError(t, b.Key("v"))
 	checkPanel(t, b, f, f.Verdict.At)
 }
 
@@ -206,9 +152,8 @@ func TestScreenshot(t *testing.T) {
 		require.NoError(t, err)
 	}
 	b := openPage(t, f, 1500, 860)
-	c, _ := panel(t, b)
-	require.Equal(t, max(f.Verdict.At, 0), c, "it opens on the violation")
-	png, err := b.screenshot()
+	require.Equal(t, max(f.Verdict.At, 0), panel(t, b).Cursor, "it opens on the violation")
+	png, err := b.Screenshot()
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(*screenshotTo, png, 0o644))
 }
@@ -222,10 +167,10 @@ func TestViewerOfAPassingRunOpensAtTheStart(t *testing.T) {
 	b := openPage(t, f, 1200, 700)
 	checkPanel(t, b, f, 0)
 	var text string
-	require.NoError(t, b.eval(`document.getElementById('verdict').textContent`, &text))
+	require.NoError(t, b.Eval(`document.getElementById('verdict').textContent`, &text))
 	assert.Contains(t, text, "passed")
 	var disabled bool
-	require.NoError(t, b.eval(`document.getElementById('violation').disabled`, &disabled))
+	require.NoError(t, b.Eval(`document.getElementById('violation').disabled`, &disabled))
 	assert.True(t, disabled, "there is no violation to go to")
 }
 
@@ -254,32 +199,32 @@ func BenchmarkChromiumBigRun(b *testing.B) {
 	require.NoError(b, out.Close())
 	fi, err := os.Stat(page)
 	require.NoError(b, err)
-	br, err := startBrowser(filepath.Join(dir, "profile"), 1500, 820)
+	br, err := viewtest.Start(filepath.Join(dir, "profile"), 1500, 820)
 	require.NoError(b, err)
-	defer br.close()
-	require.NoError(b, br.open("file://"+page))
+	defer br.Close()
+	require.NoError(b, br.Open("file://"+page))
 	var opened float64 // ms from navigation start to the viewer drawn
-	require.NoError(b, br.eval(`window.runView.readyAt`, &opened))
+	require.NoError(b, br.Eval(`window.runView.readyAt`, &opened))
 	b.ResetTimer()
 	var inPage float64
 	for range b.N {
-		require.NoError(b, br.key("ArrowRight"))
+		require.NoError(b, br.Key("ArrowRight"))
 		var ms float64
-		require.NoError(b, br.eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
+		require.NoError(b, br.Eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
 		inPage += ms
 	}
 	b.StopTimer()
 	// and with the whole run in view, every event and message drawn
-	require.NoError(b, br.key("0"))
+	require.NoError(b, br.Key("0"))
 	var zoomAll float64
-	require.NoError(b, br.eval(`window.runView.lastStepMs`, &zoomAll))
+	require.NoError(b, br.Eval(`window.runView.lastStepMs`, &zoomAll))
 	b.ReportMetric(zoomAll, "zoom-whole-run-ms")
 	var whole float64
 	const wholeSteps = 10
 	for range wholeSteps {
-		require.NoError(b, br.key("ArrowRight"))
+		require.NoError(b, br.Key("ArrowRight"))
 		var ms float64
-		require.NoError(b, br.eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
+		require.NoError(b, br.Eval(`new Promise(r => requestAnimationFrame(() => r(window.runView.lastStepMs)))`, &ms))
 		whole += ms
 	}
 	b.ReportMetric(whole/wholeSteps, "step-whole-run-ms")

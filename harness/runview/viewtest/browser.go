@@ -1,4 +1,22 @@
-package runview
+// Package viewtest drives a run file's page (package runview) in a real
+// browser, for tests: a headless Chromium over the DevTools protocol on a
+// pipe, with the standard library only, and what the page's panel shows
+// beside what the run file says it should.
+//
+//	if err := viewtest.Available(); err != nil {
+//		t.Skip(err)
+//	}
+//	b, err := viewtest.Start(dir, 1500, 860)
+//	...
+//	defer b.Close()
+//	err = b.Open("file://" + page)
+//	err = b.Key("ArrowRight")
+//	p, err := b.Panel()          // the cursor and the state panel
+//	want := viewtest.Want(f, p.Cursor) // what f says they show there
+//
+// It returns errors and leaves failing to the caller; it never imports
+// testing.
+package viewtest
 
 import (
 	"bufio"
@@ -12,15 +30,24 @@ import (
 	"time"
 )
 
-// chromium is where Debian's package puts the browser.
-const chromium = "/usr/bin/chromium"
+// Chromium is where Debian's package puts the browser.
+const Chromium = "/usr/bin/chromium"
 
-// A browser is a headless Chromium driven over the DevTools protocol on a
+// Available returns nil if the browser is installed, else an error that
+// says how to install it.
+func Available() error {
+	if _, err := os.Stat(Chromium); err != nil {
+		return fmt.Errorf("no browser at %s; install Debian's Chromium to run the viewer's browser tests: apt-get install -y --no-install-recommends chromium", Chromium)
+	}
+	return nil
+}
+
+// A Browser is a headless Chromium driven over the DevTools protocol on a
 // pipe (--remote-debugging-pipe): it reads commands, each a JSON object
 // ended by a NUL byte, on its fd 3 and writes replies and events the same
 // way on its fd 4. Commands go to one page, through the session attached
 // to it.
-type browser struct {
+type Browser struct {
 	cmd     *exec.Cmd
 	in      *os.File // our end of its fd 3
 	out     *os.File // our end of its fd 4
@@ -29,9 +56,7 @@ type browser struct {
 	session string
 	events  []cdpMessage // events read while waiting for a reply
 	dir     string
-	// errors are the exceptions the page's scripts threw and did not
-	// catch, as the browser describes them
-	errors []string
+	errors  []string // the exceptions the page's scripts threw, uncaught
 }
 
 // A cdpMessage is a reply (ID set) or an event (Method set).
@@ -53,9 +78,9 @@ type cdpError struct {
 // hangs fails the test instead of stalling it; it is no speed limit.
 const ioTimeout = 60 * time.Second
 
-// startBrowser starts a headless Chromium with a fresh profile in dir and
+// Start starts a headless Chromium with a fresh profile in dir and
 // a page of width × height pixels, and attaches to that page.
-func startBrowser(dir string, width, height int) (*browser, error) {
+func Start(dir string, width, height int) (*Browser, error) {
 	cmdIn, theirIn, err := os.Pipe() // they read commands on fd 3
 	if err != nil {
 		return nil, err
@@ -64,7 +89,7 @@ func startBrowser(dir string, width, height int) (*browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+	cmd := exec.Command(Chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--hide-scrollbars", "--remote-debugging-pipe", "--user-data-dir="+dir,
 		fmt.Sprintf("--window-size=%d,%d", width, height), "about:blank")
@@ -74,29 +99,29 @@ func startBrowser(dir string, width, height int) (*browser, error) {
 	}
 	cmdIn.Close()
 	cmdOut.Close()
-	b := &browser{cmd: cmd, in: theirIn, out: theirOut, r: bufio.NewReader(theirOut), dir: dir}
+	b := &Browser{cmd: cmd, in: theirIn, out: theirOut, r: bufio.NewReader(theirOut), dir: dir}
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
 	if err := b.call("Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	var attached struct {
 		SessionID string `json:"sessionId"`
 	}
 	if err := b.call("Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	b.session = attached.SessionID
 	if err := b.call("Emulation.setDeviceMetricsOverride", map[string]any{
 		"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	if err := b.call("Runtime.enable", nil, nil); err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	return b, b.call("Page.enable", nil, nil)
@@ -104,7 +129,7 @@ func startBrowser(dir string, width, height int) (*browser, error) {
 
 // call sends a command (to the page, once attached) and decodes its
 // result into result, if not nil.
-func (b *browser) call(method string, params any, result any) error {
+func (b *Browser) call(method string, params any, result any) error {
 	b.next++
 	id := b.next
 	msg := map[string]any{"id": id, "method": method}
@@ -143,7 +168,7 @@ func (b *browser) call(method string, params any, result any) error {
 }
 
 // read reads one message.
-func (b *browser) read() (cdpMessage, error) {
+func (b *Browser) read() (cdpMessage, error) {
 	var m cdpMessage
 	if err := b.out.SetReadDeadline(time.Now().Add(ioTimeout)); err != nil {
 		return m, err
@@ -173,7 +198,7 @@ func (b *browser) read() (cdpMessage, error) {
 
 // waitEvent waits for the page's event called method, dropping those
 // before it.
-func (b *browser) waitEvent(method string) error {
+func (b *Browser) waitEvent(method string) error {
 	for {
 		for i, m := range b.events {
 			if m.Method == method {
@@ -192,8 +217,8 @@ func (b *browser) waitEvent(method string) error {
 	}
 }
 
-// open loads url and waits for its load event.
-func (b *browser) open(url string) error {
+// Open loads url and waits for its load event.
+func (b *Browser) Open(url string) error {
 	b.events = b.events[:0]
 	var nav struct {
 		ErrorText string `json:"errorText"`
@@ -207,9 +232,9 @@ func (b *browser) open(url string) error {
 	return b.waitEvent("Page.loadEventFired")
 }
 
-// eval evaluates a JavaScript expression in the page (awaiting it if it
+// Eval evaluates a JavaScript expression in the page (awaiting it if it
 // is a promise) and decodes its value into v.
-func (b *browser) eval(expr string, v any) error {
+func (b *Browser) Eval(expr string, v any) error {
 	var r struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
@@ -236,8 +261,8 @@ func (b *browser) eval(expr string, v any) error {
 	return json.Unmarshal(r.Result.Value, v)
 }
 
-// key presses and releases a key ("ArrowRight", "f"...), as a person would.
-func (b *browser) key(key string) error {
+// Key presses and releases a key ("ArrowRight", "f"...), as a person would.
+func (b *Browser) Key(key string) error {
 	codes := map[string]int{"ArrowLeft": 37, "ArrowRight": 39, "Home": 36, "End": 35}
 	down := map[string]any{"type": "keyDown", "key": key}
 	switch c, ok := codes[key]; {
@@ -261,8 +286,8 @@ func (b *browser) key(key string) error {
 	return b.call("Input.dispatchKeyEvent", up, nil)
 }
 
-// screenshot returns the page as a PNG.
-func (b *browser) screenshot() ([]byte, error) {
+// Screenshot returns the page as a PNG.
+func (b *Browser) Screenshot() ([]byte, error) {
 	var r struct {
 		Data string `json:"data"`
 	}
@@ -272,9 +297,9 @@ func (b *browser) screenshot() ([]byte, error) {
 	return base64.StdEncoding.DecodeString(r.Data)
 }
 
-// close ends the browser: it asks it to close, and kills it if it does
+// Close ends the browser: it asks it to close, and kills it if it does
 // not within a few seconds.
-func (b *browser) close() error {
+func (b *Browser) Close() error {
 	b.session = ""
 	b.call("Browser.close", nil, nil) //nolint:errcheck // it may be gone already
 	b.in.Close()
@@ -295,3 +320,7 @@ func (b *browser) close() error {
 		return errors.New("chromium did not close when asked; killed")
 	}
 }
+
+// Errors returns the exceptions the pages' scripts threw and did not catch,
+// as the browser describes them, in order.
+func (b *Browser) Errors() []string { return b.errors }
