@@ -59,7 +59,7 @@ planted bugs (-plant list lists them).`,
 		drops := intFlag(fs, "drops", -1, -1, 100, "drop at most `K` messages a schedule (-1: the scenario's)")
 		seed := seedFlag(fs, 1, "the world's seed and the random walks'")
 		d := intFlag(fs, "d", 2, 1, 100, "PCT's bug depth `d`: d-1 priority change points")
-		nohash := fs.Bool("nohash", false, "bfs: no state hashing (explore every schedule)")
+		nohash := fs.Bool("nohash", false, "no state hashing: bfs explores every schedule, walks count no distinct states")
 		goal := fs.Bool("goal", false, "stop at the first state where some server has applied the write")
 		par := parallelFlag(fs, "schedules")
 		plant := fs.String("plant", "", "switch on Raft's planted bug named `BUG` (list: the bugs)")
@@ -125,7 +125,7 @@ func printSearch(e *env, r search.Result) {
 		end = "its budget spent"
 	}
 	distinct := ""
-	if o.Strategy == search.BFS && !o.NoHash {
+	if !o.NoHash {
 		distinct = fmt.Sprintf(" (%d distinct)", r.Distinct)
 	}
 	fmt.Fprintf(e.stdout, "search %s -strategy %s: %s%s over %s to depth %d in %v (%.0f states/s on %s), %s\n",

@@ -21,7 +21,7 @@ func TestSearchFindsAPlantedBugAndReplaysIt(t *testing.T) {
 		"-plant", "log truncated by a stale AppendEntries", "-out", dir)
 	require.Equal(t, exitFailed, r.code, r.stdout+r.stderr)
 	assert.Equal(t, "labsim search: the search found a violation\n", r.stderr)
-	assert.Regexp(t, `^search raft-write -strategy dfs: \d+ states over \d+ schedules? to depth \d+ in .* \(\d+ states/s on 1 worker\), stopped at a violation\n`, r.stdout)
+	assert.Regexp(t, `^search raft-write -strategy dfs: \d+ states \(\d+ distinct\) over \d+ schedules? to depth \d+ in .* \(\d+ states/s on 1 worker\), stopped at a violation\n`, r.stdout)
 	assert.Contains(t, r.stdout, "violation after ")
 	assert.Contains(t, r.stdout, "applied entries are committed")
 	summary := regexp.MustCompile(`(?m)^seed=1 virtual=\S+ events=\d+ trace=[0-9a-f]{16}$`).FindString(r.stdout)

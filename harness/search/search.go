@@ -92,7 +92,9 @@ type Options struct {
 	// Faults is the fault budget: how many faults a schedule may apply;
 	// Drops how many messages it may drop. -1 takes the scenario's.
 	Faults, Drops int
-	// NoHash turns state hashing off for BFS.
+	// NoHash turns state hashing off: BFS explores every schedule, even
+	// to states it has seen; random walks do not count distinct states
+	// (they never prune).
 	NoHash bool
 	// D is PCT's depth: the number of ordering constraints of the bugs it
 	// aims at (d-1 priority change points); 0 means 2.
@@ -204,7 +206,7 @@ type Result struct {
 	Scenario  string
 	Options   Options
 	States    int  // states explored (each counted once per visit)
-	Distinct  int  // distinct state hashes seen
+	Distinct  int  // distinct state hashes seen (none without hashing)
 	Schedules int  // schedules run: random walks, or BFS replays
 	MaxDepth  int  // the deepest level reached
 	Complete  bool // BFS explored every state to the depth (no budget cut it short)

@@ -118,6 +118,7 @@ func bfs(sc Scenario, o *Options, clock *stopwatch) (Result, error) {
 type walked struct {
 	path   Path
 	states int
+	hashes []uint64 // each state's hash, unless hashing is off
 	err    error
 	goalAt int // the steps to the first state where the goal held; -1: never
 	fail   error
@@ -125,8 +126,9 @@ type walked struct {
 
 // walks runs random walks (DFS or PCT), number k from seed (Seed, k), in
 // batches, until the budget is spent or one breaks an invariant.
-func walks(sc Scenario, o *Options, clock *stopwatch) (Result, error) {
-	var res Result
+func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
+	visited := map[uint64]struct{}{}
+	defer func() { res.Distinct = len(visited) }()
 	for k := 0; ; k += batch {
 		ws := make([]walked, batch)
 		parallel(o.Workers, batch, func(j int) { ws[j] = walk(sc, o, uint64(k+j)) })
@@ -137,6 +139,9 @@ func walks(sc Scenario, o *Options, clock *stopwatch) (Result, error) {
 			}
 			res.Schedules++
 			res.States += w.states
+			for _, h := range w.hashes {
+				visited[h] = struct{}{}
+			}
 			res.MaxDepth = max(res.MaxDepth, len(w.path))
 			if w.goalAt >= 0 && res.Goal == nil {
 				res.Goal = &Found{Path: w.path[:w.goalAt]}
@@ -213,6 +218,9 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		r.take(i)
 		w.path = append(w.path, i)
 		w.states++
+		if !o.NoHash {
+			w.hashes = append(w.hashes, r.stateHash())
+		}
 		if w.goalAt < 0 && r.goal() {
 			w.goalAt = len(w.path)
 		}
