@@ -47,7 +47,7 @@ logs. docs/search.md says what the strategies and state hashing do.
 printed with its schedule (the option taken at each step) and the command
 that replays it (-replay); with -out it is also written as a run file and
 its page ('labsim view'). Search exits 1 if it finds a violation. -goal
-stops at the first state where some server has applied the write, and
+stops at the first state where some server has applied each write, and
 prints the schedule that got there. -plant switches on one of Raft's
 planted bugs (-plant list lists them).`,
 	flags: func(fs *flag.FlagSet) action {
@@ -60,7 +60,7 @@ planted bugs (-plant list lists them).`,
 		seed := seedFlag(fs, 1, "the world's seed and the random walks'")
 		d := intFlag(fs, "d", 2, 1, 100, "PCT's bug depth `d`: d-1 priority change points")
 		nohash := fs.Bool("nohash", false, "no state hashing: bfs explores every schedule, walks count no distinct states")
-		goal := fs.Bool("goal", false, "stop at the first state where some server has applied the write")
+		goal := fs.Bool("goal", false, "stop at the first state where some server has applied each write")
 		par := parallelFlag(fs, "schedules")
 		plant := fs.String("plant", "", "switch on Raft's planted bug named `BUG` (list: the bugs)")
 		replay := fs.String("replay", "", "replay the schedule `PATH` (as a search prints it) instead of searching")
@@ -99,7 +99,7 @@ planted bugs (-plant list lists them).`,
 			}
 			printSearch(e, res)
 			if res.Goal != nil && o.StopAtGoal {
-				fmt.Fprintf(e.stdout, "goal: some server applied the write after %s: %s\n", count(len(res.Goal.Path), "step"), res.Goal.Path)
+				fmt.Fprintf(e.stdout, "goal: some server applied each write after %s: %s\n", count(len(res.Goal.Path), "step"), res.Goal.Path)
 				printSteps(e, res.Goal.Steps)
 			}
 			if res.Violation == nil {

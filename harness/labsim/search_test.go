@@ -54,7 +54,7 @@ func TestSearchGoalAndCorrectCode(t *testing.T) {
 	r := labsim(nil, "search", "raft-write", "-depth", "12", "-goal")
 	require.Equal(t, exitOK, r.code, r.stdout+r.stderr)
 	assert.Contains(t, r.stdout, "stopped at the goal\n")
-	assert.Regexp(t, `goal: some server applied the write after \d+ steps: [0-9,]+\n`, r.stdout)
+	assert.Regexp(t, `goal: some server applied each write after \d+ steps: [0-9,]+\n`, r.stdout)
 	r = labsim(nil, "search", "raft-write", "-depth", "4")
 	require.Equal(t, exitOK, r.code, r.stdout+r.stderr)
 	assert.Regexp(t, `\d+ states \(\d+ distinct\) over \d+ schedules to depth 4 in .*, complete\n$`, r.stdout)

@@ -22,7 +22,7 @@ var docsPath = filepath.Join("..", "..", "docs", "search.md")
 const (
 	tableBFSBudget  = 20_000
 	tableWalkBudget = 100_000
-	tableDepth      = 40
+	tableDepth      = 60
 )
 
 // TestSearchDocs regenerates the tables of docs/search.md from runs (with

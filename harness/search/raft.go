@@ -17,27 +17,28 @@ import (
 // nondeterminism is the search's, and a client that offers one write to
 // every new leader until some server applies it.
 
-// raftWrite is the client's command.
-const raftWrite = 42
+// firstWrite is the client's first command; the next are 43, 44, ...
+const firstWrite = 42
 
 // RaftScenarios returns the Raft search scenarios.
 func RaftScenarios() []Scenario {
 	return []Scenario{
-		raftScenario("raft-write", "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", false, 0, 0),
-		raftScenario("raft-write-crash", "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", true, 1, 0),
-		raftScenario("raft-write-isolate", "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", false, 1, 0),
+		raftScenario("raft-write", "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", 1, false, 0, 0),
+		raftScenario("raft-write-crash", "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", 1, true, 1, 0),
+		raftScenario("raft-write-isolate", "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", 1, false, 1, 0),
+		raftScenario("raft-writes-crash", "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", 2, true, 2, 0),
 	}
 }
 
 // raftScenario is a Raft scenario whose faults are crashes and restarts
 // (crash) or isolations and reconnections.
-func raftScenario(name, doc string, crash bool, faults, drops int) Scenario {
+func raftScenario(name, doc string, writes int, crash bool, faults, drops int) Scenario {
 	var bugs []string
 	for _, b := range raft.PlantedBugs() {
 		bugs = append(bugs, b.Name)
 	}
 	return Scenario{Name: name, Doc: doc, Bugs: bugs, Faults: faults, Drops: drops,
-		Build: func(seed int64, bug string) (*System, error) { return buildRaft(seed, bug, crash) }}
+		Build: func(seed int64, bug string) (*System, error) { return buildRaft(seed, bug, writes, crash) }}
 }
 
 // errT is a simtest.T that keeps the first failure instead of stopping:
@@ -63,8 +64,11 @@ type raftSys struct {
 	h     *rafttest.Harness
 	crash bool
 
-	offered []int       // the terms in which the client offered its write to the leader
-	leaders map[int]int // term → the server that led it, as seen so far
+	writes  int          // how many commands the client writes, one after the other
+	next    int          // the write under way (writes: all done)
+	offered []int        // the terms in which the client offered the write under way to the leader
+	applied map[any]bool // the commands some server has applied
+	leaders map[int]int  // term → the server that led it, as seen so far
 	// committed are the entries applied so far, each with the term of the
 	// server that applied it, then: every leader of a later term must
 	// hold it (leader completeness).
@@ -78,7 +82,7 @@ type appliedEntry struct {
 }
 
 // buildRaft builds the Raft system for seed with bug planted.
-func buildRaft(seed int64, bug string, crash bool) (*System, error) {
+func buildRaft(seed int64, bug string, writes int, crash bool) (*System, error) {
 	cfg := raft.LabConfig()
 	if bug != "" {
 		i := slices.IndexFunc(raft.PlantedBugs(), func(b plant.Bug[raft.Config]) bool { return b.Name == bug })
@@ -87,7 +91,7 @@ func buildRaft(seed int64, bug string, crash bool) (*System, error) {
 		}
 		raft.PlantedBugs()[i].Plant(&cfg)
 	}
-	s := &raftSys{t: &errT{}, crash: crash, leaders: map[int]int{}}
+	s := &raftSys{t: &errT{}, crash: crash, leaders: map[int]int{}, writes: writes, applied: map[any]bool{}}
 	s.h = rafttest.New(s.t, seed, 3, false, false, raft.Maker(cfg))
 	if s.t.err != nil {
 		return nil, s.t.err
@@ -98,13 +102,14 @@ func buildRaft(seed int64, bug string, crash bool) (*System, error) {
 			term, _ = rf.GetState()
 		}
 		s.committed = append(s.committed, appliedEntry{index: index, term: term, cmd: cmd})
+		s.applied[cmd] = true
 	})
 	return &System{
 		World:     s.h.World(),
 		Faults:    s.faults,
 		AfterStep: s.client,
 		Check:     s.check,
-		Goal:      func() bool { return s.h.Logs().MaxIndex() >= 1 },
+		Goal:      func() bool { return s.next == s.writes },
 		State:     s.state,
 		RunFaults: func() []runfile.Fault {
 			return testbed.RunFaults(s.h.Cluster().Monkey(), s.h.Cluster().Log())
@@ -112,10 +117,13 @@ func buildRaft(seed int64, bug string, crash bool) (*System, error) {
 	}, nil
 }
 
-// client offers the write to a leader of a term it has not offered it in,
-// until some server has applied it.
+// client offers the write under way to a leader of a term it has not
+// offered it in, until some server has applied it; then the next write.
 func (s *raftSys) client() {
-	if s.h.Logs().MaxIndex() >= 1 {
+	if s.next < s.writes && s.applied[firstWrite+s.next] {
+		s.next, s.offered = s.next+1, nil
+	}
+	if s.next == s.writes {
 		return
 	}
 	for i := range s.h.N() {
@@ -125,7 +133,7 @@ func (s *raftSys) client() {
 		}
 		if term, leads := rf.GetState(); leads && !slices.Contains(s.offered, term) {
 			s.offered = append(s.offered, term)
-			rf.Start(raftWrite)
+			rf.Start(firstWrite + s.next)
 		}
 	}
 }
@@ -243,7 +251,7 @@ func logMatching(a, b raft.Persisted) error {
 // state is the digest of the servers' state: for each, whether it is up
 // and connected, its persisted state (term, vote, log), whether it leads,
 // how far it applied, and what its inspectors show; and the terms the
-// client offered its write in.
+// client offered the write under way in, and which write that is.
 func (s *raftSys) state() uint64 {
 	h := uint64(0)
 	for i := range s.h.N() {
@@ -269,6 +277,7 @@ func (s *raftSys) state() uint64 {
 			h = mix(mix(h, bytesWord([]byte(f.Name))), bytesWord([]byte(f.Value)))
 		}
 	}
+	h = mix(h, uint64(s.next))
 	for _, t := range s.offered {
 		h = mix(h, uint64(t))
 	}
