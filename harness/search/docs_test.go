@@ -213,7 +213,7 @@ func walkTable(t *testing.T) string {
 			o.NoHash = true
 			fast, err := Search(sc, o)
 			require.NoError(t, err)
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %.0f %% | %v | %.0f | %.0f |\n", st, depth, res.States, res.Distinct,
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f %% | %v | %.0f | %.0f |\n", st, depth, res.States, res.Distinct,
 				100*float64(res.Distinct)/float64(res.States), res.Wall.Round(time.Millisecond), res.StatesPerSecond(), fast.StatesPerSecond())
 		}
 	}
