@@ -343,3 +343,17 @@ func TestSweepSaysWhatTheSeedsDrew(t *testing.T) {
 	require.Equal(t, exitOK, one.code, one.stderr)
 	assert.Regexp(t, `configuration drawn:\n  servers: \d\n  reads: \w+\n`, one.stdout)
 }
+
+// TestSweepSeedOfANodesPanic checks that replaying one seed whose run
+// panics fails that seed with the panic and where it was raised, as a
+// sweep of many seeds does, instead of crashing labsim.
+func TestSweepSeedOfANodesPanic(t *testing.T) {
+	e := fakeEnv()
+	e.scenarios = append(e.scenarios, sweep.Scenario{Name: "panicky", Description: "a fake whose node panics", Run: func(int64, string, io.Writer) sweep.Outcome {
+		panic("node exploded")
+	}})
+	r := labsim(e, "sweep", "panicky", "-seed", "3")
+	assert.Equal(t, exitFailed, r.code)
+	assert.Contains(t, r.stderr, "labsim sweep: seed 3: FAIL: panic: node exploded\n")
+	assert.Contains(t, r.stderr, "TestSweepSeedOfANodesPanic", "with the stack where it was raised")
+}

@@ -252,9 +252,12 @@ func replay(e *env, sc sweep.Scenario, job sweepJob, seed int64, trace, dir stri
 	if err != nil {
 		return err
 	}
-	o := sc.Run(seed, dir, w)
+	o := sweep.RunSeed(sc, seed, dir, w)
 	if err := closeTrace(); err != nil {
 		return err
+	}
+	if o.Summary == (sim.Summary{}) && strings.HasPrefix(o.Problem, "panic: ") { // RunSeed's: nothing else to say
+		return fmt.Errorf("seed %d: FAIL: %s", seed, o.Problem)
 	}
 	fmt.Fprintf(e.stdout, "%s seed %d: %d operations, %v\n", sc.Name, seed, o.Ops, o.Summary)
 	if len(o.Drawn) > 0 {

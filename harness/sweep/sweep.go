@@ -163,7 +163,7 @@ func Each(sc Scenario, seeds []int64, parallel int, dir string, each func(k int,
 			defer wg.Done()
 			for k := range next {
 				start := time.Now()
-				o := runSeed(sc, seeds[k], dir)
+				o := RunSeed(sc, seeds[k], dir, nil)
 				o.Wall = time.Since(start)
 				if o.OK() {
 					o.FaultLog = ""
@@ -181,16 +181,17 @@ func Each(sc Scenario, seeds []int64, parallel int, dir string, each func(k int,
 	wg.Wait()
 }
 
-// runSeed runs one seed of sc; a panic (a node's, or a checker's) fails
-// the seed with the panic's value and where it was raised, rather than
-// ending the sweep.
-func runSeed(sc Scenario, seed int64, dir string) (o Outcome) {
+// RunSeed runs one seed of sc, writing its event trace to trace if it is
+// not nil; a panic (a node's, or a checker's) fails the seed with the
+// panic's value and where it was raised, rather than ending the sweep or
+// the program.
+func RunSeed(sc Scenario, seed int64, dir string, trace io.Writer) (o Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			o = Outcome{Seed: seed, Problem: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
 		}
 	}()
-	return sc.Run(seed, dir, nil)
+	return sc.Run(seed, dir, trace)
 }
 
 // onTestbed returns the scenario whose seeds build runs on the testbed:
