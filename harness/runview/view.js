@@ -4,23 +4,45 @@
 (function () {
   const R = JSON.parse(document.getElementById('run').textContent);
   const N = R.t.length;
-  // the times come as the time since the event before; the states as the
-  // values that changed since the host's state before: both put back whole
+  // the times come as the time since the event before: put back whole
   const T = new Float64Array(N);
   for (let i = 0, t = 0; i < N; i++) T[i] = t += R.t[i];
-  R.states = R.states.map((rows) => {
+  // the states come as the values that changed since the host's state
+  // before; a host keeps, every SNAP of its states, the whole state, from
+  // which valuesOf puts any back whole
+  const SNAP = 64;
+  const F = R.fieldNames.length;
+  const HS = R.states.map((rows) => {
+    const ev = new Int32Array(rows.length);
+    const snaps = [];
     let cur = null;
-    return rows.map(([e, fields, whole]) => {
-      if (fields === null) {
-        cur = null;
-        return [e, null];
-      }
-      const next = whole || cur === null ? new Map() : new Map(cur);
-      for (let k = 0; k < fields.length; k += 2) next.set(fields[k], fields[k + 1]);
-      cur = next;
-      return [e, [...next].flat()];
+    rows.forEach((row, j) => {
+      ev[j] = row[0];
+      cur = applyState(cur, row);
+      if (j % SNAP === 0) snaps.push(cur && cur.slice());
     });
+    return { ev, rows, snaps };
   });
+
+  // applyState returns the values (an array by field) after row, given cur
+  // before it; cur may be changed.
+  function applyState(cur, [, fields, whole]) {
+    if (fields === null) return null;
+    if (whole || cur === null) cur = new Array(F);
+    for (let k = 0; k < fields.length; k += 2) cur[fields[k]] = fields[k + 1];
+    return cur;
+  }
+
+  // valuesOf returns host h's values (an array by field; null: down) in its
+  // state j.
+  function valuesOf(h, j) {
+    const { rows, snaps } = HS[h];
+    const base = j - (j % SNAP);
+    let cur = snaps[base / SNAP] && snaps[base / SNAP].slice();
+    for (let i = base + 1; i <= j; i++) cur = applyState(cur, rows[i]);
+    return cur;
+  }
+
   const kindName = R.kinds;
   const $ = (id) => document.getElementById(id);
 
@@ -138,9 +160,8 @@
       while (n < d.length && d[n] <= c) n++;
       return n % 2 === 1;
     }
-    const s = R.states[h];
-    const j = latest(s, c, (x) => x[0]);
-    return j >= 0 && s[j][1] === null;
+    const j = latest(HS[h].ev, c, (x) => x);
+    return j >= 0 && HS[h].rows[j][1] === null;
   }
 
   function opText(o) {
@@ -186,7 +207,7 @@
   const stateCells = []; // by field, by host
   const headCells = [];
   // the table's columns: the hosts that show a state or go down
-  const stateHosts = R.hosts.map((_, h) => h).filter((h) => R.states[h].length || R.down[h].length);
+  const stateHosts = R.hosts.map((_, h) => h).filter((h) => HS[h].ev.length || R.down[h].length);
   (function buildStates() {
     const head = document.createElement('tr');
     head.appendChild(document.createElement('th'));
@@ -238,16 +259,11 @@
     }
   })();
 
-  // fieldsOf returns host h's fields after event c as a map name index →
-  // value (null: down or nothing shown), with the index of that state.
+  // fieldsOf returns host h's values after event c, an array by field
+  // (null: down or nothing shown), with the index of that state.
   function fieldsOf(h, c) {
-    const s = R.states[h];
-    const j = latest(s, c, (x) => x[0]);
-    if (j < 0 || s[j][1] === null) return { j, values: null };
-    const values = new Map();
-    const f = s[j][1];
-    for (let k = 0; k < f.length; k += 2) values.set(f[k], f[k + 1]);
-    return { j, values };
+    const j = latest(HS[h].ev, c, (x) => x);
+    return { j, values: j < 0 ? null : valuesOf(h, j) };
   }
 
   function updateStates() {
@@ -255,7 +271,8 @@
       const down = cursor >= 0 && downAt(h, cursor);
       const { j, values } = fieldsOf(h, cursor);
       let before = null;
-      if (j >= 0 && R.states[h][j][0] === cursor && j > 0) before = fieldsOf(h, R.states[h][j - 1][0]).values;
+      const now = j >= 0 && HS[h].ev[j] === cursor; // this event changed it
+      if (now && j > 0) before = valuesOf(h, j - 1);
       const th = headCells[h];
       th.textContent = R.hosts[h];
       th.title = down ? R.hosts[h] + ' is down' : '';
@@ -268,9 +285,9 @@
           td.className = 'down';
           return;
         }
-        const v = values && values.has(fi) ? values.get(fi) : '';
+        const v = values && values[fi] !== undefined ? values[fi] : '';
         td.textContent = v;
-        const changed = before !== null && R.states[h][j][0] === cursor && before.get(fi) !== values.get(fi);
+        const changed = before !== null && values !== null && now && before[fi] !== values[fi];
         td.className = changed ? 'changed' : '';
       });
     });
@@ -881,8 +898,8 @@
     const { values } = fieldsOf(h, cursor);
     if (!values) return '';
     const parts = [];
-    if (roleField >= 0 && values.has(roleField)) parts.push(values.get(roleField));
-    if (termField >= 0 && values.has(termField)) parts.push('term ' + values.get(termField));
+    if (roleField >= 0 && values[roleField] !== undefined) parts.push(values[roleField]);
+    if (termField >= 0 && values[termField] !== undefined) parts.push('term ' + values[termField]);
     return parts.join(', ');
   }
 
