@@ -136,6 +136,60 @@ func TestViewerInChromium(t *testing.T) {
 	checkPanel(t, b, f, f.Verdict.At)
 }
 
+// TestViewerFiltersAndJumps checks the keys that jump to a host's next
+// event, the filters that stepping obeys, and zooming.
+func TestViewerFiltersAndJumps(t *testing.T) {
+	needChromium(t)
+	f := small()
+	b := openPage(t, f, 1200, 700)
+	require.NoError(t, b.Key("Home"))
+
+	// N: the next event of the host chosen
+	require.NoError(t, b.Eval(`document.getElementById('who').value = 'h2'`, nil))
+	next := func(from int, ok func(e runfile.Event) bool) int {
+		for i := from + 1; i < len(f.Events); i++ {
+			if ok(f.Events[i]) {
+				return i
+			}
+		}
+		return from
+	}
+	onS2 := func(e runfile.Event) bool { return e.Host == 2 }
+	at := 0
+	for range 3 {
+		require.NoError(t, b.Key("n"))
+		at = next(at, onS2)
+		require.Equal(t, at, panel(t, b).Cursor, "N: s2's next event")
+	}
+
+	// with timers and s1 filtered out, → skips their events
+	require.NoError(t, b.Eval(`document.querySelector('input[data-kind=timer]').click()`, nil))
+	require.NoError(t, b.Eval(`document.querySelector('input[data-host="1"]').click()`, nil))
+	shown := func(e runfile.Event) bool { return e.Kind != sim.KindTimer && e.Host != 1 }
+	for range 10 {
+		require.NoError(t, b.Key("ArrowRight"))
+		at = next(at, shown)
+		require.Equal(t, at, panel(t, b).Cursor, "→ skips what the filters hide")
+	}
+
+	// + halves the time in view, − doubles it, 0 shows the whole run
+	type span struct{ T0, T1 float64 }
+	view := func() span {
+		var v span
+		require.NoError(t, b.Eval(`window.runView.view`, &v))
+		return v
+	}
+	before := view()
+	require.NoError(t, b.Key("+"))
+	assert.InDelta(t, (before.T1-before.T0)/2, view().T1-view().T0, 1, "+ halves the span")
+	require.NoError(t, b.Key("-"))
+	assert.InDelta(t, before.T1-before.T0, view().T1-view().T0, 1, "− doubles it back")
+	require.NoError(t, b.Key("0"))
+	all := view()
+	assert.LessOrEqual(t, all.T0, float64(f.Events[0].At))
+	assert.GreaterOrEqual(t, all.T1, float64(f.Events[len(f.Events)-1].At))
+}
+
 // TestScreenshot writes the screenshot of the viewer in the docs, when
 // asked to with -screenshot:
 //

@@ -374,7 +374,8 @@
     v.appendChild(text);
     if (R.verdict.problem) {
       v.className = 'failed';
-      text.textContent = (R.verdict.kind ? R.verdict.kind + ': ' : '') + R.verdict.problem;
+      const kind = R.verdict.kind && !R.verdict.problem.startsWith(R.verdict.kind) ? R.verdict.kind + ': ' : '';
+      text.textContent = kind + R.verdict.problem;
     } else {
       v.className = 'passed';
       text.textContent = 'passed: the checks found nothing wrong';
@@ -1210,5 +1211,6 @@
     readyAt: performance.now(),
     get lastStepMs() { return lastStepMs; },
     get cursor() { return cursor; },
+    get view() { return { t0: view.t0, t1: view.t1 }; },
   };
 })();

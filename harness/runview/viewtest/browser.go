@@ -282,7 +282,12 @@ func (b *Browser) Key(key string) error {
 	if err := b.call("Input.dispatchKeyEvent", down, nil); err != nil {
 		return err
 	}
-	up := map[string]any{"type": "keyUp", "key": key, "code": down["code"], "windowsVirtualKeyCode": down["windowsVirtualKeyCode"]}
+	up := map[string]any{"type": "keyUp", "key": key}
+	for _, k := range []string{"code", "windowsVirtualKeyCode"} {
+		if v, ok := down[k]; ok {
+			up[k] = v
+		}
+	}
 	return b.call("Input.dispatchKeyEvent", up, nil)
 }
 
