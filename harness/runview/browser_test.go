@@ -34,18 +34,26 @@ func needChromium(t testing.TB) {
 // end if the page's scripts threw.
 func openPage(t testing.TB, f *runfile.File, width, height int) *viewtest.Browser {
 	t.Helper()
-	dir := t.TempDir()
-	page := filepath.Join(dir, "run.html")
-	out, err := os.Create(page)
-	require.NoError(t, err)
-	require.NoError(t, Write(out, f))
-	require.NoError(t, out.Close())
+	dir, page := writePage(t, f)
 	b, err := viewtest.Start(filepath.Join(dir, "profile"), width, height)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, b.Close()) })
 	require.NoError(t, b.Open("file://"+page))
 	t.Cleanup(func() { assert.Empty(t, b.Errors(), "the page's scripts threw") })
 	return b
+}
+
+// writePage writes f's page into a temporary directory, and returns the
+// directory and the page's path.
+func writePage(t testing.TB, f *runfile.File) (dir, page string) {
+	t.Helper()
+	dir = t.TempDir()
+	page = filepath.Join(dir, "run.html")
+	out, err := os.Create(page)
+	require.NoError(t, err)
+	require.NoError(t, Write(out, f))
+	require.NoError(t, out.Close())
+	return dir, page
 }
 
 // panel reads the page's panel.
@@ -245,12 +253,7 @@ func BenchmarkChromiumBigRun(b *testing.B) {
 		f, err = runfile.Load(*screenshotOf)
 		require.NoError(b, err)
 	}
-	dir := b.TempDir()
-	page := filepath.Join(dir, "run.html")
-	out, err := os.Create(page)
-	require.NoError(b, err)
-	require.NoError(b, Write(out, f))
-	require.NoError(b, out.Close())
+	dir, page := writePage(b, f)
 	fi, err := os.Stat(page)
 	require.NoError(b, err)
 	br, err := viewtest.Start(filepath.Join(dir, "profile"), 1500, 820)

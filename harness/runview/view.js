@@ -713,16 +713,8 @@
           ctx.stroke();
           break;
         case 'kill':
-          cross(px, y, 7, C.kill, 3);
-          break;
         case 'restart':
-          ctx.fillStyle = C.restart;
-          ctx.beginPath();
-          ctx.moveTo(px, y - 8);
-          ctx.lineTo(px + 7, y + 5);
-          ctx.lineTo(px - 7, y + 5);
-          ctx.closePath();
-          ctx.fill();
+          lifeMark(i);
           break;
         case 'drift':
           ctx.fillStyle = C.drift;
@@ -757,19 +749,24 @@
       ticked[h * cols + px] = 1;
       ctx.fillRect(px, hostY[h] - 3, 1, 6);
     }
-    for (const i of marks) {
-      const px = x(T[i]), y = hostY[R.h[i]];
-      if (R.k[i] === kill) cross(px, y, 7, C.kill, 3);
-      else {
-        ctx.fillStyle = C.restart;
-        ctx.beginPath();
-        ctx.moveTo(px, y - 8);
-        ctx.lineTo(px + 7, y + 5);
-        ctx.lineTo(px - 7, y + 5);
-        ctx.closePath();
-        ctx.fill();
-      }
+    for (const i of marks) lifeMark(i);
+  }
+
+  // lifeMark draws event i, a kill (a cross) or a restart (a triangle), on
+  // its host's lane.
+  function lifeMark(i) {
+    const px = x(T[i]), y = hostY[R.h[i]];
+    if (R.k[i] === kindIndex.kill) {
+      cross(px, y, 7, C.kill, 3);
+      return;
     }
+    ctx.fillStyle = C.restart;
+    ctx.beginPath();
+    ctx.moveTo(px, y - 8);
+    ctx.lineTo(px + 7, y + 5);
+    ctx.lineTo(px - 7, y + 5);
+    ctx.closePath();
+    ctx.fill();
   }
 
   function diamond(px, py, r) {
