@@ -65,6 +65,7 @@ type Monkey struct {
 	links   links
 	rules   map[string]labrpc.DelayRule // the delay rules faults may name
 	rule    string                      // the delay rule in force ("": none)
+	filter  func(f fault.Fault) bool    // see SetFilter
 }
 
 // New returns a monkey for hosts (at least one, each once, all of net's
@@ -185,8 +186,18 @@ func (m *Monkey) applyLater(f fault.Fault, by string) {
 	m.apply(f)
 }
 
+// SetFilter makes the monkey show filter every fault it is about to
+// apply (by Apply, a script or a nemesis), in order: one that filter
+// refuses is neither applied nor logged, as if it had never been asked
+// for. Nil, the default, applies every fault. Shrinking a failing run
+// uses it to take faults out of a nemesis that reacts to the run.
+func (m *Monkey) SetFilter(filter func(f fault.Fault) bool) { m.filter = filter }
+
 // apply applies a validated fault and logs it if it changed anything.
 func (m *Monkey) apply(f fault.Fault) {
+	if m.filter != nil && !m.filter(f) {
+		return
+	}
 	var changed bool
 	switch f.Kind {
 	case fault.Heal, fault.Partition, fault.Bridge, fault.Isolate, fault.Cut, fault.Rejoin, fault.Uncut:

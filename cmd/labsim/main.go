@@ -17,6 +17,7 @@
 //	labsim check FILE [-timeout D] [-out DIR]
 //	labsim record SCENARIO [-seed N] [-plant BUG] [-out FILE]
 //	labsim replay FILE [-out FILE]
+//	labsim shrink SCENARIO [-seed N] [-plant BUG] [-out FILE] | FILE.run.json [-out FILE]
 //	labsim view FILE [-out HTML]
 //	labsim search SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]
 //	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-out DIR]
@@ -42,7 +43,9 @@
 // (porcupine's and Jepsen's log format) for linearizability. record runs
 // one seed of a scenario and writes its run file (every event, the hosts'
 // states, the operations, the verdict); replay runs it again and checks
-// that the trace is the same, or says where it parts. view draws a
+// that the trace is the same, or says where it parts. shrink makes a
+// failing seed's run small (fewer faults, clients, servers, a shorter
+// run) while it fails the same way, and writes its run file. view draws a
 // run file as a page that steps through the run in a browser, opening on
 // its violation. search explores a small Raft world's schedules (BFS with
 // state hashing, random walks, PCT) with Raft's invariants checked in

@@ -132,7 +132,12 @@ shows every event that differs, one a line).`,
 					return usagef("%s: %v", file, err)
 				}
 			}
-			now, _, err := recordSeed(sc, was.Scenario, was.Plant, was.Seed)
+			var now *runfile.File
+			if was.Shrunk != nil { // the seed's run with the shrink's edits (labsim shrink)
+				now, err = recordShrunk(sc, was.Scenario, was.Plant, was.Seed, *was.Shrunk)
+			} else {
+				now, _, err = recordSeed(sc, was.Scenario, was.Plant, was.Seed)
+			}
 			if err != nil {
 				return err
 			}

@@ -148,8 +148,9 @@ func listBugs(e *env, sc sweep.Scenario) error {
 // package, "raft: votedFor not persisted") planted, and the bug's name, or
 // a usage error.
 func plantBug(sc sweep.Scenario, name string) (sweep.Scenario, string, error) {
+	bare := slices.ContainsFunc(sweep.Bugs(), func(b sweep.Bug) bool { return b.Name == name }) // a bug's own name may hold ": "
 	b, err := find(sweep.Bugs(), func(b sweep.Bug) string {
-		if strings.Contains(name, ": ") {
+		if strings.Contains(name, ": ") && !bare {
 			return b.String()
 		}
 		return b.Name

@@ -78,6 +78,9 @@ func encode(w io.Writer, f *File) error {
 	list("states", len(states), func(i int) any { return states[i] })
 	list("ops", len(f.Ops), func(i int) any { return f.Ops[i] })
 	field("verdict", f.Verdict, false)
+	if f.Shrunk != nil {
+		field("shrunk", f.Shrunk, false)
+	}
 	field("summary", f.Summary, true)
 	put("}\n")
 	if werr != nil {
@@ -192,6 +195,9 @@ func (f *File) Check() error {
 	}
 	if f.Scenario == "" {
 		return bad("scenario: empty")
+	}
+	if err := f.Shrunk.check(); err != nil {
+		return bad("shrunk.%v", err)
 	}
 	n := len(f.Hosts)
 	host := func(h int, none bool) error {

@@ -43,6 +43,8 @@ type File struct {
 	Verdict Verdict `json:"verdict"`
 	// Summary is the world's at the end: what a replay must match.
 	Summary Summary `json:"summary"`
+	// Shrunk, for a shrunk run, is how it differs from its seed's run.
+	Shrunk *Shrunk `json:"shrunk,omitempty"`
 }
 
 // A Param is one drawn parameter of the configuration.

@@ -23,18 +23,37 @@ type Nemesis struct {
 	// cluster's monkey, so its faults are logged too; it returns what
 	// stops it.
 	Reactive func(e *Env) (stop func(), err error)
+	// Skip, if set, are the faults the nemesis asks for that are not
+	// applied, by their number (from 0) in the order it asks for them,
+	// Record.Attempts's: what shrinking takes out of a nemesis that reacts
+	// to the run and so cannot be replaced by a schedule.
+	Skip []int
 }
 
 // start schedules the faults and starts the reactive nemesis; it returns
 // what stops the latter.
-func (n Nemesis) start(e *Env) (func(), error) {
-	if err := e.Cluster.Monkey().Schedule(n.Schedule); err != nil {
+func (n Nemesis) start(e *Env, attempts *[]chaos.Step) (func(), error) {
+	m := e.Cluster.Monkey()
+	skip := map[int]bool{}
+	for _, k := range n.Skip {
+		skip[k] = true
+	}
+	m.SetFilter(func(f fault.Fault) bool {
+		*attempts = append(*attempts, chaos.Step{At: e.World.Now() - e.start, Fault: f})
+		return !skip[len(*attempts)-1]
+	})
+	if err := m.Schedule(n.Schedule); err != nil {
 		return nil, err
 	}
+	stop := func() { m.SetFilter(nil) }
 	if n.Reactive == nil {
-		return func() {}, nil
+		return stop, nil
 	}
-	return n.Reactive(e)
+	halt, err := n.Reactive(e)
+	if err != nil {
+		return nil, err
+	}
+	return func() { halt(); stop() }, nil
 }
 
 // Bursts describes a random nemesis that strikes in bursts, each followed

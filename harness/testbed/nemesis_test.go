@@ -55,3 +55,26 @@ func TestBurstsShape(t *testing.T) {
 	_, err := Bursts{Hosts: 3, Burst: time.Second, Calm: 0}.Generate(rand.New(rand.NewPCG(1, 1)))
 	assert.ErrorContains(t, err, "calms of 0s")
 }
+
+// TestApplied records what the nemesis asked for (Attempts) and what it
+// applied (Applied), on the schedule's clock; a fault Skip names is
+// asked for but neither applied nor logged.
+func TestApplied(t *testing.T) {
+	r := toyRun(t, 1, &toy{}, links)
+	r.Nemesis = Nemesis{Schedule: []chaos.Step{
+		{At: time.Second, Fault: fault.Fault{Kind: fault.Isolate, Host: 1}},
+		{At: 2 * time.Second, Fault: fault.Fault{Kind: fault.Heal}},
+		{At: 3 * time.Second, Fault: fault.Fault{Kind: fault.Heal}}, // nothing to heal: not logged
+	}}
+	rec, err := r.Execute()
+	require.NoError(t, err)
+	require.True(t, rec.OK(), rec.Problem)
+	assert.Equal(t, r.Nemesis.Schedule, rec.Attempts)
+	assert.Equal(t, r.Nemesis.Schedule[:2], rec.Applied)
+	r.Nemesis.Skip = []int{0}
+	rec, err = r.Execute()
+	require.NoError(t, err)
+	assert.Equal(t, r.Nemesis.Schedule, rec.Attempts, "asked for all the same")
+	assert.Empty(t, rec.Applied, "the isolation skipped, its heal heals nothing")
+	assert.NotContains(t, rec.FaultLog.String(), "isolate")
+}

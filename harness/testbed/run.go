@@ -152,8 +152,12 @@ type Record struct {
 	// the clients started): the nemesis as a schedule alone, which
 	// replays it without reacting (see Nemesis.Reactive).
 	Applied []chaos.Step
-	Ops     int // the operations the checks judged
-	Summary sim.Summary
+	// Attempts are the faults the nemesis asked for, applied or not (a
+	// kill of a dead host, one Nemesis.Skip names), in order: what Skip
+	// numbers.
+	Attempts []chaos.Step
+	Ops      int // the operations the checks judged
+	Summary  sim.Summary
 	// World is the run's world, for a caller that looks further (nil if
 	// the run could not be built).
 	World *sim.World
@@ -319,7 +323,7 @@ func (r Run) Execute() (out *Record, err error) {
 		return rec, nil
 	}
 	e.start, from = w.Now(), len(c.Log())
-	stop, err := r.Nemesis.start(e)
+	stop, err := r.Nemesis.start(e, &rec.Attempts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: nemesis: %w", r.Name, err)
 	}
