@@ -71,7 +71,7 @@ func TestViewRefusesABadFile(t *testing.T) {
 		name, file, want string
 	}{
 		{"missing", filepath.Join(dir, "nope.json"), "nope.json: no such file or directory"},
-		{"not json", writeRun(t, dir, "text.json", "just a string"), "json: cannot unmarshal string into Go value"},
+		{"not json", writeRun(t, dir, "text.json", "just a string"), "text.json: run file: a JSON string where a run's object belongs"},
 		{"truncated", func() string {
 			p := writeRun(t, dir, "cut.json", tinyRun())
 			b, _ := os.ReadFile(p)

@@ -151,8 +151,10 @@ func jsonError(data []byte, err error) error {
 		return fmt.Errorf("run file: truncated after %d bytes: %v", len(data), err)
 	case errors.As(err, &syn):
 		return fmt.Errorf("run file: not JSON at byte %d: %v", syn.Offset, err)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Errorf("run file: a JSON %s where a run's object belongs", typ.Value)
 	case errors.As(err, &typ):
-		return fmt.Errorf("run file: %s: %v", typ.Field, err)
+		return fmt.Errorf("run file: %s: a JSON %s where %s belongs", typ.Field, typ.Value, typ.Type)
 	}
 	return fmt.Errorf("run file: %w", err)
 }
