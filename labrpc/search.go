@@ -2,6 +2,7 @@ package labrpc
 
 import (
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	"github.com/replab/replab/sim"
@@ -15,7 +16,18 @@ func (a *deliverAct) Message() (sim.MessageInfo, bool) {
 	c := (*call)(a)
 	return sim.MessageInfo{From: hostID(c.end.host), To: hostID(c.srv.host), What: c.svcMeth, Digest: func() uint64 {
 		return digest(c.frame.args, c.args)
-	}}, true
+	}, Duplicable: c.dupArgs == nil}, true
+}
+
+// Duplicate puts a second delivery of the request in flight, due now, with
+// args of its own copied from the first's, as a duplicating network does
+// (a call is duplicated at most once).
+func (a *deliverAct) Duplicate() {
+	c := (*call)(a)
+	n, f := c.end.net, c.frame
+	c.dupArgs = reflect.New(f.args.t).UnsafePointer()
+	n.codec.copyInto(f.args, c.dupArgs, reflect.NewAt(f.args.t, c.args), true)
+	n.w.Schedule(0, a)
 }
 
 // Drop loses the request: the caller learns it failed.

@@ -33,7 +33,7 @@ func TestRequestsAndRepliesAreMessages(t *testing.T) {
 	assert.Equal(t, e.host.ID(), req.From)
 	assert.NotEqual(t, req.From, req.To)
 	d := req.Digest()
-	w.Choose(ms[0], false)
+	w.Choose(ms[0], sim.Deliver)
 
 	ms = messages(w)
 	require.Len(t, ms, 1)
@@ -41,7 +41,7 @@ func TestRequestsAndRepliesAreMessages(t *testing.T) {
 	assert.Equal(t, "JunkServer.Handler2 reply", rep.What)
 	assert.Equal(t, req.From, rep.To)
 	assert.NotEqual(t, d, rep.Digest(), "the request (7) and the reply (handler2-7) digest apart")
-	w.Choose(ms[0], false)
+	w.Choose(ms[0], sim.Deliver)
 	assert.True(t, ok)
 	assert.Equal(t, "handler2-7", got)
 
@@ -63,12 +63,35 @@ func TestDroppedMessagesFailTheCall(t *testing.T) {
 		answered, ok := false, true
 		e.Call("JunkServer.Handler2", 7, &got, func(r bool) { answered, ok = true, r })
 		if reply {
-			w.Choose(messages(w)[0], false)
+			w.Choose(messages(w)[0], sim.Deliver)
 		}
-		w.Choose(messages(w)[0], true)
+		w.Choose(messages(w)[0], sim.Drop)
 		w.Run(time.Minute)
 		assert.True(t, answered, "reply dropped: %t", reply)
 		assert.False(t, ok)
 		assert.Equal(t, reply, len(js.log2) == 1, "the handler ran only if the request got through")
 	}
+}
+
+func TestADuplicatedRequestIsHandledTwiceAndAnsweredOnce(t *testing.T) {
+	w, _, js, e := setup(1)
+	var got string
+	answers := 0
+	e.Call("JunkServer.Handler2", 7, &got, func(ok bool) { answers++ })
+	ms := messages(w)
+	require.Len(t, ms, 1)
+	require.True(t, ms[0].Info.Duplicable)
+	w.Choose(ms[0], sim.Duplicate)
+	assert.Equal(t, []int{7}, js.log2)
+	ms = messages(w)
+	require.Len(t, ms, 2, "the copy and the reply")
+	for _, m := range ms {
+		if m.Info.What == "JunkServer.Handler2" {
+			assert.False(t, m.Info.Duplicable, "a call is duplicated once")
+		}
+	}
+	w.Run(time.Minute)
+	assert.Equal(t, []int{7, 7}, js.log2, "the handler ran for each delivery")
+	assert.Equal(t, 1, answers)
+	assert.Equal(t, "handler2-7", got)
 }

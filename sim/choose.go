@@ -17,7 +17,7 @@ import (
 // time, never early and never skipped, so only the earliest of them is
 // enabled. Firing an event moves the clock to its time, or leaves it where
 // it is if that has passed (a message delayed past its earliest arrival).
-// A message may also be dropped instead (Drop). Step and Run never look at
+// A message may also be dropped instead, or duplicated (Choose's Fate). Step and Run never look at
 // any of this: a world that nobody searches pays nothing for it.
 
 // A Message is an Action that carries something across a network, which a
@@ -32,6 +32,10 @@ type Message interface {
 	// Drop loses the message instead of delivering it, as a lossy network
 	// would: the sender learns of it as it would of a loss.
 	Drop()
+	// Duplicate puts a copy of the message in flight, due now, as a
+	// network that duplicates would; it is called only if the message's
+	// info says it is Duplicable.
+	Duplicate()
 }
 
 // MessageInfo describes a message in flight.
@@ -41,6 +45,8 @@ type MessageInfo struct {
 	// Digest, if set, computes a digest of the message's content, for a
 	// search that hashes states; it is called only by such a search.
 	Digest func() uint64
+	// Duplicable says that the message can be duplicated (Duplicate).
+	Duplicable bool
 }
 
 // A Choice is one event that may fire next (see Enabled).
@@ -118,14 +124,27 @@ func (a entry) cmp(b entry) int {
 	return 0
 }
 
+// A Fate is what Choose does with the event it fires.
+type Fate int
+
+// The fates.
+const (
+	Deliver   Fate = iota // fire it, as Step would
+	Drop                  // lose a message instead (Message.Drop)
+	Duplicate             // deliver a message and leave a copy of it in flight (Message.Duplicate)
+)
+
 // Choose fires c, one of the choices the latest call to Enabled returned,
-// moving the clock to its time if that is later than now. With drop, a
-// message is dropped (Message.Drop) instead of delivered. Choose panics,
-// naming it, if c is no longer queued (nothing may fire between Enabled
-// and Choose) or if drop is asked of something that is not a message.
-func (w *World) Choose(c Choice, drop bool) {
-	if drop && !c.Message {
+// moving the clock to its time if that is later than now, to the fate f.
+// Choose panics, naming it, if c is no longer queued (nothing may fire
+// between Enabled and Choose), or if f is Drop or Duplicate and c is not
+// a message (or, for Duplicate, one that cannot be duplicated).
+func (w *World) Choose(c Choice, f Fate) {
+	switch {
+	case f == Drop && !c.Message:
 		panic(fmt.Sprintf("sim: Choose: cannot drop %v, which is not a message", c))
+	case f == Duplicate && !c.Info.Duplicable:
+		panic(fmt.Sprintf("sim: Choose: cannot duplicate %v", c))
 	}
 	i := int(c.slot)
 	if i < 0 || i >= len(w.q.pos) || int(w.q.pos[c.slot]) >= len(w.q.heap) {
@@ -138,14 +157,21 @@ func (w *World) Choose(c Choice, drop bool) {
 	e := w.q.slab[c.slot]
 	w.q.remove(int(w.q.pos[c.slot]))
 	en.at = max(en.at, w.now)
-	if !drop {
+	if f == Deliver {
 		w.run(en, e)
 		return
 	}
+	// A message (never a timer): run's steps, with the fate's in between.
 	if e.host != nil {
 		e.host.pending--
 	}
 	w.fire(en, e.host)
 	w.q.release(en.slot)
-	e.act.(Message).Drop()
+	m := e.act.(Message)
+	if f == Drop {
+		m.Drop()
+		return
+	}
+	m.Duplicate() // the copy is made before the handler can change what it got
+	m.Fire()
 }

@@ -13,13 +13,18 @@ import (
 type testMsg struct {
 	name string
 	log  *[]string
+	w    *World // set: the message can be duplicated
 }
 
 func (m *testMsg) Fire() { *m.log = append(*m.log, m.name) }
 func (m *testMsg) Message() (MessageInfo, bool) {
-	return MessageInfo{From: 0, To: 1, What: m.name}, true
+	return MessageInfo{From: 0, To: 1, What: m.name, Duplicable: m.w != nil}, true
 }
 func (m *testMsg) Drop() { *m.log = append(*m.log, m.name+" dropped") }
+func (m *testMsg) Duplicate() {
+	*m.log = append(*m.log, m.name+" duplicated")
+	m.w.Schedule(0, &testMsg{name: m.name + "'", log: m.log})
+}
 
 // chooseWorld builds a world with two hosts exchanging messages on their
 // timers, the shape of a small cluster.
@@ -49,7 +54,7 @@ func TestChoosingTheFirstIsStep(t *testing.T) {
 	for range 500 {
 		buf = w2.Enabled(buf)
 		require.NotEmpty(t, buf)
-		w2.Choose(buf[0], false)
+		w2.Choose(buf[0], Deliver)
 	}
 	assert.Equal(t, w1.Summary(), w2.Summary())
 	assert.Equal(t, *log1, *log2)
@@ -72,15 +77,15 @@ func TestEnabledDelaysMessagesNotTimers(t *testing.T) {
 	assert.False(t, cs[2].Message)
 	assert.Equal(t, "b", cs[1].Info.What)
 
-	w.Choose(cs[2], false) // the timer first: a and b wait
+	w.Choose(cs[2], Deliver) // the timer first: a and b wait
 	assert.Equal(t, 10*time.Millisecond, w.Now())
 	cs = w.Enabled(cs)
 	require.Len(t, cs, 3, "a, b and the second timer: %v", cs)
-	w.Choose(cs[1], false) // b, late: the clock stays
+	w.Choose(cs[1], Deliver) // b, late: the clock stays
 	assert.Equal(t, 10*time.Millisecond, w.Now())
 	cs = w.Enabled(cs)
 	require.Len(t, cs, 2)
-	w.Choose(cs[0], true) // a, dropped
+	w.Choose(cs[0], Drop) // a, dropped
 	assert.Equal(t, []string{"timer", "b", "a dropped"}, log)
 	assert.Equal(t, 2, w.Pending(), "the second timer and the late message")
 }
@@ -90,8 +95,29 @@ func TestChooseRefusesWhatIsNotQueued(t *testing.T) {
 	w.After(time.Millisecond, func() {})
 	cs := w.Enabled(nil)
 	require.Len(t, cs, 1)
-	assert.PanicsWithValue(t, "sim: Choose: cannot drop event of host -1 at 1ms, which is not a message", func() { w.Choose(cs[0], true) })
-	w.Choose(cs[0], false)
-	assert.Panics(t, func() { w.Choose(cs[0], false) })
+	assert.PanicsWithValue(t, "sim: Choose: cannot drop event of host -1 at 1ms, which is not a message", func() { w.Choose(cs[0], Drop) })
+	assert.PanicsWithValue(t, "sim: Choose: cannot duplicate event of host -1 at 1ms", func() { w.Choose(cs[0], Duplicate) })
+	w.Choose(cs[0], Deliver)
+	assert.Panics(t, func() { w.Choose(cs[0], Deliver) })
 	assert.Empty(t, w.Enabled(cs))
+}
+
+func TestDuplicateLeavesACopyInFlight(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	var log []string
+	h.Schedule(5*time.Millisecond, &testMsg{name: "a", log: &log, w: w})
+	h.Schedule(7*time.Millisecond, &testMsg{name: "b", log: &log})
+	cs := w.Enabled(nil)
+	require.Len(t, cs, 2)
+	assert.True(t, cs[0].Info.Duplicable)
+	assert.False(t, cs[1].Info.Duplicable)
+	assert.Panics(t, func() { w.Choose(cs[1], Duplicate) })
+	w.Choose(cs[0], Duplicate)
+	cs = w.Enabled(cs)
+	require.Len(t, cs, 2, "b and the copy of a")
+	assert.Equal(t, "a'", cs[0].Info.What, "the copy is due now, before b")
+	assert.Equal(t, 5*time.Millisecond, cs[0].At, "now: when a arrived")
+	w.Choose(cs[0], Deliver)
+	assert.Equal(t, []string{"a duplicated", "a", "a'"}, log)
 }

@@ -20,7 +20,7 @@
 //	labsim shrink SCENARIO [-seed N] [-plant BUG] [-out FILE] | FILE.run.json [-out FILE]
 //	labsim view FILE [-out HTML]
 //	labsim search SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]
-//	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-out DIR]
+//	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]
 //	labsim search list
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]
 //

@@ -21,21 +21,22 @@ const maxSearchDepth = 10_000
 
 var searchCmd = &command{
 	name:    "search",
-	args:    "SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-out DIR]\nlist",
+	args:    "SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]\nlist",
 	short:   "explore a small world's schedules systematically, not by seed",
 	arg:     "scenario",
 	argHint: "('labsim search list' lists them)",
 	long: `
 Search explores the schedules of a small world (three Raft servers and a
-client's write) instead of sampling them from seeds: at each step it
+client's writes) instead of sampling them from seeds: at each step it
 chooses which message in flight is delivered next (a message may be
 delayed past later ones, never delivered early), or dropped (within
--drops), when the next timer fires (never early, never skipped), and
-which fault strikes (within -faults: a crash or an isolation; restarts
-and reconnections are free). Raft's safety properties are checked in
-every state explored: election safety, log matching, leader completeness,
-state-machine safety, and that what a server applied is on a majority of
-logs. docs/search.md says what the strategies and state hashing do.
+-drops), or, for a request, duplicated (within -dups), when the next timer
+fires (never early, never skipped), and which fault strikes (within
+-faults: a crash or an isolation; restarts and reconnections are free).
+Raft's safety properties are checked in every state explored: election
+safety, log matching, leader completeness, state-machine safety, and that
+what a server applied is on a majority of logs. docs/search.md says what
+the strategies and state hashing do.
 
   -strategy bfs  breadth-first to -depth with state hashing (-nohash: none);
                  the violation it finds is a shortest one
@@ -57,6 +58,7 @@ planted bugs (-plant list lists them).`,
 		wall := fs.Duration("time", 0, "stop after `T` of wall time (0: no limit)")
 		faults := intFlag(fs, "faults", -1, -1, 100, "fault budget `F` (-1: the scenario's)")
 		drops := intFlag(fs, "drops", -1, -1, 100, "drop at most `K` messages a schedule (-1: the scenario's)")
+		dups := intFlag(fs, "dups", -1, -1, 100, "duplicate at most `K` requests a schedule (-1: the scenario's)")
 		seed := seedFlag(fs, 1, "the world's seed and the random walks'")
 		d := intFlag(fs, "d", 2, 1, 100, "PCT's bug depth `d`: d-1 priority change points")
 		nohash := fs.Bool("nohash", false, "no state hashing: bfs explores every schedule, walks count no distinct states")
@@ -89,7 +91,7 @@ planted bugs (-plant list lists them).`,
 				}
 			}
 			o := search.Options{Strategy: search.Strategy(*strategy), Seed: *seed, Depth: int(*depth), Budget: int(*budget), Wall: *wall,
-				Faults: int(*faults), Drops: int(*drops), NoHash: *nohash, D: int(*d), Workers: int(*par), StopAtGoal: *goal, Bug: *plant}
+				Faults: int(*faults), Drops: int(*drops), Dups: int(*dups), NoHash: *nohash, D: int(*d), Workers: int(*par), StopAtGoal: *goal, Bug: *plant}
 			if *replay != "" || isSet(fs, "replay") {
 				return replaySchedule(e, sc, o, *replay, *out)
 			}
@@ -147,7 +149,7 @@ func violation(e *env, sc search.Scenario, o search.Options, f *search.Found, di
 	fmt.Fprintf(e.stdout, "violation after %s: %v\n", count(len(f.Path), "step"), f.Err)
 	printSteps(e, f.Steps)
 	fmt.Fprintf(e.stdout, "%v\n", f.Summary)
-	replay := fmt.Sprintf("%s search %s -seed %d -faults %d -drops %d -replay %s", e.cmd(), sc.Name, o.Seed, o.Faults, o.Drops, f.Path)
+	replay := fmt.Sprintf("%s search %s -seed %d -faults %d -drops %d -dups %d -replay %s", e.cmd(), sc.Name, o.Seed, o.Faults, o.Drops, o.Dups, f.Path)
 	if o.Bug != "" {
 		replay += " -plant " + quoteArg(o.Bug)
 	}

@@ -11,7 +11,7 @@ import "github.com/replab/replab/sim"
 //     harness's functions) are due, each as its host and whether it is a
 //     timer, but not when: two states that differ only in how far off
 //     their timers are hash alike, as DSLabs' do, which ignore time;
-//   - the fault and drop budgets used so far.
+//   - the fault, drop and duplicate budgets used so far.
 // Two states that hash alike are explored once. Whatever the digests leave
 // out is merged; see the package doc for what that misses.
 
@@ -38,7 +38,7 @@ func (r *run) stateHash() uint64 {
 		}
 		msgs += splitmix(m)
 	}
-	return mix(mix(mix(h, msgs), uint64(r.faults)), uint64(r.drops))
+	return mix(mix(mix(mix(h, msgs), uint64(r.faults)), uint64(r.drops)), uint64(r.dups))
 }
 
 // mix folds x into h.

@@ -40,6 +40,7 @@ func RunFile(sc Scenario, o Options, f *Found) (*runfile.File, error) {
 		{Name: "bug", Value: o.Bug},
 		{Name: "faults", Value: strconv.Itoa(o.Faults)},
 		{Name: "drops", Value: strconv.Itoa(o.Drops)},
+		{Name: "dups", Value: strconv.Itoa(o.Dups)},
 		{Name: "path", Value: f.Path.String()},
 	}
 	if r.sys.RunFaults != nil {
@@ -82,6 +83,8 @@ func ReplayRunFile(scs []Scenario, file *runfile.File) (*Found, error) {
 			o.Faults, err = strconv.Atoi(p.Value)
 		case "drops":
 			o.Drops, err = strconv.Atoi(p.Value)
+		case "dups":
+			o.Dups, err = strconv.Atoi(p.Value)
 		case "path":
 			path, err = ParsePath(p.Value)
 		}

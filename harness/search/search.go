@@ -55,8 +55,8 @@ type Scenario struct {
 	Build func(seed int64, bug string) (*System, error)
 	// Bugs names the bugs Build can plant.
 	Bugs []string
-	// Faults and Drops are the scenario's default budgets.
-	Faults, Drops int
+	// Faults, Drops and Dups are the scenario's default budgets.
+	Faults, Drops, Dups int
 }
 
 // A Strategy is how a search picks the schedules it explores.
@@ -90,8 +90,9 @@ type Options struct {
 	// states it explored then depend on the machine's speed).
 	Wall time.Duration
 	// Faults is the fault budget: how many faults a schedule may apply;
-	// Drops how many messages it may drop. -1 takes the scenario's.
-	Faults, Drops int
+	// Drops how many messages it may drop, Dups how many requests it may
+	// duplicate. -1 takes the scenario's.
+	Faults, Drops, Dups int
 	// NoHash turns state hashing off: BFS explores every schedule, even
 	// to states it has seen; random walks do not count distinct states
 	// (they never prune).
@@ -124,14 +125,17 @@ func (o *Options) validate(sc Scenario) error {
 	if o.Budget == 0 && o.Wall <= 0 && o.Strategy != BFS {
 		return fmt.Errorf("search: a %s search needs a budget of states or of wall time", o.Strategy)
 	}
-	if o.Faults < -1 || o.Drops < -1 {
-		return fmt.Errorf("search: fault budget %d or drop budget %d is negative", o.Faults, o.Drops)
+	if o.Faults < -1 || o.Drops < -1 || o.Dups < -1 {
+		return fmt.Errorf("search: fault budget %d, drop budget %d or duplicate budget %d is negative", o.Faults, o.Drops, o.Dups)
 	}
 	if o.Faults == -1 {
 		o.Faults = sc.Faults
 	}
 	if o.Drops == -1 {
 		o.Drops = sc.Drops
+	}
+	if o.Dups == -1 {
+		o.Dups = sc.Dups
 	}
 	if o.D == 0 {
 		o.D = 2
@@ -223,20 +227,20 @@ func (r Result) StatesPerSecond() float64 {
 // option is one thing a state lets the search do next.
 type option struct {
 	choice sim.Choice
-	drop   bool
+	fate   sim.Fate // for a message: delivered, dropped or duplicated
 	fault  *Fault
 }
 
 // run is one schedule under way on a fresh system.
 type run struct {
-	sys           *System
-	buf           []sim.Choice
-	opts          []option
-	faults, drops int // used so far
-	o             *Options
-	steps         []string // kept only when asked
-	keep          bool
-	err           error
+	sys                 *System
+	buf                 []sim.Choice
+	opts                []option
+	faults, drops, dups int // used so far
+	o                   *Options
+	steps               []string // kept only when asked
+	keep                bool
+	err                 error
 }
 
 // start builds a fresh system for a run of sc under o.
@@ -260,7 +264,8 @@ func (r *run) check() error {
 
 // options lists what the state offers, in a fixed order: the enabled
 // events, then dropping each enabled message (within the drop budget),
-// then the faults (within the fault budget).
+// then duplicating each that can be (within the duplicate budget), then
+// the faults (within the fault budget).
 func (r *run) options() []option {
 	r.buf = r.sys.World.Enabled(r.buf)
 	r.opts = r.opts[:0]
@@ -270,7 +275,14 @@ func (r *run) options() []option {
 	if r.drops < r.o.Drops {
 		for _, c := range r.buf {
 			if c.Message {
-				r.opts = append(r.opts, option{choice: c, drop: true})
+				r.opts = append(r.opts, option{choice: c, fate: sim.Drop})
+			}
+		}
+	}
+	if r.dups < r.o.Dups {
+		for _, c := range r.buf {
+			if c.Info.Duplicable {
+				r.opts = append(r.opts, option{choice: c, fate: sim.Duplicate})
 			}
 		}
 	}
@@ -304,11 +316,14 @@ func (r *run) take(i int) {
 			r.faults++
 		}
 		op.fault.Apply()
-	case op.drop:
-		r.drops++
-		r.sys.World.Choose(op.choice, true)
 	default:
-		r.sys.World.Choose(op.choice, false)
+		switch op.fate {
+		case sim.Drop:
+			r.drops++
+		case sim.Duplicate:
+			r.dups++
+		}
+		r.sys.World.Choose(op.choice, op.fate)
 	}
 	if r.sys.AfterStep != nil {
 		r.sys.AfterStep()
@@ -323,8 +338,10 @@ func (op option) String() string {
 	switch {
 	case op.fault != nil:
 		return op.fault.Name
-	case op.drop:
+	case op.fate == sim.Drop:
 		return "drop " + strings.TrimPrefix(op.choice.String(), "deliver ")
+	case op.fate == sim.Duplicate:
+		return "duplicate and deliver " + strings.TrimPrefix(op.choice.String(), "deliver ")
 	}
 	return op.choice.String()
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,16 +117,20 @@ func TestTheGoalsShortestSchedule(t *testing.T) {
 
 func TestFaultsAndDropsAreBudgeted(t *testing.T) {
 	sc := scenario(t, "raft-write-crash")
-	res, err := Search(sc, Options{Strategy: DFS, Seed: 3, Depth: 40, Budget: 4000, Faults: -1, Drops: 1})
+	res, err := Search(sc, Options{Strategy: DFS, Seed: 3, Depth: 40, Budget: 4000, Faults: -1, Drops: 1, Dups: 1})
 	require.NoError(t, err)
-	assert.Nil(t, res.Violation, "the correct code survives a crash and a drop: %v", res.Violation)
+	assert.Nil(t, res.Violation, "the correct code survives a crash, a drop and a duplicate: %v", res.Violation)
+	sawDup := false
 	for k := range 20 {
 		w := walk(sc, &res.Options, uint64(k))
 		require.NoError(t, w.fail)
 		r, err := replay(sc, &res.Options, w.path, true)
 		require.NoError(t, err)
-		crashes, drops := 0, 0
+		crashes, drops, dups := 0, 0, 0
 		for _, s := range r.steps {
+			if strings.HasPrefix(s, "duplicate") {
+				dups++
+			}
 			if len(s) > 5 && s[:5] == "crash" {
 				crashes++
 			}
@@ -135,7 +140,10 @@ func TestFaultsAndDropsAreBudgeted(t *testing.T) {
 		}
 		assert.LessOrEqual(t, crashes, 1, "walk %d: %v", k, r.steps)
 		assert.LessOrEqual(t, drops, 1, "walk %d: %v", k, r.steps)
+		assert.LessOrEqual(t, dups, 1, "walk %d: %v", k, r.steps)
+		sawDup = sawDup || dups > 0
 	}
+	assert.True(t, sawDup, "some walk duplicated a request")
 }
 
 func TestBadOptionsAreRefused(t *testing.T) {

@@ -1,6 +1,10 @@
 package search
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/replab/replab/sim"
+)
 
 // batch is how many parents (BFS) or walks are run at once among the
 // workers before their results are merged, in order, so that a search's
@@ -168,6 +172,7 @@ func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
 const (
 	faultChance = 0.05
 	dropChance  = 0.05
+	dupChance   = 0.05
 )
 
 // walk runs random walk number k to the depth, or to a violation.
@@ -191,13 +196,15 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		if len(opts) == 0 {
 			break
 		}
-		var events, drops, faults []int
+		var events, drops, dups, faults []int
 		for i, op := range opts {
 			switch {
 			case op.fault != nil:
 				faults = append(faults, i)
-			case op.drop:
+			case op.fate == sim.Drop:
 				drops = append(drops, i)
+			case op.fate == sim.Duplicate:
+				dups = append(dups, i)
 			default:
 				events = append(events, i)
 			}
@@ -208,6 +215,8 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 			i = faults[rng.IntN(len(faults))]
 		case len(drops) > 0 && x < faultChance+dropChance:
 			i = drops[rng.IntN(len(drops))]
+		case len(dups) > 0 && x < faultChance+dropChance+dupChance:
+			i = dups[rng.IntN(len(dups))]
 		case len(events) == 0:
 			i = rng.IntN(len(opts))
 		case p != nil:
