@@ -32,9 +32,13 @@ type Message interface {
 	// Drop loses the message instead of delivering it, as a lossy network
 	// would: the sender learns of it as it would of a loss.
 	Drop()
-	// Duplicate puts a copy of the message in flight, due now, as a
-	// network that duplicates would; it is called only if the message's
-	// info says it is Duplicable.
+}
+
+// A Duplicator is a Message that can be duplicated: Duplicate puts a copy
+// of it in flight, due now, as a network that duplicates would. It is
+// called only while the message's info says it is Duplicable.
+type Duplicator interface {
+	Message
 	Duplicate()
 }
 
@@ -45,7 +49,8 @@ type MessageInfo struct {
 	// Digest, if set, computes a digest of the message's content, for a
 	// search that hashes states; it is called only by such a search.
 	Digest func() uint64
-	// Duplicable says that the message can be duplicated (Duplicate).
+	// Duplicable says that the message can be duplicated now (it is a
+	// Duplicator that has not been duplicated yet, say).
 	Duplicable bool
 }
 
@@ -87,6 +92,9 @@ func (w *World) Queued(buf []Choice) []Choice {
 		}
 		if m, ok := e.act.(Message); ok && e.timer == nil {
 			c.Info, c.Message = m.Message()
+			if _, dup := m.(Duplicator); !dup {
+				c.Info.Duplicable = false
+			}
 		}
 		buf = append(buf, c)
 	}
@@ -167,11 +175,10 @@ func (w *World) Choose(c Choice, f Fate) {
 	}
 	w.fire(en, e.host)
 	w.q.release(en.slot)
-	m := e.act.(Message)
 	if f == Drop {
-		m.Drop()
+		e.act.(Message).Drop()
 		return
 	}
-	m.Duplicate() // the copy is made before the handler can change what it got
-	m.Fire()
+	e.act.(Duplicator).Duplicate() // the copy is made before the handler can change what it got
+	e.act.Fire()
 }
