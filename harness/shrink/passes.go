@@ -35,7 +35,7 @@ func (s *shrinker) shorten() {
 	for hi-lo > 1 && s.runs < s.opts.MaxRuns {
 		k := (lo + hi) / 2
 		l := (full * time.Duration(k) / eighths).Round(time.Millisecond)
-		if l <= 0 {
+		if l <= 0 || l >= full { // rounded to nothing, or to the run as it is
 			lo = k
 			continue
 		}
