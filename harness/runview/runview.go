@@ -77,7 +77,20 @@ func title(f *runfile.File) string {
 			verdict = "failed"
 		}
 	}
-	return fmt.Sprintf("%s seed %d: %s", f.Scenario, f.Seed, verdict)
+	return fmt.Sprintf("%s: %s", runName(f), verdict)
+}
+
+// runName names f's run as the page's header does: its scenario and seed,
+// the bug planted in it, and whether it was shrunk.
+func runName(f *runfile.File) string {
+	name := fmt.Sprintf("%s seed %d", f.Scenario, f.Seed)
+	if f.Plant != "" {
+		name += fmt.Sprintf(" with %q planted", f.Plant)
+	}
+	if f.Shrunk != nil {
+		name += ", shrunk"
+	}
+	return name
 }
 
 // A page is the run as the page's script reads it: the events in columns,
@@ -86,13 +99,12 @@ func title(f *runfile.File) string {
 // message, when each fault ends, which event begins and ends each
 // operation) worked out here.
 type page struct {
-	Scenario string          `json:"scenario"`
-	Seed     int64           `json:"seed"`
-	Drawn    []runfile.Param `json:"drawn"`
-	Hosts    []string        `json:"hosts"`
-	Clients  []int           `json:"clients"` // the clients' numbers, in order
-	Kinds    []sim.Kind      `json:"kinds"`   // the table of event kinds
-	Whats    []string        `json:"whats"`   // the table of the events' What
+	Name    string          `json:"name"` // the run's name (runName)
+	Drawn   []runfile.Param `json:"drawn"`
+	Hosts   []string        `json:"hosts"`
+	Clients []int           `json:"clients"` // the clients' numbers, in order
+	Kinds   []sim.Kind      `json:"kinds"`   // the table of event kinds
+	Whats   []string        `json:"whats"`   // the table of the events' What
 
 	// The events, a column per field: T the virtual time in nanoseconds
 	// since the event before (the first: since 0), K the kind (in Kinds), H
@@ -186,7 +198,7 @@ func build(f *runfile.File) (*page, error) {
 		return nil, err
 	}
 	p := &page{
-		Scenario: f.Scenario, Seed: f.Seed, Drawn: f.Drawn, Hosts: f.Hosts,
+		Name: runName(f), Drawn: f.Drawn, Hosts: f.Hosts,
 		Verdict: f.Verdict, Summary: f.Summary,
 	}
 	if p.Drawn == nil {

@@ -241,7 +241,7 @@ func TestWriteEscapesTheRun(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(html, "<script"), "the run's text opens no script")
 	assert.Equal(t, 2, strings.Count(html, "</script"), "the run's text ends no script")
 	run := embedded(t, html)
-	assert.Equal(t, nasty, run["scenario"], "the text comes back whole")
+	assert.Equal(t, nasty+" seed 0", run["name"], "the text comes back whole")
 	assert.Equal(t, []any{nasty}, run["whats"])
 }
 

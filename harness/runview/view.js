@@ -380,7 +380,7 @@
       v.className = 'passed';
       text.textContent = 'passed: the checks found nothing wrong';
     }
-    const parts = [R.scenario + ' seed ' + R.seed, hostCount + ' hosts', R.clients.length + ' clients',
+    const parts = [R.name, hostCount + ' hosts', R.clients.length + ' clients',
       N + ' events', R.msgs.length + ' messages', R.faults.length + ' faults', R.ops.length + ' operations',
       fmtTime(R.summary.now || tMax, 3) + ' virtual'];
     if (R.summary.hash) parts.push('trace hash ' + R.summary.hash);

@@ -30,49 +30,10 @@ var tableScenarios = map[string][]string{
 	"frangipani": {"locks-isolate", "locks-kills", "locks-drift", "locks-readers", "locks-duplicates", "swarm-locks"},
 }
 
-// catchers names, for every planted bug, the sweep scenario that hunts
-// it: of those that find it within 20 seeds, a cheap one that finds it
-// soon (docs/planted-bugs.md has the whole table).
-var catchers = map[string]string{
-	"raft: vote granted without the log-up-to-date check":                          "kv-linearizability",
-	"raft: commit by counting replicas of an old-term entry":                       "raft-figure8",
-	"raft: votedFor not persisted":                                                 "raft-votes",
-	"raft: conflicting suffix not truncated":                                       "raft-figure8",
-	"raft: log truncated by a stale AppendEntries":                                 "kv-lease-elections",
-	"raft: leader does not step down on a higher term":                             "kv-linearizability",
-	"raft: entries applied before they commit":                                     "kv-linearizability",
-	"raft: pre-election outlives hearing the leader (breaks leases)":               "kv-lease-elections",
-	"rsm: no de-duplication: a retried write applies twice":                        "kv-linearizability",
-	"rsm: writes answered before they commit":                                      "kv-linearizability",
-	"rsm: reads served from any server's local state":                              "kv-linearizability",
-	"rsm: de-duplication table left out of snapshots":                              "kv-lease-elections",
-	"rsm: lease reads without a margin for clock drift":                            "kv-lease-drift",
-	"shardtxn: decision sent before it is replicated":                              "txn-leader-outages",
-	"shardtxn: cohort drops its locks on a timeout without a decision":             "txn-outages",
-	"shardtxn: new coordinator leader skips recovery":                              "txn-lists",
-	"shardtxn: prepare not replicated at the shard":                                "txn-lists",
-	"shardtxn: read lock released before the decision":                             "txn-lists",
-	"shardtxn: fixed instead of randomized lock waits":                             "txn-crossing",
-	"shardtxn: write intent resolved without asking the coordinator":               "txn-lists",
-	"shardtxn: presumed-commit entry deleted before every cohort has the decision": "txn-outages",
-	"shardtxn: client answered before the decision is replicated":                  "txn-leader-outages",
-	"shardtxn: background cleanup aborts a transaction the coordinator committed":  "txn-outages",
-	"logorder: outcome decided from the newest values, not as of tid−1":            "logorder-lists",
-	"logorder: commit cache not invalidated on a skipped transaction":              "logorder-lists",
-	"logorder: restarted node serves reads before it has caught up":                "logorder-lists",
-	"logorder: one node decides by a rule of its own":                              "logorder-lists",
-	"frangipani: clerk serves after its lease ran out":                             "locks-readers",
-	"frangipani: clerk's lease has no margin for clock drift":                      "locks-readers",
-	"frangipani: lock granted before the previous holder's flush is applied":       "locks-isolate",
-	"frangipani: dirty values dropped on revoke":                                   "locks-isolate",
-}
-
-// catcher returns b's scenario in catchers, with b planted.
+// catcher returns b's hunter (Hunter), with b planted.
 func catcher(t *testing.T, b Bug) Scenario {
 	t.Helper()
-	name, ok := catchers[b.String()]
-	require.True(t, ok, "no scenario in catchers for %v", b)
-	sc, err := Lookup(name)
+	sc, err := Hunter(b)
 	require.NoError(t, err)
 	sc, err = Planted(sc, b)
 	require.NoError(t, err)
@@ -80,7 +41,7 @@ func catcher(t *testing.T, b Bug) Scenario {
 }
 
 // TestPlantedBugsFoundBySweeps plants each of Raft's and rsm's bugs in
-// its scenario in catchers and runs it from seed 1 until a seed fails:
+// its hunter (Hunter) and runs it from seed 1 until a seed fails:
 // each bug must be found within 20 seeds. The bugs are hunted in
 // parallel, each one seed at a time, so that a hunt stops at its first
 // failure. The other services' bugs are hunted by TestPlantedBugTable
@@ -105,7 +66,7 @@ func TestPlantedBugsFoundBySweeps(t *testing.T) {
 // its service's table scenarios from seed 1 until a seed fails, up to seed
 // 20 (50 in a swarm: huntSeeds), one seed at a time, and prints the first
 // failing seeds as a Markdown table per service (docs/planted-bugs.md), with how many of
-// seeds 1–20 fail in the bug's scenario in catchers, and the wall time
+// seeds 1–20 fail in the bug's hunter (Hunter), and the wall time
 // each service's table took. Every bug must be found by its catcher.
 func TestPlantedBugTable(t *testing.T) {
 	if !*bugTable {
@@ -181,7 +142,7 @@ func TestPlanted(t *testing.T) {
 	fake := Scenario{Name: "fake", Run: func(seed int64, _ string, _ io.Writer) Outcome { return Outcome{Seed: seed} }}
 	_, err = Planted(fake, Bug{"raft", "votedFor not persisted"})
 	assert.EqualError(t, err, `scenario fake cannot plant "votedFor not persisted": it plants no bug of package raft`)
-	assert.Len(t, catchers, len(Bugs()), "catchers names every bug, and nothing else")
+	assert.Len(t, hunters, len(Bugs()), "hunters names every bug, and nothing else")
 	for _, b := range Bugs() {
 		catcher(t, b)
 		n := 0

@@ -16,7 +16,7 @@ import (
 	"github.com/replab/replab/harness/testbed"
 )
 
-var shrinkTable = flag.Bool("shrinktable", false, "TestShrinkTable: shrink every planted bug's first failing seed in its scenario in catchers (of the services -bugservices names) and write the table into docs/shrinking.md (minutes of CPU)")
+var shrinkTable = flag.Bool("shrinktable", false, "TestShrinkTable: shrink every planted bug's first failing seed in its hunter (Hunter; of the services -bugservices names) and write the table into docs/shrinking.md (minutes of CPU)")
 
 // builder returns what builds seed of sc afresh, for a shrink.
 func builder(sc Scenario, seed int64) shrink.Builder {
@@ -69,7 +69,7 @@ func TestShrinkPlantedBug(t *testing.T) {
 }
 
 // TestShrinkTable, with -shrinktable, shrinks each planted bug of the
-// services -bugservices names in its scenario in catchers, from the first
+// services -bugservices names in its hunter (Hunter), from the first
 // failing seed of 1–20, checks that the shrunk run fails with the same
 // kind, replays to the same trace and is no bigger (and smaller in
 // something), and writes the table, with each shrink's wall time, into
@@ -87,7 +87,7 @@ func TestShrinkTable(t *testing.T) {
 				continue
 			}
 			sc := catcher(t, b)
-			name := catchers[b.String()]
+			name := hunters[b.String()]
 			o, failed := FirstFailure(sc, 20, 1)
 			require.True(t, failed, "%s did not find %v in 20 seeds", name, b)
 			if sc.Build == nil {
