@@ -19,6 +19,7 @@
 //	labsim replay FILE [-out FILE]
 //	labsim shrink SCENARIO [-seed N] [-plant BUG] [-out FILE] | FILE.run.json [-out FILE]
 //	labsim view FILE [-out HTML]
+//	labsim gallery [-out DIR] [-only TEXT]
 //	labsim search SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]
 //	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]
 //	labsim search list
@@ -47,7 +48,8 @@
 // failing seed's run small (fewer faults, clients, servers, a shorter
 // run) while it fails the same way, and writes its run file. view draws a
 // run file as a page that steps through the run in a browser, opening on
-// its violation. search explores a small Raft world's schedules (BFS with
+// its violation. gallery hunts, shrinks and draws every planted bug's
+// first failing seed. search explores a small Raft world's schedules (BFS with
 // state hashing, random walks, PCT) with Raft's invariants checked in
 // every state, and prints a violation's schedule and the command that
 // replays it.
