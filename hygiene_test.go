@@ -31,7 +31,7 @@ const simPath = "github.com/replab/replab/sim"
 // progress while they run, and hold no code that runs inside a world.
 // Each must exist.
 var drivers = []string{"sim/simtest", "harness/sweep/sweep.go", "harness/experiments/parallel.go",
-	"harness/labsim/demo.go", "harness/labsim/experiments.go", "harness/labsim/progress.go", "harness/labsim/shrink.go", "harness/labsim/sweep.go",
+	"harness/labsim/demo.go", "harness/labsim/experiments.go", "harness/labsim/progress.go", "harness/labsim/shrink.go", "harness/labsim/gallery.go", "harness/labsim/sweep.go",
 	"harness/search/driver.go"}
 
 // worldFiles returns the non-test Go files of every package under root

@@ -3,6 +3,7 @@ package labsim
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,4 +49,25 @@ func TestGalleryNamesEveryBugApart(t *testing.T) {
 		seen[name] = b
 	}
 	assert.Equal(t, "raft-votedfor-not-persisted.html", galleryName(sweep.Bug{Service: "raft", Name: "votedFor not persisted"}))
+}
+
+// TestGalleryShowsEveryBug checks that docs/gallery has a row for every
+// planted bug, and the page each row links to ('labsim gallery -out
+// docs/gallery' writes them again).
+func TestGalleryShowsEveryBug(t *testing.T) {
+	index, err := os.ReadFile(filepath.Join("..", "..", "docs", "gallery", "index.md"))
+	require.NoError(t, err)
+	for _, b := range sweep.Bugs() {
+		row := "| " + b.String() + " | "
+		if !assert.Contains(t, string(index), row, "docs/gallery/index.md has no row for %v", b) {
+			continue
+		}
+		line, _, _ := strings.Cut(string(index)[strings.Index(string(index), row):], "\n")
+		if strings.Contains(line, "not shrunk") {
+			continue
+		}
+		page := galleryName(b)
+		assert.Contains(t, line, "]("+page+")", "%v's row links to its page", b)
+		assert.FileExists(t, filepath.Join("..", "..", "docs", "gallery", page))
+	}
 }
