@@ -165,7 +165,7 @@ func orDash(s string) string {
 func depthTable(t *testing.T) string {
 	sc := RaftScenarios()[0]
 	var b strings.Builder
-	b.WriteString("| depth | states (hashing) | distinct | wall | states/s | states (no hashing) | wall | states/s |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| depth | states (hashing) | distinct | wall | states/s | distinct/s | states (no hashing) | wall | states/s |\n|---|---|---|---|---|---|---|---|---|\n")
 	hashing, plain := true, true
 	for depth := 1; hashing || plain; depth++ {
 		fmt.Fprintf(&b, "| %d |", depth)
@@ -175,7 +175,7 @@ func depthTable(t *testing.T) string {
 				on = &plain
 			}
 			if !*on {
-				b.WriteString(" – | – | – |")
+				b.WriteString(strings.Repeat(" – |", 3+b2i(!nohash)))
 				continue
 			}
 			res, err := Search(sc, Options{Strategy: BFS, Seed: 1, Depth: depth, Faults: -1, Drops: -1, Workers: 2, NoHash: nohash})
@@ -185,7 +185,8 @@ func depthTable(t *testing.T) string {
 			if nohash {
 				fmt.Fprintf(&b, " %d | %v | %.0f |", res.States, res.Wall.Round(time.Millisecond), res.StatesPerSecond())
 			} else {
-				fmt.Fprintf(&b, " %d | %d | %v | %.0f |", res.States, res.Distinct, res.Wall.Round(time.Millisecond), res.StatesPerSecond())
+				fmt.Fprintf(&b, " %d | %d | %v | %.0f | %.0f |", res.States, res.Distinct, res.Wall.Round(time.Millisecond), res.StatesPerSecond(),
+					float64(res.Distinct)/max(res.Wall.Seconds(), 1e-9))
 			}
 			t.Logf("depth %d nohash %t: %d states %d distinct %v", depth, nohash, res.States, res.Distinct, res.Wall)
 			if res.Wall > 20*time.Second {
@@ -219,4 +220,12 @@ func walkTable(t *testing.T) string {
 	}
 	fmt.Fprintf(&b, "\nEach row is random walks of raft-write (seed 1, no faults, no drops) until %d states, on 2 workers.\n", budget)
 	return b.String()
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
