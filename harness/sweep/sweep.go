@@ -78,7 +78,7 @@ func Scenarios() []Scenario {
 		leaseElections(),
 		leaseDriftSpec().scenario(),
 		swarmKVScenario(),
-	}, slices.Concat(raftScenarios(), []Scenario{swarmRaftScenario()}, txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario(), soakTxnKills()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
+	}, slices.Concat(raftScenarios(), []Scenario{swarmRaftScenario()}, txnScenarios(), cutScenarios(), []Scenario{crossingScenario(), swarmTxnScenario(), soakTxnKills(), soakAcidCrashes()}, logOrderScenarios(), []Scenario{swarmLogOrderScenario()}, lockScenarios())...)
 }
 
 // Lookup returns the scenario called name, or an error that lists them.

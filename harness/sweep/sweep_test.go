@@ -144,3 +144,19 @@ func TestDescriptionsStandAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestSoakAcidCrashesKillsInTurn runs soak-acid-crashes' first seed: paper
+// 003's five crash runs strike in turn (a shard follower, a shard leader,
+// the five shards' leaders, then two transaction managers), every host
+// comes back, and the run passes, progress after each restart included.
+func TestSoakAcidCrashesKillsInTurn(t *testing.T) {
+	t.Parallel()
+	sc, err := Lookup("soak-acid-crashes")
+	require.NoError(t, err)
+	o := sc.Run(1, t.TempDir(), nil)
+	require.True(t, o.OK(), "seed 1: %s\nfault log:\n%s", o.Problem, o.FaultLog)
+	assert.Equal(t, 9, strings.Count(o.FaultLog, " kill "), "1 + 1 + 5 + 1 + 1 hosts killed:\n%s", o.FaultLog)
+	assert.Equal(t, 9, strings.Count(o.FaultLog, " restart "), "and each restarted")
+	assert.Equal(t, 2, strings.Count(o.FaultLog, " kill coord"), "two of them transaction managers")
+	assert.Greater(t, o.Ops, 1000)
+}
