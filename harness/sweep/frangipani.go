@@ -30,6 +30,10 @@ func lockScenarios() []Scenario {
 	// be recognised, a read's as a write's, or it is granted a lock its
 	// clerk never learns of. Clerks cut off and leaders killed add retries
 	// and new leaders to the duplicates.
+	// The report's linearizable test ran 15 clients on random keys, with
+	// restarts and partitions, for three rounds of about 5 s and more.
+	soak := base
+	soak.Name, soak.Clients, soak.Keys, soak.For, soak.Isolate, soak.KillLeaders = "soak-locks", 15, 10, 30*time.Second, true, true
 	duplicates := base
 	duplicates.Name, duplicates.Duplicate, duplicates.Isolate, duplicates.KillLeaders = "locks-duplicates", 0.1, true, true
 	end := fmt.Sprintf("; porcupine at the end, and a fresh clerk must read within %v (a lease, two elections, two RPC timeouts and a renewal).", frangipanitest.Progress(cfg))
@@ -41,6 +45,7 @@ func lockScenarios() []Scenario {
 		lockScenario(duplicates, "Frangipani lease/lock cache (3 lock servers, 5 caching clerks taking turns on 2 keys, unreliable network, snapshots) with a tenth of all requests delivered twice, "+
 			"so that an acquire whose operation the lock service performs (its key was another clerk's last) arrives again after it was answered; "+
 			"meanwhile a random clerk is cut off from the lock service for up to two leases, again and again, and the lock service's leader is killed every 1–3 s and restarted within a second"+end),
+		lockScenario(soak, fmt.Sprintf("The Frangipani report's linearizable test at its length: frangipani's lease/lock cache (3 lock servers, snapshots) under %d caching clerks on %d random keys for %v, on an unreliable network, a random clerk cut off from the lock service for up to two leases again and again and the lock service's leader killed every 1–3 s and restarted within a second", soak.Clients, soak.Keys, soak.For)+end),
 		lockSwarm(),
 	}
 }

@@ -86,7 +86,7 @@ func TestLeaseElectionsPasses(t *testing.T) {
 func TestTargetedScenariosPassAndReplay(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"raft-figure8", "raft-votes", "kv-lease-drift", "txn-leader-outages", "txn-crossing", "locks-readers",
-		"txn-lists-acid-rm", "logorder-lists", "logorder-failover", "locks-isolate", "soak-txn-kills"} {
+		"txn-lists-acid-rm", "logorder-lists", "logorder-failover", "locks-isolate", "soak-txn-kills", "soak-locks"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sc, err := Lookup(name)
