@@ -40,6 +40,7 @@ var (
 	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only, or these comma-separated seeds in order (SIM_SEED does the same for any package)")
 	seedsFlag = flag.String("seeds", "", "run world-driven tests with seeds 1 to `N`, all of them, and list the seeds that fail with their replay commands (SIM_SEEDS does the same for any package)")
 	traceFlag = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
+	recordFlag = flag.String("simrecord", "", "record each world, and write a failing test's run file into this directory, for labsim view (or set SIM_RECORD)")
 )
 
 // maxSeeds bounds -seeds: a million runs of a test is a typo, not a plan.
@@ -336,10 +337,13 @@ func packageDir() string {
 
 // NewWorld returns a world for seed. If a trace directory is set (-simtrace
 // or SIM_TRACE), the world writes its event trace to a file there named
-// after the test and seed, and the test logs the file's path.
+// after the test and seed, and the test logs the file's path; if a record
+// directory is set (-simrecord or SIM_RECORD), the world is recorded, and
+// a failing test writes its run file there (see recordWorld).
 func NewWorld(t testing.TB, seed int64) *sim.World {
 	t.Helper()
 	w := sim.NewWorld(seed)
+	recordWorld(t, w)
 	dir := *traceFlag
 	if dir == "" {
 		dir = os.Getenv("SIM_TRACE")
