@@ -37,9 +37,9 @@ import (
 )
 
 var (
-	seedFlag  = flag.String("seed", "", "run world-driven tests with this seed only, or these comma-separated seeds in order (SIM_SEED does the same for any package)")
-	seedsFlag = flag.String("seeds", "", "run world-driven tests with seeds 1 to `N`, all of them, and list the seeds that fail with their replay commands (SIM_SEEDS does the same for any package)")
-	traceFlag = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
+	seedFlag   = flag.String("seed", "", "run world-driven tests with this seed only, or these comma-separated seeds in order (SIM_SEED does the same for any package)")
+	seedsFlag  = flag.String("seeds", "", "run world-driven tests with seeds 1 to `N`, all of them, and list the seeds that fail with their replay commands (SIM_SEEDS does the same for any package)")
+	traceFlag  = flag.String("simtrace", "", "write each world's event trace into this directory (or set SIM_TRACE)")
 	recordFlag = flag.String("simrecord", "", "record each world, and write a failing test's run file into this directory, for labsim view (or set SIM_RECORD)")
 )
 
