@@ -28,7 +28,7 @@ func (s *Server) apply(m raftapi.ApplyMsg) {
 	e := m.Command.(entry)
 	result := s.execute(e)
 	if w, ok := s.waiting[m.CommandIndex]; ok {
-		delete(s.waiting, m.CommandIndex)
+		s.forget(m.CommandIndex)
 		if w.term == m.CommandTerm {
 			w.done(result, true)
 		} else {

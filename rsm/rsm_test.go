@@ -191,19 +191,50 @@ func TestSubmitAppliesOnceAndAnswersRetries(t *testing.T) {
 	assert.Equal(t, outcome{called: 1}, follower, "a follower says at once that it cannot")
 }
 
+func TestRetryWaitsForTheEntryLoggedFirst(t *testing.T) {
+	w := newWorld(t, rsm.DefaultConfig())
+	l := w.leader(t)
+	size := w.c.Persister(0, l).RaftStateSize()
+	sess := rsm.Session{Client: 3, Seq: 1}
+	var first, second outcome
+	// The retry reaches the leader before the first try's entry commits.
+	w.server(l).Submit(sess, int64(5), first.done)
+	logged := w.c.Persister(0, l).RaftStateSize() - size
+	w.server(l).Submit(sess, int64(5), second.done)
+	assert.Equal(t, logged, w.c.Persister(0, l).RaftStateSize()-size, "the retry is not logged again")
+	w.wait(t, &second, time.Second)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, first)
+	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, second, "the retry answers with the first try's result")
+	w.w.Run(100 * time.Millisecond)
+	assert.Equal(t, []int{1, 1, 1}, w.applied)
+}
+
 func TestDuplicateInTheLogAppliesOnce(t *testing.T) {
 	w := newWorld(t, rsm.DefaultConfig())
 	l := w.leader(t)
+	f := (l + 1) % 3
+	size := w.c.Persister(0, f).RaftStateSize()
 	sess := rsm.Session{Client: 3, Seq: 1}
 	var first, second outcome
-	// The retry reaches the leader before the first copy commits, so
-	// both copies are in the log.
+	// The first try reaches the followers, and its leader is cut off
+	// before it hears so: the entry is in the log, not committed, and the
+	// next leader knows of no waiter.
 	w.server(l).Submit(sess, int64(5), first.done)
-	w.server(l).Submit(sess, int64(5), second.done)
+	require.True(t, w.w.RunUntil(func() bool { return w.c.Persister(0, f).RaftStateSize() > size }, time.Second))
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Isolate, Host: w.c.HostOf(0, l)}))
+	var next int
+	require.True(t, w.w.RunUntil(func() bool {
+		var ok bool
+		next, ok = w.c.Leader(0)
+		return ok && next != l
+	}, 5*time.Second), "another leader")
+	require.Greater(t, w.c.Persister(0, next).RaftStateSize(), size, "the next leader has the entry")
+	w.server(next).Submit(sess, int64(5), second.done)
 	w.wait(t, &second, time.Second)
-	w.w.Run(100 * time.Millisecond)
-	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, first)
 	assert.Equal(t, outcome{result: int64(5), ok: true, called: 1}, second, "the second copy answers with the first one's result")
+	require.NoError(t, w.c.Apply(fault.Fault{Kind: fault.Heal}))
+	w.w.Run(time.Second)
+	assert.Equal(t, outcome{called: 1}, first, "the cut-off leader could not say")
 	assert.Equal(t, []int{1, 1, 1}, w.applied, "and is not applied again")
 }
 

@@ -69,8 +69,9 @@ type Server struct {
 	applied  int
 	sessions map[int64]session // each client's latest request and its result
 
-	waiting map[int]waiter // requests this leader submitted, by log index
-	reads   []pendingRead  // confirmed reads waiting for the log to be applied
+	waiting map[int]waiter  // requests this leader submitted, by log index
+	logged  map[Session]int // the index of each waiting session request
+	reads   []pendingRead   // confirmed reads waiting for the log to be applied
 
 	onLeadership func(term int, leading bool) // the service's, or nil
 	me           int
@@ -84,6 +85,7 @@ type session struct {
 
 type waiter struct {
 	term int
+	sess Session
 	done Done
 }
 
@@ -102,7 +104,7 @@ func MakeServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{host: host, ps: persister, sm: sm, codec: codec, cfg: cfg, me: me, sessions: map[int64]session{}, waiting: map[int]waiter{}}
+	s := &Server{host: host, ps: persister, sm: sm, codec: codec, cfg: cfg, me: me, sessions: map[int64]session{}, waiting: map[int]waiter{}, logged: map[Session]int{}}
 	if err := s.restore(persister.ReadSnapshot()); err != nil {
 		return nil, fmt.Errorf("rsm: server %d: bad snapshot: %w", me, err)
 	}
@@ -135,10 +137,16 @@ func (s *Server) Applied() int { return s.applied }
 
 // Submit puts cmd, a request of session sess, in the log, and calls done
 // once it is applied (see Done). A retry of a request already applied is
-// answered from the session table at once.
+// answered from the session table at once; a retry of one still waiting
+// in this leader's log waits for that entry instead of logging it again
+// (a client that retries on a slow link would otherwise fill the log with
+// copies).
 func (s *Server) Submit(sess Session, cmd any, done Done) {
 	if last, ok := s.sessions[sess.Client]; ok && sess.Client != 0 && sess.Seq == last.seq && !s.cfg.bugs.noDedup {
 		done(last.result, true)
+		return
+	}
+	if s.joinLogged(sess, done) {
 		return
 	}
 	index, term, isLeader := s.rf.Start(entry{Session: sess, Cmd: cmd})
@@ -151,9 +159,47 @@ func (s *Server) Submit(sess Session, cmd any, done Done) {
 		return
 	}
 	if old, ok := s.waiting[index]; ok {
+		s.forget(index)
 		old.done(nil, false) // its entry was overwritten
 	}
-	s.waiting[index] = waiter{term: term, done: done}
+	s.waiting[index] = waiter{term: term, sess: sess, done: done}
+	if sess.Client != 0 {
+		s.logged[sess] = index
+	}
+}
+
+// joinLogged makes done wait, beside the first try's, for the entry that
+// this leader logged for sess in its current term, if there is one; it
+// reports whether there was.
+func (s *Server) joinLogged(sess Session, done Done) bool {
+	if sess.Client == 0 || s.cfg.bugs.noDedup {
+		return false
+	}
+	index, ok := s.logged[sess]
+	w, waiting := s.waiting[index]
+	if !ok || !waiting || w.sess != sess {
+		return false
+	}
+	if term, leading := s.rf.GetState(); !leading || term != w.term {
+		return false
+	}
+	first := w.done
+	w.done = func(result any, ok bool) {
+		first(result, ok)
+		done(result, ok)
+	}
+	s.waiting[index] = w
+	return true
+}
+
+// forget drops the waiter at index, which is answered next.
+func (s *Server) forget(index int) {
+	if w, ok := s.waiting[index]; ok {
+		delete(s.waiting, index)
+		if s.logged[w.sess] == index {
+			delete(s.logged, w.sess)
+		}
+	}
 }
 
 // Read serves cmd, which must not change the state, as Config.Reads says:
@@ -242,7 +288,7 @@ func (s *Server) failWaiters(match func(index int, w waiter) bool) {
 	slices.Sort(indices)
 	for _, i := range indices {
 		w := s.waiting[i]
-		delete(s.waiting, i)
+		s.forget(i)
 		w.done(nil, false)
 	}
 }
