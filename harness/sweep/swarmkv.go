@@ -38,6 +38,22 @@ const (
 	// timeout, no leader can be elected, and the lab asks for progress
 	// only once they are off.)
 	swarmKVProgress = 10 * time.Second
+	// swarmKVLease is the share of the seeds that read by lease.
+	swarmKVLease = 0.5
+	// swarmKVLeaseAimed is the share of the seeds that read by lease
+	// whose nemesis is aimed at the leases.
+	swarmKVLeaseAimed = 0.8
+	// swarmKVAimed is the share of the other seeds whose nemesis is
+	// aimed at Raft (Figure 8, or crashes after votes).
+	swarmKVAimed = 0.4
+	// swarmKVShortTimeouts is the share of the other seeds whose clerks
+	// give up on a server sooner than rsm.DefaultTimeout.
+	swarmKVShortTimeouts = 0.4
+	// swarmKVAimedThink bounds the clients' pauses on a seed aimed at the
+	// leases (unless swarmKVOps wants longer ones): a deposed leader's
+	// stale lease lasts tens of milliseconds, and a write and a read
+	// must both fall within it.
+	swarmKVAimedThink = 40 * time.Millisecond
 	// swarmKVEvents bounds a seed's events: ten times the most that any
 	// of the first 1 000 seeds fired (292 323). A seed past it fails as a
 	// storm.
@@ -51,7 +67,7 @@ type swarmKV struct {
 
 // swarmKVScenario is the swarm as a scenario, with a bug planted on request.
 func swarmKVScenario() Scenario {
-	return swarmScenario("swarm-kv", "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys, the clients in groups of at most 4 on keys of their own (and a reader at most); the op mix (appends at most as often as reads); values of up to 4 KB; reads through the log, by ReadIndex or by lease (clocks drifting within the lease's bound); snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth (which bounds Raft's batches: its Bandwidth) and duplication; on 30 % of seeds one of the nemeses aimed at a bug (lease flickers, clocks skewed as far as leases allow with the leader cut off, Raft's Figure 8, crashes right after votes), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
+	return swarmScenario("swarm-kv", "Key/value servers on Raft, the whole configuration drawn from the seed: 3-7 servers; 1-50 clients and 0-3 readers; 1-20 keys, the clients in groups of at most 4 on keys of their own (and a reader at most); the op mix (appends at most as often as reads); values of up to 4 KB; reads by lease on "+pct(swarmKVLease)+" of seeds (clocks drifting within the lease's bound), through the log or by ReadIndex on the others; snapshots at 1-64 KB of Raft state or never; the network's latency, jitter, loss, reordering, bandwidth (which bounds Raft's batches: its Bandwidth) and duplication; the clerks' timeout, "+rsm.DefaultTimeout.String()+" or, on "+pct(swarmKVShortTimeouts)+" of the seeds whose links are not bandwidth-bound, shorter (within an election timeout, at least eight of the network's longest ways); on "+pct(swarmKVLeaseAimed)+" of the seeds that read by lease a nemesis aimed at the leases (lease flickers, with an odd count of servers, or clocks skewed as far as leases allow with the leader cut off), on a LAN, with 1-3 readers, pauses of at most "+swarmKVAimedThink.String()+" unless the bounds want longer and clerks that give up within "+swarmKVAimedTimeout().String()+"; on "+pct(swarmKVAimed)+" of the other seeds one aimed at Raft (Figure 8, crashes right after votes); else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
 		"After every burst everything heals (long reordering and long delays off) and an operation begun after the heal must complete within 10 s; after the last, a fresh clerk's read must too; a seed that fires more than "+strconv.Itoa(swarmKVEvents)+" events fails as a storm; porcupine then checks that the history is linearizable.",
 		func(b Bug) bool { return b.plantRSM(&rsm.Config{}) },
 		func(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run, error) {
@@ -59,12 +75,57 @@ func swarmKVScenario() Scenario {
 		})
 }
 
+// swarmKVAimedTimeout is the longest clerk timeout a seed aimed at the
+// leases draws: a sixth of the lab's ElectionMin. A writer that waits on
+// a cut-off leader longer mostly reaches the new one only after the
+// drift margin's window has closed (tried with the skewed cut-offs on a
+// LAN: timeouts of 70 ms and more found no missing margin).
+func swarmKVAimedTimeout() time.Duration { return raft.LabConfig().ElectionMin / 6 }
+
+// pct formats a share as a percentage: "30 %".
+func pct(share float64) string { return fmt.Sprintf("%.0f %%", 100*share) }
+
+// The nemeses swarm-kv aims at a bug: at the leases (flickers, skewed),
+// or at Raft (figure8, votes).
+const (
+	notAimed = iota
+	flickers
+	skewed
+	figure8
+	votes
+)
+
 // run draws the seed's configuration and runs it.
 func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, error) {
 	d := testbed.NewDraw(seed, 1)
 	servers := d.Int("servers", 3, 7)
 	opts := kvraft.Options{Raft: raft.LabConfig(), MaxRaftState: -1}
-	opts.Reads = rsm.ReadMode(d.Pick("reads", "log", "readindex", "lease"))
+	// Many seeds read by lease, whose promise rests on timing, the
+	// others through the log or by ReadIndex.
+	opts.Reads = rsm.ReadLease
+	if !d.Chance("lease reads", swarmKVLease) {
+		opts.Reads = rsm.ReadMode(d.Pick("reads", "log", "readindex"))
+	}
+	// Most seeds that read by lease aim a nemesis at the leases: flickers
+	// (kv-lease-elections') or skewed cut-offs (kv-lease-drift's). Their
+	// moments are tens of milliseconds wide, and only a reader that has
+	// the deposed leader's ear, and a writer that leaves it within them,
+	// show a stale read: readers, clerks that give up on a server within
+	// a lease, and, for the skewed cut-offs, whose window is the drift
+	// margin, a LAN.
+	aim := notAimed
+	if opts.Reads == rsm.ReadLease && d.Chance("aimed at leases", swarmKVLeaseAimed) {
+		aim = flickers + d.Pick("lease nemesis", "lease flickers", "skewed cut-offs")
+		if aim == flickers && servers%2 == 0 {
+			// The bridge makes a majority with either side only when the
+			// servers are odd.
+			servers++
+			d.Note("servers", fmt.Sprintf("%d (a flicker needs an odd count)", servers))
+		}
+	} else if d.Chance("aimed nemesis", swarmKVAimed) {
+		aim = figure8 + d.Pick("nemesis", "figure 8", "votes")
+	}
+	leaseAimed := aim == flickers || aim == skewed
 	if d.Chance("snapshots", 0.7) {
 		opts.MaxRaftState = d.LogInt("snapshot at bytes", 1<<10, 64<<10)
 	}
@@ -72,7 +133,11 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, err
 		sp.bug.plantRSM(&opts)
 	}
 
-	clients, readers := d.LogInt("clients", 1, 50), d.Int("readers", 0, 3)
+	leastReaders := 0
+	if leaseAimed {
+		leastReaders = 1
+	}
+	clients, readers := d.LogInt("clients", 1, 50), d.Int("readers", leastReaders, 3)
 	keys := d.LogInt("keys", 1, 20)
 	// The clients are split into groups of at most swarmKVPerKey, each
 	// on keys of its own (workload.Groups).
@@ -85,7 +150,13 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, err
 	// Each client issues an operation per think/2 on average: pause long
 	// enough for the whole run to stay within the bounds.
 	floor := time.Duration(2 * float64(clients+readers) * float64(length) / float64(min(swarmKVOps, swarmKVOpsPerKey*keys)))
-	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
+	// (Aimed at the leases, a client pauses less, so that reads and
+	// writes fall within their moments.)
+	longest := 100 * time.Millisecond
+	if leaseAimed {
+		longest = swarmKVAimedThink
+	}
+	think := d.Duration("think", max(time.Millisecond, floor), max(longest, 2*floor))
 	// Every mix reads at least as often as it appends: porcupine prunes
 	// its search at reads, and appends that overlap (through a nemesis's
 	// crashes, say) with few reads between them are orders it must try
@@ -104,22 +175,47 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, err
 		}
 	}
 
-	net := testbed.DrawNetwork(d)
+	var net testbed.Network
+	if leaseAimed {
+		net = testbed.DrawLAN(d)
+	} else {
+		net = testbed.DrawNetwork(d)
+	}
 	opts.Raft.Bandwidth = net.Params.Bandwidth // batches that keep heartbeats going on a slow link
 	progress := swarmKVProgress
+
+	// A clerk gives up on a server after rsm.DefaultTimeout, or, on some
+	// seeds (every seed aimed at the leases), sooner: within
+	// swarmKVAimedTimeout when aimed, an election timeout otherwise, and never before eight
+	// of the network's longest ways (an operation's way there and back and
+	// two rounds of Raft's), nor on a bandwidth-bound link, where a batch
+	// alone may take longer.
+	clerkTimeout := rsm.DefaultTimeout
+	if net.Params.Bandwidth == 0 && (leaseAimed || d.Chance("short clerk timeout", swarmKVShortTimeouts)) {
+		lo, hi := max(10*time.Millisecond, 8*net.LongestWay()), opts.Raft.ElectionMin
+		if leaseAimed {
+			hi = swarmKVAimedTimeout()
+		}
+		clerkTimeout = d.Duration("clerk timeout", lo, max(lo, hi))
+	}
 
 	var n testbed.Nemesis
 	if opts.Reads == rsm.ReadLease {
 		n.Schedule = driftWithin(d, servers, opts.Raft.LeaseDrift)
 	}
-	if d.Chance("aimed nemesis", 0.3) {
-		onWorld := func(nemesis func(*sim.World, *cluster.Cluster) (func(), error)) func(*testbed.Env) (func(), error) {
-			return func(e *testbed.Env) (func(), error) { return nemesis(e.World, e.Cluster) }
-		}
-		n.Reactive = []func(*testbed.Env) (func(), error){
-			onWorld(leaseNemesis), onWorld(skewedCutoffs(opts.Raft)), figure8Nemesis().Start, votesNemesis(opts.Raft).Start,
-		}[d.Pick("nemesis", "lease flickers", "skewed cut-offs", "figure 8", "votes")]
-	} else {
+	onWorld := func(nemesis func(*sim.World, *cluster.Cluster) (func(), error)) func(*testbed.Env) (func(), error) {
+		return func(e *testbed.Env) (func(), error) { return nemesis(e.World, e.Cluster) }
+	}
+	switch aim {
+	case flickers:
+		n.Reactive = onWorld(leaseNemesis)
+	case skewed:
+		n.Reactive = onWorld(skewedCutoffs(opts.Raft))
+	case figure8:
+		n.Reactive = figure8Nemesis().Start
+	case votes:
+		n.Reactive = votesNemesis(opts.Raft).Start
+	default:
 		bursts, err := testbed.DrawFaults(d, servers, length, progress, net.Modes)
 		if err != nil {
 			return testbed.Run{}, err
@@ -129,7 +225,11 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, err
 	d.Note("progress bound", progress.String())
 
 	kv := &testbed.KV{
-		Clerk:   func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV { return kvraft.MakeClerk(host, servers) },
+		Clerk: func(host *sim.Host, servers []*labrpc.ClientEnd) linearize.KV {
+			ck := kvraft.MakeClerk(host, servers)
+			ck.SetTimeout(clerkTimeout)
+			return ck
+		},
 		Clients: clients, Readers: readers,
 		Spec: workload.Spec{Mix: mix, Keys: workload.Groups(keys, groups), Think: think, ValueSize: value},
 	}

@@ -150,11 +150,7 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 	dep.Config.RSM.Raft.Bandwidth = net.Params.Bandwidth // batches that keep heartbeats going on a slow link
 	// A lock wait shorter than a message's way gives up on every holder:
 	// twice the longest way, at least shardtxn's default.
-	way := net.Params.Latency + net.Params.Jitter
-	if net.Modes.Unreliable {
-		way += net.Params.ShortDelay
-	}
-	if w := 2 * way; w > dep.Config.LockWait {
+	if w := 2 * net.LongestWay(); w > dep.Config.LockWait {
 		dep.Config.LockWait = w.Round(time.Millisecond)
 		d.Note("lock wait", dep.Config.LockWait.String())
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/replab/replab/chaos"
+	"github.com/replab/replab/labrpc"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -81,4 +83,27 @@ func TestDrawEdges(t *testing.T) {
 		}
 	}
 	assert.Positive(t, unrounded, "durations under a millisecond keep their nanoseconds")
+}
+
+// TestDrawLANAndLongestWay checks DrawLAN's bounds and what it prints,
+// and the longest way of a LAN, of an unreliable network and of labrpc's
+// defaults.
+func TestDrawLANAndLongestWay(t *testing.T) {
+	for seed := int64(1); seed <= 200; seed++ {
+		d := NewDraw(seed, 7)
+		lan := DrawLAN(d)
+		require.NotNil(t, lan.Params)
+		assert.False(t, lan.Modes.Unreliable, "a LAN is reliable")
+		assert.GreaterOrEqual(t, lan.Params.Latency, 50*time.Microsecond)
+		assert.LessOrEqual(t, lan.Params.Latency, time.Millisecond)
+		assert.LessOrEqual(t, lan.Params.Jitter, lan.Params.Latency)
+		assert.Equal(t, lan.Params.Latency+lan.Params.Jitter, lan.LongestWay(), "no short delays on a LAN")
+		assert.Contains(t, d.Params, Param{"unreliable", "false (a LAN)"}, "the seed prints its network as a LAN")
+	}
+	p := labrpc.DefaultParams()
+	p.Latency, p.Jitter, p.ShortDelay = 2*time.Millisecond, time.Millisecond, 27*time.Millisecond
+	lossy := Network{Params: &p, Modes: chaos.Modes{Unreliable: true}}
+	assert.Equal(t, 30*time.Millisecond, lossy.LongestWay(), "an unreliable network adds its short delays")
+	def := labrpc.DefaultParams()
+	assert.Equal(t, def.Latency+def.Jitter, Network{}.LongestWay(), "no parameters: labrpc's defaults")
 }

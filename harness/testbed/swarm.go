@@ -29,6 +29,34 @@ func DrawNetwork(d *Draw) Network {
 	return Network{Params: &p, Modes: chaos.Modes{Unreliable: d.Chance("unreliable", 0.6)}}
 }
 
+// DrawLAN draws a swarm seed's network as a LAN: labrpc's default
+// parameters with a latency of 50 µs–1 ms, jitter of up to the latency,
+// and reliable (no losses or short delays in force), for a seed whose
+// faults aim at moments tens of milliseconds wide, which a lossy or slow
+// network blurs.
+func DrawLAN(d *Draw) Network {
+	p := labrpc.DefaultParams()
+	p.Latency = d.Duration("latency", 50*time.Microsecond, time.Millisecond)
+	p.Jitter = time.Duration(d.Float("jitter/latency", 0, 1) * float64(p.Latency))
+	d.Note("unreliable", "false (a LAN)")
+	return Network{Params: &p}
+}
+
+// LongestWay is the longest a message takes on n's network when no fault
+// is in force (latency and jitter, and the short delays of an unreliable
+// network), bandwidth aside.
+func (n Network) LongestWay() time.Duration {
+	p := labrpc.DefaultParams()
+	if n.Params != nil {
+		p = *n.Params
+	}
+	way := p.Latency + p.Jitter
+	if n.Modes.Unreliable {
+		way += p.ShortDelay
+	}
+	return way
+}
+
 // DrawFaults draws a swarm seed's nemesis on hosts servers over length:
 // none on 15 % of seeds; else bursts (Bursts) of random faults, each kind
 // weighed 0–3 (chaos.DefaultWeights if all drew 0), one every 20 ms–2 s on
