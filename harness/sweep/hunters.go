@@ -10,7 +10,7 @@ var hunters = map[string]string{
 	"raft: commit by counting replicas of an old-term entry":                       "raft-figure8",
 	"raft: votedFor not persisted":                                                 "raft-votes",
 	"raft: conflicting suffix not truncated":                                       "raft-figure8",
-	"raft: log truncated by a stale AppendEntries":                                 "kv-lease-elections",
+	"raft: log truncated by a stale AppendEntries":                                 "kv-linearizability",
 	"raft: leader does not step down on a higher term":                             "kv-linearizability",
 	"raft: entries applied before they commit":                                     "kv-linearizability",
 	"raft: pre-election outlives hearing the leader (breaks leases)":               "kv-lease-elections",
