@@ -73,6 +73,10 @@ func TestCacheDecidesWhatItCanAnswer(t *testing.T) {
 	require.NoError(t, tx.Put(keyOn(node, cfg.Layout, "z"), "1"))
 	before = after
 	d.commit(t, tx)
+	require.True(t, d.w.RunUntil(func() bool { return d.server(node).Stats().Fetches > before.Fetches }, time.Second))
+	mid := d.server(node).Stats()
+	assert.Equal(t, before.Decided, mid.Decided, "y's value asked for, not yet here")
+	assert.Equal(t, before.Remote, mid.Remote, "a decision counts as remote when it ends, as Decided does")
 	settled()
 	after = d.server(node).Stats()
 	assert.Equal(t, before.Decided+1, after.Decided)

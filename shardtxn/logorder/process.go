@@ -162,9 +162,6 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 		compare()
 		return
 	}
-	if useCache { // processing the log: the decisions Decided counts
-		s.stats.Remote++
-	}
 	keys := make([]string, len(remote))
 	for j, i := range remote {
 		keys[j] = t.Reads[i].Key
@@ -172,6 +169,9 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 	s.fetch(tid-1, keys, func(got []Read) {
 		for j, i := range remote {
 			values[i] = got[j]
+		}
+		if useCache { // processing the log: a decision Decided counts as it ends
+			s.stats.Remote++
 		}
 		compare()
 	})
