@@ -8,6 +8,6 @@ import "embed"
 // the guide to writing Raft for a deterministic world.
 //
 //go:embed go.mod go.sum docs/writing-raft.md
-//go:embed sim labrpc chaos harness/cluster raft/raftapi raft/rafttest checks/linearize kvraft/kvtest
+//go:embed sim labrpc chaos harness/cluster harness/runfile raft/raftapi raft/rafttest checks/linearize kvraft/kvtest
 //go:embed raft/catalogue_test.go kvraft/catalogue_test.go
 var Sources embed.FS

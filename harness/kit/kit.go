@@ -106,7 +106,7 @@ func kvraftCatalogue() []Graded {
 
 var specs = map[string]spec{
 	"raft": {
-		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest"},
+		packages:  []string{"sim", "sim/plant", "sim/simtest", "harness/runfile", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest"},
 		tests:     []string{"raft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "raft"},
 		catalogue: raftCatalogue,
@@ -116,7 +116,7 @@ var specs = map[string]spec{
 		seeds:     len(rafttest.DefaultSeeds),
 	},
 	"kvraft": {
-		packages:  []string{"sim", "sim/plant", "sim/simtest", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
+		packages:  []string{"sim", "sim/plant", "sim/simtest", "harness/runfile", "labrpc", "chaos", "chaos/fault", "harness/cluster", "raft/raftapi", "raft/rafttest", "checks/linearize", "kvraft/kvtest"},
 		tests:     []string{"raft/catalogue_test.go", "kvraft/catalogue_test.go"},
 		templates: []string{"raft-skeleton", "kvraft"},
 		requires:  []string{"github.com/anishathalye/porcupine"},
