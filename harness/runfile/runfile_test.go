@@ -81,6 +81,8 @@ func TestReadRefusesBadFilesNamingTheField(t *testing.T) {
 		{"op's return", func(f *File) { f.Ops[0].Return = 0 }, "ops[0].return: 0 before its call at 1"},
 		{"op's client", func(f *File) { f.Ops[1].Client = -1 }, "ops[1].client: negative client -1"},
 		{"verdict's op", func(f *File) { f.Verdict.Ops[0] = 31 }, "verdict.ops[0]: no op 31 (2 ops)"},
+		{"verdict's op, one past", func(f *File) { f.Verdict.Ops[1] = 2 }, "verdict.ops[1]: no op 2 (2 ops)"},
+		{"verdict's op, negative", func(f *File) { f.Verdict.Ops[1] = -1 }, "verdict.ops[1]: no op -1 (2 ops)"},
 		{"verdict's event", func(f *File) { f.Verdict.At = 3 }, "verdict.at: event 3 past the 3 events"},
 		{"verdict's kind", func(f *File) { f.Verdict.Kind = "" }, `verdict: problem "not linearizable" with kind "": both or neither`},
 		{"summary's time", func(f *File) { f.Summary.Now = 9 }, "summary.now: 9 before the last event (10)"},
@@ -101,6 +103,24 @@ func TestReadRefusesBadFilesNamingTheField(t *testing.T) {
 			assert.ErrorContains(t, err, tc.wants)
 		})
 	}
+}
+
+// TestCheckTakesTheEdges checks what Check must let through at its
+// bounds: faults, events and states at one instant, the first op and the
+// last event named by the verdict, a summary ending at the last event.
+func TestCheckTakesTheEdges(t *testing.T) {
+	f := sample()
+	f.Faults[1].At = f.Faults[0].At
+	f.Events[1].At = f.Events[0].At
+	f.States[1].Event = f.States[0].Event
+	f.Verdict.Ops, f.Verdict.At = []int{0, 1}, len(f.Events)-1
+	f.Summary.Now = f.Events[len(f.Events)-1].At
+	got, err := Read(strings.NewReader(write(t, f)))
+	require.NoError(t, err)
+	assert.Equal(t, f, got)
+	f.Verdict = Verdict{At: -1}
+	_, err = Read(strings.NewReader(write(t, f)))
+	assert.NoError(t, err, "a run that passed shows no event")
 }
 
 // writeUnchecked writes f as JSON without checking it, as a hand editing
@@ -170,8 +190,27 @@ func TestRecorderKeepsEventsAndTheStatesTheyChanged(t *testing.T) {
 		{Event: 3, Host: 0}, // a died
 	}, f.States)
 	assert.Equal(t, SummaryOf(w.Summary()), f.Summary)
+	assert.Equal(t, Verdict{At: -1}, f.Verdict, "no verdict yet: no event shows one")
 	f.Scenario = "toy"
 	assert.NoError(t, f.Check())
+}
+
+// TestRecorderAsksAHostOnceAnEvent checks that an event whose host is its
+// own peer (a call a node makes to itself) stores one state, and that an
+// event on no host stores none.
+func TestRecorderAsksAHostOnceAnEvent(t *testing.T) {
+	w := sim.NewWorld(1)
+	rec := NewRecorder(w)
+	w.SetRecorder(rec)
+	a := w.NewHost("a")
+	c := &counter{}
+	a.Inspect("c", c)
+	w.Record(sim.Event{Kind: sim.KindSend, Host: a.ID(), Peer: a.ID(), ID: 1, What: "self"})
+	c.n = 1
+	w.Record(sim.Event{Kind: sim.KindFault, Host: -1, Peer: -1, What: "heal"})
+	c.n = 2
+	assert.Equal(t, []State{{Event: 0, Host: 0, Fields: []sim.Field{{Name: "c.n", Value: "1"}}}}, rec.File().States,
+		"a's state once, after the send; nothing after the fault on no host")
 }
 
 func TestDivergeAndFormat(t *testing.T) {
