@@ -14,31 +14,44 @@ import (
 
 // The Raft scenarios: three servers of the lab's profile (raft.LabConfig:
 // PreVote and CheckQuorum on) on a reliable network, whose only
-// nondeterminism is the search's, and a client that offers one write to
-// every new leader until some server applies it.
+// nondeterminism is the search's, and a client. The client either offers
+// its write under way to every new leader until some server applies it
+// (each offer a fresh command, so that two leaders' entries for one write
+// differ, as two clients' writes would), or, in the scenarios whose writes
+// are choices, writes whenever the search chooses to, to any server that
+// believes it leads.
 
 // firstWrite is the client's first command; the next are 43, 44, ...
 const firstWrite = 42
 
+// A raftSpec describes a Raft scenario.
+type raftSpec struct {
+	name, doc string
+	writes    int  // how many writes the client makes
+	choose    bool // the writes are the search's choices, not offered to each new leader
+	crash     bool // the faults are crashes and restarts, not isolations and reconnections
+	faults    int  // the default fault budget
+}
+
 // RaftScenarios returns the Raft search scenarios.
 func RaftScenarios() []Scenario {
 	return []Scenario{
-		raftScenario("raft-write", "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", 1, false, 0, 0),
-		raftScenario("raft-write-crash", "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", 1, true, 1, 0),
-		raftScenario("raft-write-isolate", "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", 1, false, 1, 0),
-		raftScenario("raft-writes-crash", "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", 2, true, 2, 0),
+		raftScenario(raftSpec{name: "raft-write", doc: "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", writes: 1}),
+		raftScenario(raftSpec{name: "raft-write-crash", doc: "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", writes: 1, crash: true, faults: 1}),
+		raftScenario(raftSpec{name: "raft-write-isolate", doc: "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", writes: 1, faults: 1}),
+		raftScenario(raftSpec{name: "raft-writes-crash", doc: "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", writes: 2, crash: true, faults: 2}),
+		raftScenario(raftSpec{name: "raft-choices-crash", doc: "up to 3 client writes, each a choice of the search, to any server that believes it leads, at any moment; fault budget 2: crashes, restarts free", writes: 3, choose: true, crash: true, faults: 2}),
 	}
 }
 
-// raftScenario is a Raft scenario whose faults are crashes and restarts
-// (crash) or isolations and reconnections.
-func raftScenario(name, doc string, writes int, crash bool, faults, drops int) Scenario {
+// raftScenario is the Raft scenario of spec.
+func raftScenario(spec raftSpec) Scenario {
 	var bugs []string
 	for _, b := range raft.PlantedBugs() {
 		bugs = append(bugs, b.Name)
 	}
-	return Scenario{Name: name, Doc: doc, Bugs: bugs, Faults: faults, Drops: drops,
-		Build: func(seed int64, bug string) (*System, error) { return buildRaft(seed, bug, writes, crash) }}
+	return Scenario{Name: spec.name, Doc: spec.doc, Bugs: bugs, Faults: spec.faults,
+		Build: func(seed int64, bug string) (*System, error) { return buildRaft(seed, bug, spec) }}
 }
 
 // errT is a simtest.T that keeps the first failure instead of stopping:
@@ -60,13 +73,14 @@ func (t *errT) fail(err error) {
 // raftSys is the Raft scenarios' system: the lab's harness, the client,
 // and what the predicates remember of the run so far.
 type raftSys struct {
-	t     *errT
-	h     *rafttest.Harness
-	crash bool
+	t    *errT
+	h    *rafttest.Harness
+	spec raftSpec
 
-	writes  int          // how many commands the client writes, one after the other
-	next    int          // the write under way (writes: all done)
+	next    int          // the write under way (writes: all done); with choices, the writes made
+	cmd     int          // the next command to offer
 	offered []int        // the terms in which the client offered the write under way to the leader
+	pending []int        // the commands offered for the write under way
 	applied map[any]bool // the commands some server has applied
 	leaders map[int]int  // term → the server that led it, as seen so far
 	// committed are the entries applied so far, each with the term of the
@@ -82,7 +96,7 @@ type appliedEntry struct {
 }
 
 // buildRaft builds the Raft system for seed with bug planted.
-func buildRaft(seed int64, bug string, writes int, crash bool) (*System, error) {
+func buildRaft(seed int64, bug string, spec raftSpec) (*System, error) {
 	cfg := raft.LabConfig()
 	if bug != "" {
 		i := slices.IndexFunc(raft.PlantedBugs(), func(b plant.Bug[raft.Config]) bool { return b.Name == bug })
@@ -91,7 +105,7 @@ func buildRaft(seed int64, bug string, writes int, crash bool) (*System, error) 
 		}
 		raft.PlantedBugs()[i].Plant(&cfg)
 	}
-	s := &raftSys{t: &errT{}, crash: crash, leaders: map[int]int{}, writes: writes, applied: map[any]bool{}}
+	s := &raftSys{t: &errT{}, spec: spec, leaders: map[int]int{}, cmd: firstWrite, applied: map[any]bool{}}
 	s.h = rafttest.New(s.t, seed, 3, false, false, raft.Maker(cfg))
 	if s.t.err != nil {
 		return nil, s.t.err
@@ -104,38 +118,58 @@ func buildRaft(seed int64, bug string, writes int, crash bool) (*System, error) 
 		s.committed = append(s.committed, appliedEntry{index: index, term: term, cmd: cmd})
 		s.applied[cmd] = true
 	})
-	return &System{
+	sys := &System{
 		World:     s.h.World(),
 		Faults:    s.faults,
 		AfterStep: s.client,
 		Check:     s.check,
-		Goal:      func() bool { return s.next == s.writes },
+		Goal:      func() bool { return s.next == spec.writes },
 		State:     s.state,
 		RunFaults: func() []runfile.Fault {
 			return testbed.RunFaults(s.h.Cluster().Monkey(), s.h.Cluster().Log())
 		},
-	}, nil
+	}
+	if spec.choose {
+		sys.AfterStep = nil
+		sys.Goal = func() bool { return len(s.applied) > 0 }
+	}
+	return sys, nil
 }
 
 // client offers the write under way to a leader of a term it has not
-// offered it in, until some server has applied it; then the next write.
+// offered it in, a fresh command each time, until some server has applied
+// one of them; then the next write.
 func (s *raftSys) client() {
-	if s.next < s.writes && s.applied[firstWrite+s.next] {
-		s.next, s.offered = s.next+1, nil
+	if s.next < s.spec.writes && slices.ContainsFunc(s.pending, func(c int) bool { return s.applied[c] }) {
+		s.next, s.offered, s.pending = s.next+1, nil, nil
 	}
-	if s.next == s.writes {
+	if s.next == s.spec.writes {
 		return
 	}
 	for i := range s.h.N() {
-		rf := s.h.Node(i)
-		if rf == nil || !s.h.Connected(i) {
-			continue
-		}
-		if term, leads := rf.GetState(); leads && !slices.Contains(s.offered, term) {
+		if term, leads := s.leads(i); leads && !slices.Contains(s.offered, term) {
 			s.offered = append(s.offered, term)
-			rf.Start(firstWrite + s.next)
+			s.pending = append(s.pending, s.write(i))
 		}
 	}
+}
+
+// leads reports whether server i is up, connected and believes it leads,
+// and its term.
+func (s *raftSys) leads(i int) (int, bool) {
+	rf := s.h.Node(i)
+	if rf == nil || !s.h.Connected(i) {
+		return 0, false
+	}
+	return rf.GetState()
+}
+
+// write offers a fresh command to server i and returns it.
+func (s *raftSys) write(i int) int {
+	c := s.cmd
+	s.cmd++
+	s.h.Node(i).Start(c)
+	return c
 }
 
 // faults offers crashing or cutting off each server, and restarting or
@@ -143,10 +177,15 @@ func (s *raftSys) client() {
 func (s *raftSys) faults() []Fault {
 	var fs []Fault
 	for i := range s.h.N() {
+		if _, leads := s.leads(i); s.spec.choose && leads && s.next < s.spec.writes {
+			fs = append(fs, Fault{Name: fmt.Sprintf("client writes to server %d", i), Apply: func() { s.next++; s.write(i) }})
+		}
+	}
+	for i := range s.h.N() {
 		switch {
-		case s.crash && s.h.Node(i) != nil:
+		case s.spec.crash && s.h.Node(i) != nil:
 			fs = append(fs, Fault{Name: fmt.Sprintf("crash server %d", i), Budgeted: true, Apply: func() { s.h.Crash1(i) }})
-		case s.crash:
+		case s.spec.crash:
 			fs = append(fs, Fault{Name: fmt.Sprintf("restart server %d", i), Apply: func() { s.h.Start1(i); s.h.Connect(i) }})
 		case s.h.Connected(i):
 			fs = append(fs, Fault{Name: fmt.Sprintf("cut server %d off", i), Budgeted: true, Apply: func() { s.h.Disconnect(i) }})
@@ -167,7 +206,8 @@ func (s *raftSys) faults() []Fault {
 //   - state-machine safety: no two servers apply different commands at an
 //     index (rafttest.Logs checks it as they apply);
 //   - and what these rest on, that an applied entry is on a majority of
-//     the servers' persisted logs.
+//     the servers' persisted logs, and that each persisted log reads back
+//     whole, its terms never decreasing.
 func (s *raftSys) check() error {
 	if s.t.err != nil {
 		return fmt.Errorf("state-machine safety: %w", s.t.err)
@@ -176,7 +216,7 @@ func (s *raftSys) check() error {
 	for i := range s.h.N() {
 		p, err := raft.DecodePersisted(s.h.Cluster().Persister(0, i).ReadRaftState(), nil)
 		if err != nil {
-			return fmt.Errorf("server %d: %w", i, err)
+			return fmt.Errorf("persisted state: server %d: %w", i, err)
 		}
 		s.logs = append(s.logs, p)
 	}
@@ -277,7 +317,7 @@ func (s *raftSys) state() uint64 {
 			h = mix(mix(h, bytesWord([]byte(f.Name))), bytesWord([]byte(f.Value)))
 		}
 	}
-	h = mix(h, uint64(s.next))
+	h = mix(mix(h, uint64(s.next)), uint64(s.cmd))
 	for _, t := range s.offered {
 		h = mix(h, uint64(t))
 	}

@@ -36,9 +36,10 @@ type System struct {
 }
 
 // A Fault is one fault a search may apply between two events: a crash, a
-// restart, a partition, a heal. Budgeted says whether it counts against
+// restart, a partition, a heal; or a client's action that the search
+// chooses the moment of (a write). Budgeted says whether it counts against
 // the fault budget (a restart or a heal, which only undoes a fault, does
-// not).
+// not; a client's action is bounded by the scenario).
 type Fault struct {
 	Name     string
 	Budgeted bool

@@ -167,12 +167,17 @@ func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
 	}
 }
 
-// Chances of a random walk's step being a fault or a drop, when the budget
-// and the state allow one: the rest of the steps fire events.
+// Chances of a random walk's step being a fault, a drop or a duplicate,
+// when the budget and the state allow one: the rest of the steps fire
+// events. Each walk draws its chance of a fault uniformly below
+// maxFaultChance (swarm testing: Groce, Zhang, Eide, Chen and Regehr, ISSTA
+// 2012), so that some walks strike often, in quick succession (a crash
+// right after a vote, a leader crashed before it replicates a write), and
+// others let the system run long between faults.
 const (
-	faultChance = 0.05
-	dropChance  = 0.05
-	dupChance   = 0.05
+	maxFaultChance = 0.3
+	dropChance     = 0.05
+	dupChance      = 0.05
 )
 
 // walk runs random walk number k to the depth, or to a violation.
@@ -191,6 +196,7 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 	if r.goal() {
 		w.goalAt = 0
 	}
+	fc := maxFaultChance * rng.Float64()
 	for step := 0; step < o.Depth && r.err == nil; step++ {
 		opts := r.options()
 		if len(opts) == 0 {
@@ -211,11 +217,11 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		}
 		var i int
 		switch x := rng.Float64(); {
-		case len(faults) > 0 && x < faultChance:
+		case len(faults) > 0 && x < fc:
 			i = faults[rng.IntN(len(faults))]
-		case len(drops) > 0 && x < faultChance+dropChance:
+		case len(drops) > 0 && x < fc+dropChance:
 			i = drops[rng.IntN(len(drops))]
-		case len(dups) > 0 && x < faultChance+dropChance+dupChance:
+		case len(dups) > 0 && x < fc+dropChance+dupChance:
 			i = dups[rng.IntN(len(dups))]
 		case len(events) == 0:
 			i = rng.IntN(len(opts))
