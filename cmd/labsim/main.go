@@ -49,9 +49,9 @@
 // run) while it fails the same way, and writes its run file. view draws a
 // run file as a page that steps through the run in a browser, opening on
 // its violation. gallery hunts, shrinks and draws every planted bug's
-// first failing seed. search explores a small Raft world's schedules (BFS with
-// state hashing, random walks, PCT) with Raft's invariants checked in
-// every state, and prints a violation's schedule and the command that
+// first failing seed. search explores a small Raft or kvraft world's schedules (BFS with
+// state hashing, random walks, PCT) with Raft's invariants, or
+// linearizability of the history so far, checked in every state, and prints a violation's schedule and the command that
 // replays it.
 //
 // Flags may come before or after a command's argument. Progress goes to

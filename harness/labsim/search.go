@@ -27,16 +27,17 @@ var searchCmd = &command{
 	argHint: "('labsim search list' lists them)",
 	long: `
 Search explores the schedules of a small world (three Raft servers and a
-client's writes) instead of sampling them from seeds: at each step it
-chooses which message in flight is delivered next (a message may be
-delayed past later ones, never delivered early), or dropped (within
--drops), or, for a request, duplicated (within -dups), when the next timer
-fires (never early, never skipped), and which fault strikes (within
--faults: a crash or an isolation; restarts and reconnections are free).
-Raft's safety properties are checked in every state explored: election
-safety, log matching, leader completeness, state-machine safety, and that
-what a server applied is on a majority of logs. docs/search.md says what
-the strategies and state hashing do.
+client's writes, or three kvraft servers and two clients) instead of
+sampling them from seeds: at each step it chooses which message in flight
+is delivered next (a message may be delayed past later ones, never
+delivered early), or dropped (within -drops), or, for a request,
+duplicated (within -dups), when the next timer fires (never early, never
+skipped), and which fault strikes (within -faults: a crash or an
+isolation; restarts and reconnections are free). Raft's safety properties
+are checked in every state explored: election safety, log matching,
+leader completeness, state-machine safety, and that what a server applied
+is on a majority of logs; in kv-ops, linearizability of the clients'
+history so far (porcupine, per key). docs/search.md says what the strategies and state hashing do.
 
   -strategy bfs  breadth-first to -depth with state hashing (-nohash: none);
                  the violation it finds is a shortest one
@@ -49,8 +50,8 @@ printed with its schedule (the option taken at each step) and the command
 that replays it (-replay); with -out it is also written as a run file and
 its page ('labsim view'). Search exits 1 if it finds a violation. -goal
 stops at the first state where some server has applied each write, and
-prints the schedule that got there. -plant switches on one of Raft's
-planted bugs (-plant list lists them).`,
+prints the schedule that got there. -plant switches on one of the
+scenario's planted bugs, Raft's or rsm's (-plant list lists them).`,
 	flags: func(fs *flag.FlagSet) action {
 		strategy := fs.String("strategy", "bfs", "explore by `S`: bfs, dfs or pct")
 		depth := intFlag(fs, "depth", 20, 1, maxSearchDepth, fmt.Sprintf("take at most `D` steps a schedule, 1 to %d", maxSearchDepth))
@@ -64,11 +65,11 @@ planted bugs (-plant list lists them).`,
 		nohash := fs.Bool("nohash", false, "no state hashing: bfs explores every schedule, walks count no distinct states")
 		goal := fs.Bool("goal", false, "stop at the first state where some server has applied each write")
 		par := parallelFlag(fs, "schedules")
-		plant := fs.String("plant", "", "switch on Raft's planted bug named `BUG` (list: the bugs)")
+		plant := fs.String("plant", "", "switch on the scenario's planted bug named `BUG` (list: the bugs)")
 		replay := fs.String("replay", "", "replay the schedule `PATH` (as a search prints it) instead of searching")
 		out := fs.String("out", "", "write a violation's run file and page into `DIR`")
 		return func(e *env, name string) error {
-			scs := search.RaftScenarios()
+			scs := search.Scenarios()
 			if name == "list" {
 				for _, sc := range scs {
 					fmt.Fprintf(e.stdout, "%-20s %s\n", sc.Name, sc.Doc)

@@ -14,7 +14,7 @@ import (
 // scenario returns the Raft scenario named name.
 func scenario(t *testing.T, name string) Scenario {
 	t.Helper()
-	for _, sc := range RaftScenarios() {
+	for _, sc := range Scenarios() {
 		if sc.Name == name {
 			return sc
 		}
