@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, depths, walks (minutes)")
+var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks (minutes)")
 
 // docsPath is docs/search.md, from this package's directory.
 var docsPath = filepath.Join("..", "..", "docs", "search.md")
@@ -22,7 +22,8 @@ var docsPath = filepath.Join("..", "..", "docs", "search.md")
 const (
 	tableBFSBudget  = 20_000
 	tableWalkBudget = 100_000
-	tableDepth      = 60
+	tableDepth      = 100
+	kvTableDepth    = 150
 )
 
 // TestSearchDocs regenerates the tables of docs/search.md from runs (with
@@ -34,7 +35,7 @@ func TestSearchDocs(t *testing.T) {
 	page, err := os.ReadFile(docsPath)
 	require.NoError(t, err)
 	if *searchDocs == "" {
-		for _, name := range []string{"bugs", "depths", "walks"} {
+		for _, name := range []string{"bugs", "kvbugs", "depths", "walks"} {
 			assert.Contains(t, string(page), "<!-- "+name+" -->", "docs/search.md has its %s table", name)
 		}
 		t.Skip("-searchdocs regenerates docs/search.md's tables")
@@ -47,6 +48,7 @@ func TestSearchDocs(t *testing.T) {
 		make func() string
 	}{
 		{"bugs", func() string { return bugTable(t, string(sweeps)) }},
+		{"kvbugs", func() string { return kvBugTable(t) }},
 		{"depths", func() string { return depthTable(t) }},
 		{"walks", func() string { return walkTable(t) }},
 	}
@@ -57,7 +59,7 @@ func TestSearchDocs(t *testing.T) {
 			done = true
 		}
 	}
-	require.True(t, done, "-searchdocs %q: want all, bugs, depths or walks", *searchDocs)
+	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths or walks", *searchDocs)
 	require.NoError(t, os.WriteFile(docsPath, []byte(text), 0o644))
 }
 
@@ -150,6 +152,54 @@ func bugTable(t *testing.T, sweeps string) string {
 	fmt.Fprintf(&b, "\nSome search finds %d of the %d bugs within these budgets, BFS %d.\n", found, len(bugs), byBFS)
 	fmt.Fprintf(&b, "Each search cell is *states explored until the violation / steps of the schedule found*, or – if none was found within the budget: %d states for BFS, %d for the random walks (DFS, PCT), schedules of at most %d steps, seed 1, the scenario's budgets of faults and drops.\n",
 		tableBFSBudget, tableWalkBudget, tableDepth)
+	return b.String()
+}
+
+// kvBugTable searches the kv scenario with each strategy for each rsm bug
+// it can show, and the correct service.
+func kvBugTable(t *testing.T) string {
+	var b strings.Builder
+	strategies := []Strategy{BFS, DFS, PCT}
+	b.WriteString("| rsm bug |")
+	for _, sc := range KVScenarios() {
+		for _, st := range strategies {
+			fmt.Fprintf(&b, " %s %s |", sc.Name, st)
+		}
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(KVScenarios())*len(strategies)) + "\n")
+	found := 0
+	for _, bug := range append([]string{""}, kvBugs...) {
+		name := bug
+		if bug == "" {
+			name = "(none: the correct service)"
+		}
+		fmt.Fprintf(&b, "| %s |", name)
+		hit := false
+		for _, sc := range KVScenarios() {
+			for _, st := range strategies {
+				budget := tableWalkBudget
+				if st == BFS {
+					budget = tableBFSBudget
+				}
+				res, err := Search(sc, Options{Strategy: st, Seed: 1, Depth: kvTableDepth, Budget: budget, Faults: -1, Drops: -1, Workers: 2, Bug: bug})
+				require.NoError(t, err)
+				cell := "–"
+				if v := res.Violation; v != nil {
+					cell = fmt.Sprintf("%d / %d", res.States, len(v.Path))
+					hit = true
+				}
+				t.Logf("%s %s %s: %s (%v)", name, sc.Name, st, cell, res.Wall)
+				fmt.Fprintf(&b, " %s |", cell)
+			}
+		}
+		b.WriteString("\n")
+		if hit && bug != "" {
+			found++
+		}
+	}
+	fmt.Fprintf(&b, "\nSome search finds %d of these %d rsm bugs within these budgets.\n", found, len(kvBugs))
+	fmt.Fprintf(&b, "Each cell is *states explored until the violation / steps of the schedule found*, or – if none was found within the budget: %d states for BFS, %d for the random walks, schedules of at most %d steps, seed 1, the scenario's budgets of faults and drops.\n",
+		tableBFSBudget, tableWalkBudget, kvTableDepth)
 	return b.String()
 }
 

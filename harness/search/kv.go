@@ -83,6 +83,7 @@ type kvClient struct {
 	ops   []linearize.KVInput
 	busy  bool
 	index int
+	host  int // the world's index of its host
 }
 
 // buildKV builds the kv system for seed with bug planted.
@@ -105,7 +106,7 @@ func buildKV(seed int64, bug string) (*System, error) {
 	for id, ops := range kvOps {
 		host := c.NewClient(fmt.Sprintf("clerk%d", id))
 		rec := linearize.Record(kvraft.MakeClerk(host, c.Ends(host, 0, c.All(0))), &s.hist, id, w.Now)
-		s.clients = append(s.clients, &kvClient{rec: rec, ops: ops, index: id})
+		s.clients = append(s.clients, &kvClient{rec: rec, ops: ops, index: id, host: host.ID()})
 	}
 	return &System{
 		World:  w,
@@ -140,19 +141,20 @@ func (s *kvSys) faults() []Fault {
 	var fs []Fault
 	for _, cl := range s.clients {
 		if !cl.busy && len(cl.ops) > 0 {
-			fs = append(fs, Fault{Name: fmt.Sprintf("client %d calls %v", cl.index, cl.ops[0]), Apply: func() { s.call(cl) }})
+			fs = append(fs, Fault{Name: fmt.Sprintf("client %d calls %v", cl.index, cl.ops[0]), Host: cl.host, Apply: func() { s.call(cl) }})
 		}
 	}
 	for i := range s.cut {
 		host := s.c.HostOf(0, i)
+		id := s.c.Hosts()[host].ID()
 		if s.cut[i] {
-			fs = append(fs, Fault{Name: fmt.Sprintf("reconnect server %d", i), Apply: func() {
+			fs = append(fs, Fault{Name: fmt.Sprintf("reconnect server %d", i), Host: id, Apply: func() {
 				s.cut[i] = false
 				s.apply(fault.Fault{Kind: fault.Rejoin, Host: host})
 			}})
 			continue
 		}
-		fs = append(fs, Fault{Name: fmt.Sprintf("cut server %d off", i), Budgeted: true, Apply: func() {
+		fs = append(fs, Fault{Name: fmt.Sprintf("cut server %d off", i), Budgeted: true, Host: id, Apply: func() {
 			s.cut[i] = true
 			s.apply(fault.Fault{Kind: fault.Isolate, Host: host})
 		}})

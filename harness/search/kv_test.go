@@ -17,11 +17,11 @@ func TestKVSearchFindsTheRSMBugsByLinearizability(t *testing.T) {
 		st    Strategy
 		depth int
 	}{
-		{"writes answered before they commit", DFS, 100},
-		{"reads served from any server's local state", PCT, 100},
-		{"no de-duplication: a retried write applies twice", PCT, 60},
+		{"writes answered before they commit", PCT, 150},
+		{"reads served from any server's local state", PCT, 150},
+		{"no de-duplication: a retried write applies twice", DFS, 150},
 	} {
-		o := Options{Strategy: c.st, Seed: 1, Depth: c.depth, Budget: 20_000, Faults: -1, Drops: -1, Dups: -1, Workers: 2, Bug: c.bug}
+		o := Options{Strategy: c.st, Seed: 1, Depth: c.depth, Budget: 40_000, Faults: -1, Drops: -1, Dups: -1, Workers: 2, Bug: c.bug}
 		res, err := Search(sc, o)
 		require.NoError(t, err)
 		require.NotNil(t, res.Violation, "%s finds %q", c.st, c.bug)

@@ -40,7 +40,7 @@ func RaftScenarios() []Scenario {
 		raftScenario(raftSpec{name: "raft-write-crash", doc: "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", writes: 1, crash: true, faults: 1}),
 		raftScenario(raftSpec{name: "raft-write-isolate", doc: "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", writes: 1, faults: 1}),
 		raftScenario(raftSpec{name: "raft-writes-crash", doc: "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", writes: 2, crash: true, faults: 2}),
-		raftScenario(raftSpec{name: "raft-choices-crash", doc: "up to 3 client writes, each a choice of the search, to any server that believes it leads, at any moment; fault budget 2: crashes, restarts free", writes: 3, choose: true, crash: true, faults: 2}),
+		raftScenario(raftSpec{name: "raft-choices-crash", doc: "up to 3 client writes, each a choice of the search, to any server that believes it leads, at any moment; fault budget 3: crashes, restarts free", writes: 3, choose: true, crash: true, faults: 3}),
 	}
 }
 
@@ -178,20 +178,22 @@ func (s *raftSys) faults() []Fault {
 	var fs []Fault
 	for i := range s.h.N() {
 		if _, leads := s.leads(i); s.spec.choose && leads && s.next < s.spec.writes {
-			fs = append(fs, Fault{Name: fmt.Sprintf("client writes to server %d", i), Apply: func() { s.next++; s.write(i) }})
+			fs = append(fs, Fault{Name: fmt.Sprintf("client writes to server %d", i), Host: s.h.Host(i).ID(), Apply: func() { s.next++; s.write(i) }})
 		}
 	}
 	for i := range s.h.N() {
+		f := Fault{Host: s.h.Host(i).ID()}
 		switch {
 		case s.spec.crash && s.h.Node(i) != nil:
-			fs = append(fs, Fault{Name: fmt.Sprintf("crash server %d", i), Budgeted: true, Apply: func() { s.h.Crash1(i) }})
+			f.Name, f.Budgeted, f.Apply = fmt.Sprintf("crash server %d", i), true, func() { s.h.Crash1(i) }
 		case s.spec.crash:
-			fs = append(fs, Fault{Name: fmt.Sprintf("restart server %d", i), Apply: func() { s.h.Start1(i); s.h.Connect(i) }})
+			f.Name, f.Apply = fmt.Sprintf("restart server %d", i), func() { s.h.Start1(i); s.h.Connect(i) }
 		case s.h.Connected(i):
-			fs = append(fs, Fault{Name: fmt.Sprintf("cut server %d off", i), Budgeted: true, Apply: func() { s.h.Disconnect(i) }})
+			f.Name, f.Budgeted, f.Apply = fmt.Sprintf("cut server %d off", i), true, func() { s.h.Disconnect(i) }
 		default:
-			fs = append(fs, Fault{Name: fmt.Sprintf("reconnect server %d", i), Apply: func() { s.h.Connect(i) }})
+			f.Name, f.Apply = fmt.Sprintf("reconnect server %d", i), func() { s.h.Connect(i) }
 		}
+		fs = append(fs, f)
 	}
 	return fs
 }

@@ -44,6 +44,10 @@ type Fault struct {
 	Name     string
 	Budgeted bool
 	Apply    func()
+	// Host is the world's index of the host the fault strikes (or the
+	// client's action is sent to): the random walks' crash points strike
+	// the host that has just acted.
+	Host int
 }
 
 // A Scenario builds a System for a search: the same one for a seed, every

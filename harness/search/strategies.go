@@ -197,6 +197,7 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		w.goalAt = 0
 	}
 	fc := maxFaultChance * rng.Float64()
+	acted := -1 // the host whose event fired last
 	for step := 0; step < o.Depth && r.err == nil; step++ {
 		opts := r.options()
 		if len(opts) == 0 {
@@ -218,7 +219,7 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		var i int
 		switch x := rng.Float64(); {
 		case len(faults) > 0 && x < fc:
-			i = faults[rng.IntN(len(faults))]
+			i = crashPoint(rng, opts, faults, acted)
 		case len(drops) > 0 && x < fc+dropChance:
 			i = drops[rng.IntN(len(drops))]
 		case len(dups) > 0 && x < fc+dropChance+dupChance:
@@ -230,6 +231,7 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		default:
 			i = events[rng.IntN(len(events))]
 		}
+		acted = actor(opts[i])
 		r.take(i)
 		w.path = append(w.path, i)
 		w.states++
@@ -242,6 +244,37 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 	}
 	w.err = r.err
 	return w
+}
+
+// crashPoint picks one of the faults: half the time one that strikes the
+// host that acted last (a crash right after it voted, or accepted a write,
+// the crash points that FoundationDB's and ALICE's crash testing
+// enumerate), if there is one; else any.
+func crashPoint(rng *rand.Rand, opts []option, faults []int, acted int) int {
+	if acted >= 0 && rng.IntN(2) == 0 {
+		var at []int
+		for _, i := range faults {
+			if opts[i].fault.Host == acted {
+				at = append(at, i)
+			}
+		}
+		if len(at) > 0 {
+			return at[rng.IntN(len(at))]
+		}
+	}
+	return faults[rng.IntN(len(faults))]
+}
+
+// actor returns the world's index of the host that acts when op is taken:
+// a message's receiver, another event's host, a fault's host; -1 for none.
+func actor(op option) int {
+	switch {
+	case op.fault != nil:
+		return op.fault.Host
+	case op.choice.Message:
+		return op.choice.Info.To
+	}
+	return op.choice.Host
 }
 
 // pct is PCT's scheduler for one walk: a priority per actor (each host,
