@@ -63,3 +63,17 @@ func TestSwarmTxnOpensAccountsPastAnAbort(t *testing.T) {
 	require.True(t, o.OK(), o.Problem)
 	assert.Positive(t, o.Ops)
 }
+
+// TestSwarmTxnSettlesOnSlowLinks runs the seeds whose clients' last
+// transactions did not end within the settle while Raft's batches were
+// bound by the drawn bandwidth (a slow link, many clients, five or seven
+// replicas): swarm-txn leaves Raft's Bandwidth unset.
+func TestSwarmTxnSettlesOnSlowLinks(t *testing.T) {
+	sc, err := Lookup("swarm-txn")
+	require.NoError(t, err)
+	for _, seed := range []int64{919, 1427} {
+		o := sc.Run(seed, t.TempDir(), nil)
+		require.True(t, o.OK(), "seed %d: %s", seed, o.Problem)
+		assert.Equal(t, "true", DrawnMap(o.Drawn)["bandwidth bound"], "seed %d draws a slow link", seed)
+	}
+}
