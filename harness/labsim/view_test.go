@@ -94,22 +94,24 @@ func TestViewRefusesABadFile(t *testing.T) {
 	assertOneError(t, r, "-out "+file+": that is the run file itself")
 }
 
-// TestViewOfAPlantedBugInChromium records a planted bug's failing seed,
-// draws its page with labsim view, and drives the page in Chromium: it
-// opens on the violation, lists the verdict's operations, and as ← and →
-// move the cursor shows every server's state as the run file has it.
+// TestViewOfAPlantedBugInChromium shrinks a planted bug's failing seed,
+// draws the shrunk run's page with labsim view, and drives the page in
+// Chromium: it opens on the violation, lists the verdict's operations,
+// and as ← and → move the cursor (back to the violation, and past it)
+// shows every server's state as the run file has it.
 func TestViewOfAPlantedBugInChromium(t *testing.T) {
 	if err := viewtest.Available(); err != nil {
 		t.Skipf("skipped: %v", err)
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "stale.run.json")
-	r := labsim(realEnv(), "record", "kv-linearizability", "-seed", "1", "-plant", "reads served from any server's local state", "-out", file)
-	require.Equal(t, exitFailed, r.code, r.stderr)
+	r := labsim(realEnv(), "shrink", "kv-linearizability", "-seed", "1", "-plant", "reads served from any server's local state", "-out", file)
+	require.Equal(t, exitOK, r.code, r.stderr)
 	r = labsim(realEnv(), "view", file)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	f, err := runfile.Load(file)
 	require.NoError(t, err)
+	require.NotNil(t, f.Shrunk, "the bug's shrunk run")
 	require.NotEmpty(t, f.Verdict.Ops)
 
 	b, err := viewtest.Start(filepath.Join(dir, "profile"), 1400, 800)
