@@ -135,10 +135,10 @@ func runAcidCompare(p Params) (*Result, error) {
 		}
 		caption := fmt.Sprintf("Paper 000's and paper 003's designs on one workload, %s: %d clients each running write transactions of 3 Sets of random keys, one after another for %v (`-full`: 10 s), "+
 			"against the number of keys they share, on 3 shards and 3 coordinators of 3 replicas, every replica on a host of its own. "+
-			"The four variants cross lock waits (paper 000: a prepare waits 20-40 ms for a held key, then votes no) with write intents (paper 003: a prepare meeting a pending transaction's intent votes no at once) "+
+			"The four variants cross lock waits (paper 000: a prepare waits %s for a held key, then votes no) with write intents (paper 003: a prepare meeting a pending transaction's intent votes no at once) "+
 			"and presumed abort with presumed commit; paper 003's whole design (write-intents/presumed-commit) also finds leaders through its replica manager. "+
 			"A failed transaction is one the client heard abort (it does not retry); latencies are of every transaction that ended. %s%s",
-			what, compareClients, window, compareVerdict(variants, keys, rates[k*n:(k+1)*n]), killCaption(kill))
+			what, compareClients, window, lockWaits(shardtxn.DefaultConfig()), compareVerdict(variants, keys, rates[k*n:(k+1)*n]), killCaption(kill))
 		figures = append(figures, plots.Figure{Name: name, Caption: caption, Charts: charts})
 	}
 	return &Result{Table: tab, Notes: notes, Figures: figures}, nil
@@ -156,13 +156,19 @@ func variantName(v txntest.Variant, vi, n int) string {
 	return v.String()
 }
 
+// lockWaits is how long a prepare of cfg waits for a held key, as
+// captions give it ("20-40 ms"): a wait drawn from LockWait to twice it.
+func lockWaits(cfg shardtxn.Config) string {
+	return fmt.Sprintf("%d-%d ms", cfg.LockWait.Milliseconds(), 2*cfg.LockWait.Milliseconds())
+}
+
 // killCaption says what to read in the kill's figure.
 func killCaption(kill bool) string {
 	if !kill {
 		return "Presumed commit saves the coordinator a log entry per commit, off the client's path: without faults the two presumptions measure alike, and what separates the designs is how a prepare meets a held key. " +
-			"Lock waits lose 20-40 ms per conflict and then abort anyway under heavy contention; intents abort at once, so their clients fail more often but start their next transaction sooner and commit more in all."
+			"Lock waits lose " + lockWaits(shardtxn.DefaultConfig()) + " per conflict and then abort anyway under heavy contention; intents abort at once, so their clients fail more often but start their next transaction sooner and commit more in all."
 	}
-	return "Every client whose transaction the dead leader held waits for its clerk's 300 ms timeout and a new leader (the latency's max, in the CSV); a client never sees such a transaction fail. " +
+	return "Every client whose transaction the dead leader held waits for its clerk's " + fmt.Sprintf("%d ms", txntest.ClerkTimeout.Milliseconds()) + " timeout and a new leader (the latency's max, in the CSV); a client never sees such a transaction fail. " +
 		"The p95 is over the transactions that ended: under write intents many more end (fast aborts), so the few that the kill stalled fall below it; under lock waits with 10 keys they make the tail. " +
 		"Transactions still waiting when the window closes are not counted, so the throughput with a kill swings from seed to seed with how long the election and the new leader's recovery take."
 }

@@ -55,6 +55,12 @@ func messageCPU() string {
 	return fmt.Sprintf("%g µs", float64(network().ServiceTime)/float64(time.Microsecond))
 }
 
+// electionWindow is rc's election timeout as captions give it ("500-1000
+// ms").
+func electionWindow(rc raft.Config) string {
+	return fmt.Sprintf("%d-%d ms", rc.ElectionMin.Milliseconds(), rc.ElectionMax.Milliseconds())
+}
+
 // An env is one experiment world: a key/value cluster and a ChaosMonkey on
 // its servers.
 type env struct {

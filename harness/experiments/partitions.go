@@ -99,9 +99,9 @@ func runIsolateLeader(p Params) (*Result, error) {
 	}
 	caption := fmt.Sprintf("Time from cutting the leader off to a new leader with a majority (top), and to the first Put a clerk completes (bottom), "+
 		"%d trials per cluster size (paper profile). Re-election is bounded by the election timeout: the followers heard the leader just before the cut (it had just committed the trial's previous Put), "+
-		"and the first of them to time out, 500-1000 ms later, wins, a round of votes after that; the more followers, the earlier the first timeout, so larger clusters re-elect a little sooner. "+
+		"and the first of them to time out, %s later, wins, a round of votes after that; the more followers, the earlier the first timeout, so larger clusters re-elect a little sooner. "+
 		"The clerk gives up on a server after %v (the lab's clerks wait 1 s, which would hide the election behind their timer), so its first Put follows the election closely.",
-		trialsPerSize, fastClerk)
+		trialsPerSize, electionWindow(raft.PaperConfig()), fastClerk)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "isolate-leader", Caption: caption, Charts: []*plots.Chart{fe, fp}}}}, nil
 }
 

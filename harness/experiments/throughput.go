@@ -222,7 +222,7 @@ func runLeaderFailure(p Params) (*Result, error) {
 		charts = append(charts, ch)
 	}
 	caption := fmt.Sprintf("Puts per second (%v bins) from %d clients around a leader failure, for 5 servers (top) and 31 (bottom), on one scale: "+
-		"each run kills its leader at %v and restarts it at %v (shaded; paper profile, elections after 500-1000 ms).", bin, clients, killAt, backAt)
+		"each run kills its leader at %v and restarts it at %v (shaded; paper profile, elections after %s).", bin, clients, killAt, backAt, electionWindow(raft.PaperConfig()))
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "leader-failure", Caption: caption, Charts: charts}}}, nil
 }
 
