@@ -599,12 +599,13 @@ func runNamiFailover(p Params) (*Result, error) {
 	caption := fmt.Sprintf("Paper 004's Fig. 2 on our store: money moves (5 a transaction) that %d banking-app worker(s) completed over time, 5 nodes with 2-way replication; "+
 		"the log's leader is killed at %v and restarted at %v, a follower killed at %v and restarted at %v (shaded%s). "+
 		"The paper's curve went flat at each restart: its restarted node advertised itself before it had caught up with the log, and reads sent to it waited until it had. "+
-		"The second curve is that design (a read waits for the node to catch up; clients and nodes wait 5 s for an answer before they ask the key's other owner): it stops for %v after the leader's restart and %v after the follower's, then goes on. "+
-		"Ours answers a read as of a tid it has not processed with ErrBehind after 50 ms, and the client asks the key's other owner (after 300 ms without an answer, too): its longest pauses after the restarts are %v and %v. "+
+		"The second curve is that design (a read waits for the node to catch up; clients and nodes wait %g s for an answer before they ask the key's other owner): it stops for %v after the leader's restart and %v after the follower's, then goes on. "+
+		"Ours answers a read as of a tid it has not processed with ErrBehind after %d ms, and the client asks the key's other owner (after %d ms without an answer, too): its longest pauses after the restarts are %v and %v. "+
 		"Moves a second before the first kill, while the leader is down and while the follower is down: ours %.0f, %.0f and %.0f; the paper's design %.0f, %.0f and %.0f "+
 		"(a read or fetch sent to the dead node waits out the RPC timeout before its sender asks the key's other owner).",
 		namiFailoverWorkers(p.Full), plan.killLeader, plan.restartLeader, plan.killFollower, plan.restartFollower, cutDown(p.Full),
-		theirs.leader, theirs.follower, ours.leader, ours.follower, ours.up, ours.lDown, ours.fDown, theirs.up, theirs.lDown, theirs.fDown)
+		designs[1].log.RPCTimeout.Seconds(), theirs.leader, theirs.follower, designs[0].log.ReadWait.Milliseconds(), designs[0].log.RPCTimeout.Milliseconds(),
+		ours.leader, ours.follower, ours.up, ours.lDown, ours.fDown, theirs.up, theirs.lDown, theirs.fDown)
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "nami-failover", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
 }
 
