@@ -13,7 +13,7 @@ import (
 
 var mergeCmd = &command{
 	name:    "merge",
-	args:    "FILE|DIR... [-json FILE]",
+	args:    "FILE|DIR... [-json FILE] [-markdown FILE]",
 	short:   "put the results files of a sweep's shards together into one verdict",
 	arg:     "results file",
 	argHint: "name the shards' files ('labsim sweep -json FILE'), or directories of them",
@@ -29,9 +29,13 @@ spread, if they drew any. It exits with status 1 if any seed failed, and
 2, naming the file or the shards, if the files do not add up: a shard
 missing or given twice, a file cut short, another scenario, format or
 build. -json writes the merged results as one results file of the whole
-sweep, as one unsharded run would have written it (but for wall times).`,
+sweep, as one unsharded run would have written it (but for wall times).
+-markdown writes the verdict and the spreads, of what the runs came to and
+of every parameter the seeds drew, as a Markdown section for the docs
+(docs/swarms.md is made of them).`,
 	flagsMany: func(fs *flag.FlagSet) actionMany {
 		jsonOut := fs.String("json", "", "also write the merged results, as one file of the whole sweep, to `FILE` (or a directory)")
+		mdOut := fs.String("markdown", "", "also write the verdict and the spreads as a Markdown section to `FILE`")
 		return func(e *env, args []string) error {
 			files, err := resultsFiles(args)
 			if err != nil {
@@ -56,12 +60,28 @@ sweep, as one unsharded run would have written it (but for wall times).`,
 					return err
 				}
 			}
+			var md *os.File
+			if *mdOut != "" {
+				if md, err = os.Create(*mdOut); err != nil {
+					return usagef("-markdown %s: %v", *mdOut, errors.Unwrap(err))
+				}
+				defer md.Close()
+			}
 			printMerged(e, m)
 			var seeds []sweep.SeedRecord
 			for _, r := range all {
 				seeds = append(seeds, r.Seeds...)
 			}
 			printSpread(e, seeds)
+			if md != nil {
+				if err := writeMarkdown(md, m, seeds); err != nil {
+					return err
+				}
+				if err := md.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "markdown: %s\n", *mdOut)
+			}
 			if out != nil {
 				if err := writeMerged(out, m, all); err != nil {
 					return err

@@ -55,13 +55,14 @@ func Spread(seeds []SeedRecord) []ParamSpread {
 	}
 	var out []ParamSpread
 	for _, name := range slices.Sorted(maps.Keys(values)) {
-		out = append(out, spreadOf(name, values[name]))
+		out = append(out, SpreadOf(name, values[name]))
 	}
 	return out
 }
 
-// spreadOf is the spread of one parameter's values.
-func spreadOf(name string, vs []string) ParamSpread {
+// SpreadOf is the spread of one parameter's values, as Spread finds it
+// for each parameter a sweep's seeds drew.
+func SpreadOf(name string, vs []string) ParamSpread {
 	p := ParamSpread{Name: name, Seeds: len(vs)}
 	type num struct {
 		v    float64
