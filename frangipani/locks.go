@@ -81,7 +81,11 @@ type table struct {
 	locks    map[string]*lock
 	grants   int64                 // the last grant's number
 	acquired map[clientKey]request // the newest acquire applied, per client and key
-	maxValue int                   // Config.MaxValue
+	// order is acquired's keys sorted by compareClientKeys, kept for
+	// snapshots, which would otherwise sort them each time (most of a
+	// long swarm-locks seed's CPU); nil once a key has been added.
+	order    []clientKey
+	maxValue int // Config.MaxValue
 	bugs     bugs
 	// holders and waiters count the holdings and the waiting acquires of
 	// every lock, for Inspect.
@@ -165,6 +169,9 @@ func (t *table) acquire(a *AcquireArgs) result {
 		return outcome(l, a.Op) // a repeat of a request performed: answered, not performed again
 	case a.Seq <= last.Seq:
 		return result{Err: ErrStale}
+	}
+	if _, had := t.acquired[ck]; !had {
+		t.order = nil
 	}
 	t.acquired[ck] = request{Seq: a.Seq}
 	w := waiter{a.Client, a.Mode, a.Op}
@@ -329,12 +336,14 @@ func (t *table) Snapshot() []byte {
 	for _, k := range slices.Sorted(maps.Keys(t.locks)) {
 		s.Locks = append(s.Locks, *t.locks[k])
 	}
-	for ck, r := range t.acquired {
+	if t.order == nil {
+		t.order = slices.SortedFunc(maps.Keys(t.acquired), compareClientKeys)
+	}
+	s.Acquired = make([]acquiredSeq, 0, len(t.order))
+	for _, ck := range t.order {
+		r := t.acquired[ck]
 		s.Acquired = append(s.Acquired, acquiredSeq{ck.Client, ck.Key, r.Seq, r.Performed})
 	}
-	slices.SortFunc(s.Acquired, func(a, b acquiredSeq) int {
-		return compareClientKeys(clientKey{a.Client, a.Key}, clientKey{b.Client, b.Key})
-	})
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
 		panic(fmt.Sprintf("frangipani: encoding a snapshot: %v", err)) // plain data: a bug
@@ -350,7 +359,7 @@ func (t *table) Restore(snap []byte) error {
 			return fmt.Errorf("frangipani: snapshot: %w", err)
 		}
 	}
-	t.locks, t.grants, t.acquired = map[string]*lock{}, s.Grants, map[clientKey]request{}
+	t.locks, t.grants, t.acquired, t.order = map[string]*lock{}, s.Grants, map[clientKey]request{}, nil
 	t.holders, t.waiters = 0, 0
 	for i := range s.Locks {
 		l := &s.Locks[i]
