@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/replab/replab/rsm"
 )
 
 // A command is what a lock server puts in the Raft log: one of its
@@ -87,6 +89,7 @@ type table struct {
 	order    []clientKey
 	maxValue int // Config.MaxValue
 	bugs     bugs
+	snaps    rsm.GobSnapshots[snapshotState]
 	// holders and waiters count the holdings and the waiting acquires of
 	// every lock, for Inspect.
 	holders, waiters int
@@ -108,7 +111,7 @@ type request struct {
 }
 
 func newTable(cfg Config) *table {
-	return &table{locks: map[string]*lock{}, acquired: map[clientKey]request{}, maxValue: cfg.MaxValue, bugs: cfg.bugs,
+	return &table{locks: map[string]*lock{}, acquired: map[clientKey]request{}, maxValue: cfg.MaxValue, bugs: cfg.bugs, snaps: rsm.NewGobSnapshots[snapshotState](),
 		granted: func(*lock, holder) {}, performed: func(*lock, int64, result) {}, queued: func(*lock) {}, renewed: func(int64) {}, gone: func(int64) {}}
 }
 
@@ -344,11 +347,11 @@ func (t *table) Snapshot() []byte {
 		r := t.acquired[ck]
 		s.Acquired = append(s.Acquired, acquiredSeq{ck.Client, ck.Key, r.Seq, r.Performed})
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+	b, err := t.snaps.Encode(s)
+	if err != nil {
 		panic(fmt.Sprintf("frangipani: encoding a snapshot: %v", err)) // plain data: a bug
 	}
-	return buf.Bytes()
+	return b
 }
 
 // Restore replaces the table with a snapshot's.

@@ -45,6 +45,25 @@ func (c GobCodec[C, R]) AppendResult(b []byte, result any) ([]byte, error) {
 // DecodeResult reads an R written by AppendResult.
 func (GobCodec[C, R]) DecodeResult(b []byte) (any, error) { return decodeGob[R](b) }
 
+// GobSnapshots encodes a state machine's snapshots, values of type S,
+// with encoding/gob, each standing alone as a fresh gob encoder writes it
+// (the bytes are the same): one made by NewGobSnapshots builds S's
+// descriptors once, as NewGobCodec does for commands, since a snapshot
+// is taken often and its descriptors cost as much to build as a small
+// state does to encode; the zero GobSnapshots builds them every time. S
+// must hold no maps (gob writes them in Go's random order). It belongs to
+// one server (one world's goroutine): give each state machine its own.
+type GobSnapshots[S any] struct {
+	enc *gobEncoder
+}
+
+// NewGobSnapshots returns a GobSnapshots that builds S's gob descriptors
+// once.
+func NewGobSnapshots[S any]() GobSnapshots[S] { return GobSnapshots[S]{newGobEncoder[S]()} }
+
+// Encode returns the stand-alone gob encoding of s.
+func (g GobSnapshots[S]) Encode(s S) ([]byte, error) { return g.enc.append(nil, &s) }
+
 // appendGob appends v, a T, to b with e (nil: a fresh encoder).
 func appendGob[T any](e *gobEncoder, b []byte, v any) ([]byte, error) {
 	t, ok := v.(T)

@@ -498,7 +498,9 @@ func TestGobCodec(t *testing.T) {
 // stands alone, byte for byte what a fresh gob encoder writes, although
 // the codec builds a type's descriptors once: for values of a nested
 // type, the first of its type and later ones, and for a type holding an
-// interface, whose values may carry types of their own.
+// interface, whose values may carry types of their own; and that
+// GobSnapshots, made by NewGobSnapshots or zero, writes a snapshot as the
+// fresh encoder the services used before it writes it.
 func TestGobCodecWritesWhatAFreshEncoderWrites(t *testing.T) {
 	type inner struct {
 		N    int
@@ -534,6 +536,13 @@ func TestGobCodecWritesWhatAFreshEncoderWrites(t *testing.T) {
 		got, err := c.DecodeResult(b)
 		require.NoError(t, err)
 		assert.Equal(t, v, got)
+	}
+	for _, snaps := range []rsm.GobSnapshots[cmd]{rsm.NewGobSnapshots[cmd](), {}} {
+		for _, v := range []cmd{{}, {Put: &inner{N: 4, Tags: []string{"b"}}}, {Pairs: [][2]int64{{3, 4}, {5, 6}}}, {Get: &inner{}}} {
+			b, err := snaps.Encode(v)
+			require.NoError(t, err)
+			assert.Equal(t, fresh(v), b, "a snapshot of %+v", v)
+		}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/replab/replab/rsm"
 )
 
 // A state is where a transaction is in two-phase commit.
@@ -86,10 +88,11 @@ type coordinator struct {
 	txns     map[Txid]*txn
 	outcomes map[int64]outcome
 	bugs     bugs
+	snaps    rsm.GobSnapshots[coordState]
 }
 
 func newCoordinator(shards int, presume Presumption, b bugs) *coordinator {
-	return &coordinator{shards: shards, presume: presume, txns: map[Txid]*txn{}, outcomes: map[int64]outcome{}, bugs: b}
+	return &coordinator{shards: shards, presume: presume, txns: map[Txid]*txn{}, outcomes: map[int64]outcome{}, bugs: b, snaps: rsm.NewGobSnapshots[coordState]()}
 }
 
 // Apply executes a coordCmd (an rsm.StateMachine). For Begin it returns
@@ -214,11 +217,11 @@ func (c *coordinator) Snapshot() []byte {
 	for _, cl := range slices.Sorted(maps.Keys(c.outcomes)) {
 		st.Outcomes = append(st.Outcomes, clientOutcome{cl, c.outcomes[cl]})
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	b, err := c.snaps.Encode(st)
+	if err != nil {
 		panic("shardtxn: encoding the coordinator's snapshot: " + err.Error())
 	}
-	return buf.Bytes()
+	return b
 }
 
 // Restore replaces the table with a snapshot's (an rsm.StateMachine).

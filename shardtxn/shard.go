@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/replab/replab/rsm"
 )
 
 // A vote is a cohort's answer to a prepare.
@@ -92,6 +94,7 @@ type shard struct {
 	prepared map[Txid]*prepared
 	decided  map[int64]last // client -> newest transaction decided here
 	bugs     bugs
+	snaps    rsm.GobSnapshots[shardState]
 
 	// released, if set, hears of keys whose locks were released (the
 	// server wakes the prepares waiting for them).
@@ -109,7 +112,7 @@ type last struct {
 }
 
 func newShard(b bugs) *shard {
-	return &shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{}, bugs: b}
+	return &shard{data: map[string]string{}, locks: map[string]*lock{}, prepared: map[Txid]*prepared{}, decided: map[int64]last{}, bugs: b, snaps: rsm.NewGobSnapshots[shardState]()}
 }
 
 // Apply executes a shardCmd (an rsm.StateMachine).
@@ -450,11 +453,11 @@ func (s *shard) Snapshot() []byte {
 	for _, c := range slices.Sorted(maps.Keys(s.decided)) {
 		st.Decided = append(st.Decided, clientLast{c, s.decided[c]})
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	b, err := s.snaps.Encode(st)
+	if err != nil {
 		panic("shardtxn: encoding a shard's snapshot: " + err.Error())
 	}
-	return buf.Bytes()
+	return b
 }
 
 // Restore replaces the state with a snapshot's (an rsm.StateMachine).
