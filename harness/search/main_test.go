@@ -1,0 +1,9 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/replab/replab/sim/simtest"
+)
+
+func TestMain(m *testing.M) { simtest.Main(m) }
