@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/replab/replab/harness/testbed"
@@ -39,6 +40,10 @@ const (
 	// swarmLogOrderProgress is logorder's: the 20 s within which its
 	// failover scenario asks a restarted node to have caught up.
 	swarmLogOrderProgress = logordertest.FailoverCheck
+	// swarmLogOrderEvents bounds a swarm-logorder seed's events: ten times
+	// the most that any of its first 1 000 seeds fired (303 961), rounded
+	// up. A seed past it fails as a storm.
+	swarmLogOrderEvents = 3_100_000
 	// swarmTxnBackoff is the first pause of a client after an abort,
 	// doubling with each abort in a row, as shardtxn's doc asks of
 	// callers under write intents.
@@ -191,11 +196,32 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 	return r, nil
 }
 
+// lengthen replaces the shape's drawn length with length (a scenario's
+// own timeline), lengthening the clients' pauses after each transaction
+// as much, so that the clients still issue at most swarmTxnOps
+// transactions. Before, swarm-logorder's failover seeds kept the pauses
+// drawn for their drawn length over 150 s: seed 2303 (23 clients, drawn
+// 10.9 s, pausing 167 ms) logged 13 000 transactions of ever longer lists
+// in 50 s and snapshotted every tid, and ran for hours; seed 70 filled its
+// log's link until a restarted node could not catch up.
+func (s *txnShape) lengthen(d *testbed.Draw, length time.Duration) {
+	think := &s.load.Lists.Think
+	if s.load.Bank != nil {
+		think = &s.load.Bank.Think
+	}
+	if length > s.length {
+		*think = time.Duration(float64(*think) * float64(length) / float64(s.length))
+		d.Note("think", think.String())
+	}
+	s.length = length
+	d.Note("length", length.String())
+}
+
 // swarmLogOrderScenario is logorder's swarm: each seed draws its own
 // configuration.
 func swarmLogOrderScenario() Scenario {
-	return swarmScenario("swarm-logorder", "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth (which bounds the log's batches: Raft's Bandwidth) and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s). "+
-		"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
+	return swarmScenario("swarm-logorder", "Log-ordered optimistic transactions (paper 004), the whole configuration drawn from the seed: 3-7 nodes, a replication factor of 1 to all of them, 16-10 000 tids of versions kept, snapshots every 1-1024 tids or never; 1-50 workers of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 workers' keys of a transaction a key (more keys, or for the bank fewer workers), each backing off after an abort; the network's latency, jitter, loss, reordering, bandwidth (which bounds the log's batches: Raft's Bandwidth) and duplication; bursts of random faults of drawn kinds and rate, or none, for 5 s to 3 min, or, on 5 % of seeds, paper 004's 150 s failover (the log's leader and a follower killed in turn, each down 2-25 s; the clients' pauses lengthened as much as the run, so that they issue no more transactions). "+
+		"After every burst everything heals and a transaction begun after the heal must commit within 20 s; after every failover restart the node must catch up within 20 s while the others go further; after the last heal every node must process the whole log within 30 s and a fresh client's read commit within 20 s; a seed that fires more than "+strconv.Itoa(swarmLogOrderEvents)+" events fails as a storm; every node's outcomes must agree, and txncheck must find the lists strictly serializable, or every read add up to the bank's total.",
 		func(b Bug) bool { return b.plantLogOrder(&logorder.Config{}) }, runSwarmLogOrder)
 }
 
@@ -225,8 +251,7 @@ func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (testbe
 	failover := d.Chance("failover", 0.05)
 	var n testbed.Nemesis
 	if failover {
-		shape.length = logordertest.FailoverLength
-		d.Note("length", logordertest.FailoverLength.String())
+		shape.lengthen(d, logordertest.FailoverLength)
 	} else {
 		var err error
 		if n, err = testbed.DrawFaults(d, nodes, shape.length, swarmLogOrderProgress, net.Modes); err != nil {
@@ -241,7 +266,7 @@ func runSwarmLogOrder(bug *Bug, seed int64, dir string, trace io.Writer) (testbe
 	if failover {
 		logordertest.WithFailover(&r)
 	}
-	r.Network, r.Nemesis.Schedule, r.Nemesis.Heals, r.Length, r.Progress = net, n.Schedule, n.Heals, shape.length, swarmLogOrderProgress
+	r.Network, r.Nemesis.Schedule, r.Nemesis.Heals, r.Length, r.Progress, r.MaxEvents = net, n.Schedule, n.Heals, shape.length, swarmLogOrderProgress, swarmLogOrderEvents
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
 	return r, nil
 }
