@@ -177,7 +177,7 @@ func (sp swarmKV) run(seed int64, dir string, trace io.Writer) (testbed.Run, err
 
 	var net testbed.Network
 	if leaseAimed {
-		net = testbed.DrawLAN(d)
+		net = testbed.DrawLAN(d, 1)
 	} else {
 		net = testbed.DrawNetwork(d)
 	}

@@ -48,6 +48,18 @@ const (
 	// doubling with each abort in a row, as shardtxn's doc asks of
 	// callers under write intents.
 	swarmTxnBackoff = 10 * time.Millisecond
+	// swarmTxnLockStep is the chance that a seed of lists draws its
+	// workload in lock step (drawLockStep).
+	swarmTxnLockStep = 0.5
+	// starvationRounds bounds, in rounds of a deadlock, how long a client
+	// that keeps trying may go without a commit while the network is
+	// healed (see runSwarmTxn).
+	starvationRounds = 20
+	// abortWays is how many ways of a message a deadlock's first victim's
+	// abort takes to free its locks: its no vote to the coordinator, the
+	// decision through the coordinators' log (two), to the shard, and
+	// through the shard's log (two).
+	abortWays = 6
 )
 
 // swarmScenario is a swarm scenario: run draws each seed's configuration
@@ -80,6 +92,7 @@ const (
 type txnShape struct {
 	clients int
 	length  time.Duration
+	think   time.Duration
 	load    *testbed.Txn
 }
 
@@ -93,8 +106,8 @@ type txnShape struct {
 func drawTxnShape(d *testbed.Draw) txnShape {
 	s := txnShape{clients: d.LogInt("clients", 1, 50)}
 	s.length = testbed.DrawLength(d, 5*time.Second, 30*time.Second, 3*time.Minute, 0.1)
-	floor := time.Duration(2 * float64(s.clients) * float64(s.length) / swarmTxnOps)
-	think := d.Duration("think", max(time.Millisecond, floor), max(100*time.Millisecond, 2*floor))
+	think := drawThink(d, s.clients, s.length, time.Millisecond, 100*time.Millisecond)
+	s.think = think
 	s.load = &testbed.Txn{Clients: s.clients, Balance: txntest.Balance, Backoff: swarmTxnBackoff}
 	// atLeast raises a count of keys to what keeps the clients times the
 	// keys of a transaction within swarmTxnPerKey a key, noting it.
@@ -126,6 +139,51 @@ func drawTxnShape(d *testbed.Draw) txnShape {
 	return s
 }
 
+// drawThink draws a think time from [lo, hi], both raised, if need be,
+// to what keeps clients' transactions over length within swarmTxnOps.
+func drawThink(d *testbed.Draw, clients int, length, lo, hi time.Duration) time.Duration {
+	floor := time.Duration(2 * float64(clients) * float64(length) / swarmTxnOps)
+	return d.Duration("think", max(lo, floor), max(hi, 2*floor))
+}
+
+// drawLockStep draws, over shape, a workload in which two transactions
+// can cross again and again (paper 000's deadlock, round after round),
+// and returns its network: a LAN, on which a deadlock's rounds keep time,
+// on most such seeds one of fixed latency (no jitter: a jitter of a tenth
+// of the latency shifted a pair's rounds apart within a second or so).
+// A few clients run short transactions over a few keys, each running an
+// aborted transaction again until it commits: at once under lock waits
+// (waits, whose randomized lengths are what should break a deadlock),
+// after its back-off pause under write intents, which abort both of a
+// crossing pair and ask their callers to back off (with no pause, such a
+// pair crossed again and again: swarm-txn's seeds 11 and 14 at the
+// commit that drew lock steps first). On most such seeds
+// each transaction's prepares to the shards of its later keys are held
+// back (txntest.HoldLaterPrepares), as if its coordinator locked in its
+// order, so that transactions of crossing orders deadlock. It returns the
+// hold (0: none).
+func drawLockStep(d *testbed.Draw, shape *txnShape, shards int, waits bool) (testbed.Network, time.Duration) {
+	shape.clients = d.Int("clients", 2, 6)
+	shape.think = drawThink(d, shape.clients, shape.length, 10*time.Microsecond, 2*time.Millisecond)
+	shape.load.Clients, shape.load.Retry = shape.clients, true
+	if waits {
+		shape.load.Backoff = 0
+		d.Note("backoff", "none (lock waits)")
+	}
+	shape.load.Lists = workload.ListSpec{Keys: d.Int("keys", 2, 6), MaxOps: d.Int("max ops", 2, 3), Reads: d.Float("reads", 0, 0.5), Think: shape.think}
+	jitter := 1.0
+	if d.Chance("fixed latency", 0.7) {
+		jitter = 0
+	}
+	net := testbed.DrawLAN(d, jitter)
+	var hold time.Duration
+	if d.Chance("later prepares held back", 0.9) {
+		hold = d.Duration("prepare hold", time.Millisecond, 10*time.Millisecond)
+		net.Rule, net.RuleName = txntest.HoldLaterPrepares(shards, hold), fmt.Sprintf("later keys' prepares held back %v", hold)
+	}
+	return net, hold
+}
+
 // swarmTxnScenario is shardtxn's swarm: each seed draws its own
 // configuration.
 func swarmTxnScenario() Scenario {
@@ -152,6 +210,11 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 	}
 	shape := drawTxnShape(d)
 	net := testbed.DrawNetwork(d)
+	var hold time.Duration
+	lockStep := shape.load.Bank == nil && d.Chance("lock step", swarmTxnLockStep)
+	if lockStep {
+		net, hold = drawLockStep(d, &shape, dep.Shards, dep.Config.Conflicts == shardtxn.LockWaits)
+	}
 	// Raft's Bandwidth is left unset: with a leader's batches cut to a
 	// share of half a heartbeat and one batch in flight a follower, a slow
 	// link carries the coordinators' log slower than many clients' retries
@@ -164,11 +227,12 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 		dep.Config.LockWait = w.Round(time.Millisecond)
 		d.Note("lock wait", dep.Config.LockWait.String())
 	}
-	if bug != nil {
-		bug.plantShardTxn(&dep.Config)
-	}
 	var n testbed.Nemesis
-	if d.Chance("aimed nemesis", 0.3) {
+	// A seed in lock step is aimed at no moment, and calm on half of
+	// them: its deadlocks' rounds are watched while the network is healed.
+	switch {
+	case lockStep && d.Chance("calm", 0.5):
+	case !lockStep && d.Chance("aimed nemesis", 0.3):
 		// Each strikes between the coordinators and the shards, which it
 		// needs on hosts of their own.
 		dep.Shared = false
@@ -180,18 +244,42 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 		default:
 			n.Reactive = func(e *testbed.Env) (func(), error) { return cutNemesis(e.World, e.Cluster) }
 		}
-	} else {
+	default:
 		var err error
 		if n, err = testbed.DrawFaults(d, dep.Hosts(), shape.length, swarmTxnProgress, net.Modes); err != nil {
 			return testbed.Run{}, err
 		}
 	}
+	// A deadlock's first victim frees its locks after its abort has gone
+	// its way (abortWays): a lock wait shorter than that gives up on every
+	// holder whatever it drew, which randomizing cannot break.
+	if w := 2 * abortWays * net.LongestWay(); shape.load.Retry && w > dep.Config.LockWait {
+		dep.Config.LockWait = w.Round(time.Millisecond)
+		d.Note("lock wait", fmt.Sprintf("%v (%d ways of a victim's abort, twice)", dep.Config.LockWait, abortWays))
+	}
+	if bug != nil {
+		bug.plantShardTxn(&dep.Config)
+	}
+	// A client that keeps trying must commit within starvationRounds
+	// rounds of a deadlock broken by randomized lock waits: the longest
+	// lock wait twice, a victim's abort on its way, the hold, the client's
+	// think time twice and its longest back-off pause, and on an
+	// unreliable network a transaction timeout (a lost prepare's
+	// transaction is aborted that late); counted from two transaction
+	// timeouts after a heal, one for the transactions the faults stranded
+	// to be aborted and one for elections and retries.
+	round := 2*2*dep.Config.LockWait + abortWays*net.LongestWay() + hold + 2*shape.think + shape.load.Backoff<<8
+	if net.Modes.Unreliable {
+		round += dep.Config.TxnTimeout
+	}
+	starve, recovery := starvationRounds*round, 2*dep.Config.TxnTimeout
 	d.Note("progress bound", swarmTxnProgress.String())
+	d.Note("starvation bound", fmt.Sprintf("%v (%d rounds of %v), from %v after a heal", starve, starvationRounds, round, recovery))
 	r, err := dep.Run("swarm-txn", seed, shape.load)
 	if err != nil {
 		return testbed.Run{}, err
 	}
-	r.Network, r.Nemesis, r.Length, r.Progress = net, n, shape.length, swarmTxnProgress
+	r.Network, r.Nemesis, r.Length, r.Progress, r.Starve, r.StarveAfter = net, n, shape.length, swarmTxnProgress, starve, recovery
 	r.Drawn, r.Dir, r.Trace = d.Params, dir, trace
 	return r, nil
 }

@@ -91,7 +91,7 @@ func TestDrawEdges(t *testing.T) {
 func TestDrawLANAndLongestWay(t *testing.T) {
 	for seed := int64(1); seed <= 200; seed++ {
 		d := NewDraw(seed, 7)
-		lan := DrawLAN(d)
+		lan := DrawLAN(d, 1)
 		require.NotNil(t, lan.Params)
 		assert.False(t, lan.Modes.Unreliable, "a LAN is reliable")
 		assert.GreaterOrEqual(t, lan.Params.Latency, 50*time.Microsecond)

@@ -252,7 +252,7 @@ func verdictAt(f *runfile.File, out *Record) int {
 		}
 		return from(at)
 	case out.Kind == KindStall && len(out.Stalls) > 0:
-		return from(int64(out.Stalls[0].Heal + out.Stalls[0].Bound))
+		return from(int64(out.Stalls[0].Moment()))
 	}
 	return last
 }

@@ -39,6 +39,17 @@ type Run struct {
 	// can probe (see Prober), a fresh client's operation must complete
 	// within Progress of the end of settling. Zero checks neither.
 	Progress time.Duration
+	// Starve, if positive, bounds how long a client that keeps trying
+	// may go without an operation completing while the run is healed
+	// (within Progress of a heal the nemesis declares, after the last
+	// heal, or all along with no nemesis): a client past it starves, a
+	// stall that names the client (Stall.Client). A workload tells the
+	// run of its clients' tries by Env.Tried.
+	Starve time.Duration
+	// StarveAfter is the time the service is given to recover after a
+	// heal (and after the clients start) before Starve's bound begins to
+	// run.
+	StarveAfter time.Duration
 	// Drains must all hold within Settle of the last heal (every lock
 	// released, say).
 	Drains []Drain
@@ -70,6 +81,11 @@ type Network struct {
 	// Modes are switched on through the monkey before the clients start,
 	// so the fault log shows them.
 	Modes chaos.Modes
+	// Rule, if set, is a delay rule put in force through the monkey,
+	// named RuleName, before the clients start, for the whole run (heals
+	// leave it): a class of messages the network holds back.
+	Rule     labrpc.DelayRule
+	RuleName string
 }
 
 // A Param is one drawn parameter of a run's configuration, as printed.
@@ -99,15 +115,34 @@ type Verdict struct {
 	Ops []int
 }
 
-// A Stall is a heal after which no operation begun completed in time.
+// A Stall is a heal after which no operation begun completed in time,
+// or a client that starved (Run.Starve).
 type Stall struct {
-	Heal  time.Duration // when the heal was, in virtual time
+	// Heal is when the heal was, in virtual time; for a client that
+	// starved, when its fruitless tries began (or the heal, if later).
+	Heal  time.Duration
 	Bound time.Duration
 	// Fresh is true for a fresh client's probe after the last heal.
 	Fresh bool
+	// Client names the client that starved, if one did; At is when its
+	// last fruitless try ended, past Heal+Bound.
+	Client string
+	At     time.Duration
+}
+
+// Moment is when the stall was found: when the bound ran out, or when a
+// starving client's last fruitless try ended.
+func (s Stall) Moment() time.Duration {
+	if s.Client != "" {
+		return s.At
+	}
+	return s.Heal + s.Bound
 }
 
 func (s Stall) String() string {
+	if s.Client != "" {
+		return fmt.Sprintf("stall: %s starved: it kept trying from %v, the network healed, and nothing of it completed by %v, past the bound of %v", s.Client, s.Heal, s.At, s.Bound)
+	}
 	if s.Fresh {
 		return fmt.Sprintf("stall: a fresh client's operation did not complete within %v of settling at %v", s.Bound, s.Heal)
 	}
@@ -183,6 +218,11 @@ type Env struct {
 	problem string        // the first problem Fail was told of
 	kind    string        // and its kind
 	start   time.Duration // when the nemesis started: the schedule's zero
+	healed  time.Duration // when the run healed at its end (0: not yet)
+	// trying are the clients that keep trying (Tried), by name: when
+	// their first try since their last completed operation began.
+	trying  map[string]time.Duration
+	starved *Stall // the first client that starved
 }
 
 // Calm reports whether the run is in a calm: within Progress of a heal
@@ -227,6 +267,57 @@ func (e *Env) Completed(start time.Duration) {
 	if start >= e.mark {
 		e.since++
 	}
+}
+
+// Tried tells the run that a try by client, begun at start, has ended,
+// completed or not: a client whose tries keep failing for longer than
+// Run.Starve while the run is healed starves, and the run fails then.
+func (e *Env) Tried(client string, start time.Duration, completed bool) {
+	if e.Run.Starve <= 0 {
+		return
+	}
+	if completed {
+		delete(e.trying, client)
+		return
+	}
+	if e.trying == nil {
+		e.trying = map[string]time.Duration{}
+	}
+	since, ok := e.trying[client]
+	if !ok {
+		since = start
+		e.trying[client] = since
+	}
+	healed, ok := e.healedSince()
+	if !ok {
+		return
+	}
+	since = max(since, healed+e.Run.StarveAfter)
+	if now := e.World.Now(); now-since > e.Run.Starve {
+		if e.starved == nil {
+			e.starved = &Stall{Heal: since, Bound: e.Run.Starve, Client: client, At: now}
+		}
+		e.FailAs(KindStall, e.starved.String())
+	}
+}
+
+// healedSince returns since when the run has been healed, if it is now:
+// within Progress of a heal the nemesis declares, after the run's last
+// heal, or, with no nemesis, since the clients started.
+func (e *Env) healedSince() (time.Duration, bool) {
+	now, n := e.World.Now(), e.Run.Nemesis
+	switch {
+	case e.healed > 0:
+		return e.healed, true
+	case len(n.Schedule) == 0 && n.Reactive == nil:
+		return e.start, true
+	}
+	for _, h := range n.Heals {
+		if at := e.start + h; now >= at && now < at+e.Run.Progress {
+			return at, true
+		}
+	}
+	return 0, false
 }
 
 // A Workload starts a run's clients.
@@ -316,6 +407,11 @@ func (r Run) Execute() (out *Record, err error) {
 			return nil, fmt.Errorf("%s: network: %w", r.Name, err)
 		}
 	}
+	if r.Network.Rule != nil {
+		if err := c.Monkey().SetDelayRule(r.Network.RuleName, r.Network.Rule); err != nil {
+			return nil, fmt.Errorf("%s: network: %w", r.Name, err)
+		}
+	}
 	load, err := r.Workload.Start(e)
 	if err != nil {
 		rec.Problem = fmt.Sprintf("starting the clients: %v", err)
@@ -334,7 +430,12 @@ func (r Run) Execute() (out *Record, err error) {
 		rec.Problem, rec.Kind = fmt.Sprintf(format, args...), kind
 		return rec, nil
 	}
-	failed := func() (*Record, error) { return fail(e.kind, "%s", e.problem) }
+	failed := func() (*Record, error) {
+		if e.starved != nil {
+			rec.Stalls = append(rec.Stalls, *e.starved)
+		}
+		return fail(e.kind, "%s", e.problem)
+	}
 	if w.RunUntil(e.failed, r.Length) {
 		return failed()
 	}
@@ -350,6 +451,7 @@ func (r Run) Execute() (out *Record, err error) {
 	}
 	load.Stop()
 	healed := w.Now()
+	e.healed = healed
 	if len(rec.Stalls) > 0 {
 		return fail(KindStall, "%v", rec.Stalls[0])
 	}
@@ -440,6 +542,8 @@ func (r *Run) check() error {
 		return fmt.Errorf("%s: no workload", r.Name)
 	case r.Length < 0 || r.Settle < 0 || r.Progress < 0:
 		return fmt.Errorf("%s: negative length %v, settle %v or progress %v", r.Name, r.Length, r.Settle, r.Progress)
+	case r.Starve < 0 || r.StarveAfter < 0:
+		return fmt.Errorf("%s: negative starvation bound %v or recovery %v", r.Name, r.Starve, r.StarveAfter)
 	case len(r.Nemesis.Heals) > 0 && r.Progress == 0:
 		return fmt.Errorf("%s: the nemesis declares heals but Progress is 0", r.Name)
 	}

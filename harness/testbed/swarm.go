@@ -30,14 +30,14 @@ func DrawNetwork(d *Draw) Network {
 }
 
 // DrawLAN draws a swarm seed's network as a LAN: labrpc's default
-// parameters with a latency of 50 µs–1 ms, jitter of up to the latency,
-// and reliable (no losses or short delays in force), for a seed whose
-// faults aim at moments tens of milliseconds wide, which a lossy or slow
-// network blurs.
-func DrawLAN(d *Draw) Network {
+// parameters with a latency of 50 µs–1 ms, jitter of up to jitter times
+// the latency, and reliable (no losses or short delays in force), for a
+// seed whose faults aim at moments tens of milliseconds wide, which a
+// lossy or slow network blurs.
+func DrawLAN(d *Draw, jitter float64) Network {
 	p := labrpc.DefaultParams()
 	p.Latency = d.Duration("latency", 50*time.Microsecond, time.Millisecond)
-	p.Jitter = time.Duration(d.Float("jitter/latency", 0, 1) * float64(p.Latency))
+	p.Jitter = time.Duration(d.Float("jitter/latency", 0, jitter) * float64(p.Latency))
 	d.Note("unreliable", "false (a LAN)")
 	return Network{Params: &p}
 }

@@ -37,6 +37,12 @@ type Txn struct {
 	// (at most 256·Backoff), drawn at random, before its next
 	// transaction.
 	Backoff time.Duration
+	// Retry makes each client run a list transaction that aborted again,
+	// the same one, until it commits (after its back-off pause, if it
+	// backs off), as a caller that must see its transaction through does:
+	// the history holds the transaction once, from its first try to the
+	// try that committed.
+	Retry bool
 	// Order, if set, gives the list history the order in which the
 	// service installed each key's values before it is checked
 	// (txncheck.History.Installed).
@@ -57,7 +63,9 @@ type txnLoad struct {
 type counted struct {
 	workload.TxnClient
 	e       *Env
+	name    string // the client's host's name, which Env.Tried is told
 	backoff time.Duration
+	retry   bool
 	aborts  int        // in a row
 	rng     *rand.Rand // the client's stream (workload.ClientRand)
 	// record, if the world records, records an operation's invoke and
@@ -66,12 +74,20 @@ type counted struct {
 }
 
 func (c *counted) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
-	start := c.e.World.Now()
 	ret := c.invoke(func() string { return listInput(ops) })
-	c.TxnClient.ListTxn(ops, func(o txncheck.Outcome, filled []txncheck.Op) {
-		ret(func() string { return listOutput(o, filled) })
-		c.ended(start, o, func() { done(o, filled) })
-	})
+	var try func()
+	try = func() {
+		start := c.e.World.Now()
+		c.TxnClient.ListTxn(ops, func(o txncheck.Outcome, filled []txncheck.Op) {
+			if o == txncheck.Fail && c.retry {
+				c.ended(start, o, try)
+				return
+			}
+			ret(func() string { return listOutput(o, filled) })
+			c.ended(start, o, func() { done(o, filled) })
+		})
+	}
+	try()
 }
 
 func (c *counted) Transfer(moves []bank.Transfer, done func(txncheck.Outcome)) {
@@ -102,13 +118,14 @@ func (c *counted) invoke(input func() string) func(output func() string) {
 	return func(output func() string) { ret(output()) }
 }
 
-// ended counts a transaction begun at start that ended with o, and
-// reports it by done, after a pause if it aborted and the client backs
-// off.
+// ended counts a transaction begun at start that ended with o, tells
+// the run of the try (Env.Tried), and reports it by done, after a pause
+// if it aborted and the client backs off.
 func (c *counted) ended(start time.Duration, o txncheck.Outcome, done func()) {
 	if o == txncheck.OK {
 		c.e.Completed(start)
 	}
+	c.e.Tried(c.name, start, o == txncheck.OK)
 	if o != txncheck.Fail || c.backoff <= 0 {
 		c.aborts = 0
 		done()
@@ -132,13 +149,14 @@ func (t *Txn) Start(e *Env) (Load, error) {
 	}
 	clients := make([]workload.TxnClient, t.Clients)
 	for i := range clients {
-		ck, err := t.Client(e.Cluster, fmt.Sprintf("client%d", i))
+		name := fmt.Sprintf("client%d", i)
+		ck, err := t.Client(e.Cluster, name)
 		if err != nil {
 			return nil, err
 		}
-		cl := &counted{TxnClient: ck, e: e, backoff: t.Backoff, rng: workload.ClientRand(e.World, i)}
+		cl := &counted{TxnClient: ck, e: e, name: name, backoff: t.Backoff, retry: t.Retry, rng: workload.ClientRand(e.World, i)}
 		if w := e.World; w.Recording() {
-			host, client := hostNamed(w, fmt.Sprintf("client%d", i)), i
+			host, client := hostNamed(w, name), i
 			cl.record = func(input string) func(string) { return clientOp(w, host, client, input) }
 		}
 		clients[i] = cl
