@@ -28,17 +28,22 @@ type txnStore struct {
 	balances    []int64
 	leak, abort bool
 	tries       int // the list transactions asked for
+	// starve names a client whose every list transaction aborts.
+	starve string
 }
 
-// txnToy is a client of a txnStore.
-type txnToy struct{ s *txnStore }
+// txnToy is a client of a txnStore, called name.
+type txnToy struct {
+	s    *txnStore
+	name string
+}
 
 func (c txnToy) later(f func()) { c.s.w.After(2*time.Millisecond, f) }
 
 func (c txnToy) ListTxn(ops []txncheck.Op, done func(txncheck.Outcome, []txncheck.Op)) {
 	c.s.tries++
 	c.later(func() {
-		if c.s.abort {
+		if c.s.abort || c.name == c.s.starve {
 			done(txncheck.Fail, nil)
 			return
 		}
@@ -86,9 +91,9 @@ func (c txnToy) Balances(accounts int, done func(txncheck.Outcome, []int64)) {
 // with the bank workload if bank.
 func txnRun(t *testing.T, s *txnStore, bank bool) Run {
 	tx := &Txn{
-		Client: func(c *cluster.Cluster, _ string) (workload.TxnClient, error) {
+		Client: func(c *cluster.Cluster, name string) (workload.TxnClient, error) {
 			s.w = c.World()
-			return txnToy{s}, nil
+			return txnToy{s, name}, nil
 		},
 		Clients: 3, Balance: 100, Backoff: 10 * time.Millisecond,
 		Lists: workload.ListSpec{Keys: 3, MaxOps: 3, Reads: 0.5, Think: 20 * time.Millisecond},
@@ -175,4 +180,49 @@ func TestTxnBacksOffAfterAborts(t *testing.T) {
 	assert.Greater(t, with, 3*8, "the pause grows to 2.56 s at most, not for ever")
 	_, err := (&Txn{}).Start(&Env{})
 	assert.EqualError(t, err, "txn workload of 0 clients: want some")
+}
+
+// TestTxnStarvation has one client's every transaction abort while the
+// others commit: a client that tries again and again starves, and the
+// run names it and the moment, once its fruitless tries outlast the bound
+// while the run is healed (within a calm after a heal, from the time
+// given to recover on); a run in which every client commits passes.
+func TestTxnStarvation(t *testing.T) {
+	const bound, recovery = 300 * time.Millisecond, 200 * time.Millisecond
+	run := func(starve string, calm bool) (Run, *Record) {
+		s := &txnStore{lists: map[int][]int{}, starve: starve}
+		r := txnRun(t, s, false)
+		r.Workload.(*Txn).Retry, r.Workload.(*Txn).Backoff = true, 0
+		r.Starve, r.StarveAfter = bound, recovery
+		if calm {
+			r.Nemesis = Nemesis{}
+		}
+		rec, err := r.Execute()
+		require.NoError(t, err)
+		return r, rec
+	}
+	for _, calm := range []bool{true, false} {
+		_, rec := run("", calm)
+		assert.True(t, rec.OK(), "calm %v: %s", calm, rec.Problem)
+	}
+	_, rec := run("client1", true)
+	require.Len(t, rec.Stalls, 1, rec.Problem)
+	st := rec.Stalls[0]
+	assert.Equal(t, KindStall, rec.Kind)
+	assert.Equal(t, "client1", st.Client)
+	assert.Equal(t, bound, st.Bound)
+	assert.GreaterOrEqual(t, st.Heal, recovery, "the bound runs from the recovery on")
+	assert.Greater(t, st.Moment()-st.Heal, bound)
+	assert.Less(t, st.Moment()-st.Heal, bound+10*time.Millisecond, "found at its first try past the bound (one every 2 ms)")
+	assert.Contains(t, rec.Problem, "stall: client1 starved: it kept trying from "+st.Heal.String())
+
+	r, rec := run("client2", false)
+	require.Len(t, rec.Stalls, 1, rec.Problem)
+	st = rec.Stalls[0]
+	assert.Equal(t, "client2", st.Client)
+	healed := false
+	for _, h := range r.Nemesis.Heals {
+		healed = healed || st.Heal >= h+recovery && st.Moment() < h+r.Progress
+	}
+	assert.True(t, healed, "starved within a calm (heals %v, progress %v): %v", r.Nemesis.Heals, r.Progress, st)
 }
