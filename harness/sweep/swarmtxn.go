@@ -209,10 +209,15 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 		dep.Config.RSM.MaxRaftState = d.LogInt("snapshot at bytes", 4<<10, 64<<10)
 	}
 	shape := drawTxnShape(d)
+	drawn := len(d.Params)
 	net := testbed.DrawNetwork(d)
 	var hold time.Duration
 	lockStep := shape.load.Bank == nil && d.Chance("lock step", swarmTxnLockStep)
 	if lockStep {
+		// The network drawn above is not the seed's: its draws are left
+		// out of what the seed prints (drawn after it, the lock step
+		// leaves the other seeds' draws as they were).
+		d.Params = append(d.Params[:drawn], d.Params[len(d.Params)-1])
 		net, hold = drawLockStep(d, &shape, dep.Shards, dep.Config.Conflicts == shardtxn.LockWaits)
 	}
 	// Raft's Bandwidth is left unset: with a leader's batches cut to a
@@ -272,6 +277,7 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 	if net.Modes.Unreliable {
 		round += dep.Config.TxnTimeout
 	}
+	round = round.Round(time.Millisecond)
 	starve, recovery := starvationRounds*round, 2*dep.Config.TxnTimeout
 	d.Note("progress bound", swarmTxnProgress.String())
 	d.Note("starvation bound", fmt.Sprintf("%v (%d rounds of %v), from %v after a heal", starve, starvationRounds, round, recovery))
