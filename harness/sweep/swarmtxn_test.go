@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/replab/replab/harness/testbed"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,16 +65,43 @@ func TestSwarmTxnOpensAccountsPastAnAbort(t *testing.T) {
 	assert.Positive(t, o.Ops)
 }
 
-// TestSwarmTxnSettlesOnSlowLinks runs the seeds whose clients' last
-// transactions did not end within the settle while Raft's batches were
-// bound by the drawn bandwidth (a slow link, many clients, five or seven
-// replicas): swarm-txn leaves Raft's Bandwidth unset.
+// TestSwarmTxnSettlesOnSlowLinks runs seeds of a slow link, many
+// clients and five or seven replicas, as seeds 919 and 1427 drew when
+// their clients' last transactions did not end within the settle while
+// Raft's batches were bound by the drawn bandwidth: swarm-txn leaves
+// Raft's Bandwidth unset. Seed 1427 draws a lock step on a LAN since
+// swarm-txn drew lock steps; seed 420 (35 clients, a 124 KB/s link, five
+// replicas) stands in for it.
 func TestSwarmTxnSettlesOnSlowLinks(t *testing.T) {
 	sc, err := Lookup("swarm-txn")
 	require.NoError(t, err)
-	for _, seed := range []int64{919, 1427} {
+	for _, seed := range []int64{919, 420} {
 		o := sc.Run(seed, t.TempDir(), nil)
 		require.True(t, o.OK(), "seed %d: %s", seed, o.Problem)
 		assert.Equal(t, "true", DrawnMap(o.Drawn)["bandwidth bound"], "seed %d draws a slow link", seed)
 	}
+}
+
+// TestSwarmTxnStarvesFixedLockWaits replays a seed in lock step (paper
+// 000's lock waits, three clients that run an aborted transaction again
+// at once, a LAN of fixed latency, later keys' prepares held back) with
+// the fixed lock waits planted: a crossing pair's waits run out together
+// round after round, and a client starves, which the starvation check
+// names. With the waits randomized, as shardtxn has them, the seed passes.
+func TestSwarmTxnStarvesFixedLockWaits(t *testing.T) {
+	t.Parallel()
+	sc, err := Lookup("swarm-txn")
+	require.NoError(t, err)
+	const seed = 49
+	o := sc.Run(seed, t.TempDir(), nil)
+	require.True(t, o.OK(), o.Problem)
+	drawn := DrawnMap(o.Drawn)
+	assert.Equal(t, "true", drawn["lock step"])
+	assert.Equal(t, "none (lock waits)", drawn["backoff"])
+	planted, err := Planted(sc, Bug{"shardtxn", "fixed instead of randomized lock waits"})
+	require.NoError(t, err)
+	o = planted.Run(seed, t.TempDir(), nil)
+	require.False(t, o.OK(), "the fixed lock waits pass seed %d", seed)
+	assert.Equal(t, testbed.KindStall, testbed.ProblemKind(o.Problem))
+	assert.Regexp(t, `^stall: client\d starved: it kept trying from `, o.Problem)
 }
