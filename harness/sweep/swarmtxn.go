@@ -155,9 +155,9 @@ func drawThink(d *testbed.Draw, clients int, length, lo, hi time.Duration) time.
 // aborted transaction again until it commits: at once under lock waits
 // (waits, whose randomized lengths are what should break a deadlock),
 // after its back-off pause under write intents, which abort both of a
-// crossing pair and ask their callers to back off (with no pause, such a
-// pair crossed again and again: swarm-txn's seeds 11 and 14 at the
-// commit that drew lock steps first). On most such seeds
+// crossing pair and ask their callers to back off (with no pause, such
+// pairs crossed again and again, and clients starved, on seeds 11 and 14
+// of a first version of these draws). On most such seeds
 // each transaction's prepares to the shards of its later keys are held
 // back (txntest.HoldLaterPrepares), as if its coordinator locked in its
 // order, so that transactions of crossing orders deadlock. It returns the
