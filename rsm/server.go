@@ -68,6 +68,7 @@ type Server struct {
 
 	applied  int
 	sessions map[int64]session // each client's latest request and its result
+	snapLen  int               // the last snapshot's length, the next one's buffer (see snapshot)
 
 	waiting map[int]waiter  // requests this leader submitted, by log index
 	logged  map[Session]int // the index of each waiting session request

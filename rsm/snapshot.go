@@ -22,9 +22,11 @@ func (s *Server) Snapshot() []byte { return s.snapshot() }
 func (s *Server) Restore(snapshot []byte) error { return s.restore(snapshot) }
 
 // snapshot encodes the applied index, the session table (in client order,
-// so that the bytes are deterministic) and the state machine's snapshot.
+// so that the bytes are deterministic) and the state machine's snapshot,
+// in a buffer of the last snapshot's length, which the next seldom
+// outgrows, rather than grown to it.
 func (s *Server) snapshot() []byte {
-	b := binary.AppendUvarint(nil, uint64(s.applied))
+	b := binary.AppendUvarint(make([]byte, 0, s.snapLen), uint64(s.applied))
 	clients := make([]int64, 0, len(s.sessions))
 	if !s.cfg.bugs.snapshotNoSessions {
 		for c := range s.sessions {
@@ -43,7 +45,9 @@ func (s *Server) snapshot() []byte {
 		}
 		b = wire.AppendBytes(b, r)
 	}
-	return wire.AppendBytes(b, s.sm.Snapshot())
+	b = wire.AppendBytes(b, s.sm.Snapshot())
+	s.snapLen = len(b)
+	return b
 }
 
 // restore replaces the state with a snapshot's (an empty one is the

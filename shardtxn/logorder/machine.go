@@ -38,6 +38,9 @@ type machine struct {
 	processed int // every tid up to here is decided and applied to st
 	queue     []queued
 	queuedFn  func() // tells the server a transaction was queued
+	// snapLen is the last snapshot's length: the next is built in a
+	// buffer that size, which it seldom outgrows, rather than grown to it.
+	snapLen int
 }
 
 // Apply queues a transaction under its log index, and returns the index.
@@ -55,12 +58,13 @@ func (m *machine) Apply(cmd any) any {
 // Snapshot encodes the node's state: the node, the processed tid, the
 // store and the queue.
 func (m *machine) Snapshot() []byte {
-	b := binary.AppendUvarint(nil, uint64(m.me))
+	b := binary.AppendUvarint(make([]byte, 0, m.snapLen), uint64(m.me))
 	b = m.st.appendTo(binary.AppendUvarint(b, uint64(m.processed)))
 	b = binary.AppendUvarint(b, uint64(len(m.queue)))
 	for _, q := range m.queue {
 		b = appendTxn(binary.AppendUvarint(b, uint64(q.tid)), q.txn)
 	}
+	m.snapLen = len(b)
 	return b
 }
 
