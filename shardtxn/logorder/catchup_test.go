@@ -19,6 +19,7 @@ import (
 // would restart from), and every node processes the whole log once the
 // clients stop.
 func TestFarBehindCatchesUp(t *testing.T) {
+	t.Parallel()
 	simtest.Run(t, simtest.Seeds(t, 1, 2), func(t *testing.T, seed int64) simtest.Result {
 		cfg := config(5, 2)
 		cfg.Versions, cfg.SnapshotEvery = 16, 8

@@ -56,6 +56,7 @@ func testSweep(t *testing.T, bank bool) {
 // restarted node is behind, on seed 2 (the sweeps' test runs seed 1 and
 // replays it; labsim sweep logorder-failover runs many).
 func TestFailover(t *testing.T) {
+	t.Parallel()
 	for _, seed := range simtest.Seeds(t, 2) {
 		sp := logordertest.Spec{Name: t.Name(), Config: logordertest.FailoverConfig(), Bank: true, Failover: true}
 		rec, err := sp.Run(seed, "", nil)
