@@ -42,6 +42,7 @@ type Host struct {
 	diskStart   time.Duration // when the disk's last write queued begins
 	diskFree    time.Duration // and ends: every save so far is written then
 	diskWrites  int           // how many writes the disk has begun or queued
+	diskLogs    bool          // each persister's saves in writes of their own (SetDiskLogs)
 }
 
 const ppmOne = 1_000_000
@@ -130,11 +131,28 @@ func (h *Host) SetDiskLatency(d time.Duration) error {
 // written every save made so far: at most now if it is idle.
 func (h *Host) DiskFree() time.Duration { return h.diskFree }
 
-// wrote puts one save in the host's disk's next write.
-func (h *Host) wrote() {
+// SetDiskLogs, if separate, gives each of the host's persisters a log of
+// its own on the host's one disk, as a process running several Raft
+// nodes, each with its own write-ahead log, has: a save joins only its own
+// persister's next write, and the disk still does one write at a time, so
+// the writes of n busy persisters take n times as long as one's. Off, the
+// default, every save on the host joins the disk's next write, whatever
+// its persister (one log for the host's every node).
+func (h *Host) SetDiskLogs(separate bool) { h.diskLogs = separate }
+
+// wrote puts one save of ps in the host's disk's next write (ps's own
+// next write, with SetDiskLogs).
+func (h *Host) wrote(ps *Persister) {
 	now := h.w.now
 	switch {
 	case h.diskLatency == 0:
+	case h.diskLogs:
+		if now < ps.diskStart { // ps's next write has not begun: the save joins it
+			return
+		}
+		ps.diskStart = max(now, h.diskFree)
+		h.diskStart, h.diskFree = ps.diskStart, ps.diskStart+h.diskLatency
+		h.diskWrites++
 	case now >= h.diskFree: // idle: a write starts now
 		h.diskStart, h.diskFree = now, now+h.diskLatency
 		h.diskWrites++

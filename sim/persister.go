@@ -1,6 +1,9 @@
 package sim
 
-import "bytes"
+import (
+	"bytes"
+	"time"
+)
 
 // A Persister is a host's stable storage, in the shape of the 6.5840 labs:
 // a Raft state blob and a snapshot, saved together atomically. It survives
@@ -9,6 +12,9 @@ type Persister struct {
 	raftstate []byte
 	snapshot  []byte
 	host      *Host // the host whose disk it is on, if any: saves take its disk's time
+	// diskStart is when the latest write of this persister's own log
+	// queued on its host's disk begins (Host.SetDiskLogs).
+	diskStart time.Duration
 }
 
 // MakePersister returns an empty persister.
@@ -42,7 +48,7 @@ func (ps *Persister) SaveNoCopy(raftstate, snapshot []byte) {
 // wrote charges a save to the disk of the persister's host, if it has one.
 func (ps *Persister) wrote() {
 	if ps.host != nil {
-		ps.host.wrote()
+		ps.host.wrote(ps)
 	}
 }
 

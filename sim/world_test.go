@@ -615,6 +615,32 @@ func TestDiskLatencyQueuesSaves(t *testing.T) {
 	assert.Equal(t, 5, h.DiskWrites(), "0-2, 2-4, 4-6, 13-15 ms and the new incarnation's; none while saving was free")
 }
 
+// TestDiskLogsSerializeTheirWrites checks SetDiskLogs: a save joins only
+// its own persister's next write, and the disk does one write at a time,
+// so two persisters' saves take two writes where one log takes one.
+func TestDiskLogsSerializeTheirWrites(t *testing.T) {
+	w := NewWorld(1)
+	h := w.NewHost("h")
+	require.NoError(t, h.SetDiskLatency(2*time.Millisecond))
+	h.SetDiskLogs(true)
+	h.PersisterNamed("g1").Save([]byte("a"), nil)
+	assert.Equal(t, 2*time.Millisecond, h.DiskFree(), "an idle disk starts g1's write now")
+	h.PersisterNamed("g2").Save([]byte("b"), nil)
+	assert.Equal(t, 4*time.Millisecond, h.DiskFree(), "g2's save waits for g1's write, in a write of its own")
+	h.PersisterNamed("g1").Save([]byte("a2"), nil)
+	assert.Equal(t, 6*time.Millisecond, h.DiskFree(), "g1's write under way: its next write follows g2's")
+	h.PersisterNamed("g2").Save([]byte("b2"), nil)
+	assert.Equal(t, 6*time.Millisecond, h.DiskFree(), "g2's queued write (2-4 ms) has not begun: the save joins it")
+	assert.Equal(t, 3, h.DiskWrites(), "0-2 (g1), 2-4 (g2), 4-6 ms (g1)")
+
+	one := NewWorld(1).NewHost("h")
+	require.NoError(t, one.SetDiskLatency(2*time.Millisecond))
+	for _, g := range []string{"g1", "g2", "g1", "g2"} {
+		one.PersisterNamed(g).Save([]byte(g), nil)
+	}
+	assert.Equal(t, 2, one.DiskWrites(), "one log for the host: 0-2 ms, and one write for the three saves behind it")
+}
+
 // TestEventLimitEndsAStorm checks that a world past its event limit
 // panics with a Storm that says how many events by when, and that no
 // limit is the default.
