@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -110,7 +111,7 @@ func liveNodesExperiment() Experiment {
 	return Experiment{
 		Name:        "live-nodes",
 		Reproduces:  "Raft-KV-with-ChaosMonkey paper, Fig. 9",
-		Description: "re-election time as leaders of 31 servers are killed one after another down to 16 live, with a killed server silent or still sending, our Raft and the paper's",
+		Description: "re-election time as leaders of 31 servers are killed one after another down to 16 live, with a killed server silent or still sending, our Raft and the paper's, and the paper's on a network as slow as its pigeonhole interval",
 		Seed:        1,
 		Run:         runLiveNodes,
 	}
@@ -165,11 +166,14 @@ func runLiveNodes(p Params) (*Result, error) {
 	}
 	lan, slow := networks()[0], networks()[1]
 	silent, sends := killings()[0], killings()[1]
+	quorum := servers/2 + 1
+	pigeon, pigeonNet := pigeonholeNetwork(paperRaft(), quorum)
 	variants := []variant{
 		{"ours, " + silent.name + ", " + lan.name, raft.PaperConfig(), lan.p, silent},
 		{"ours, " + silent.name + ", " + slow.name, raft.PaperConfig(), slow.p, silent},
 		{"ours, " + sends.name + ", " + lan.name, raft.PaperConfig(), lan.p, sends},
 		{"the paper's, " + sends.name + ", " + lan.name, paperRaft(), lan.p, sends},
+		{"the paper's, " + silent.name + ", " + fmt.Sprintf("votes arriving in %v", pigeon), paperRaft(), pigeonNet, silent},
 	}
 	tab := plots.NewTable("variant", "run", "live_servers", "election_s", "elected")
 	times := make([]map[int][]float64, len(variants)*runs)
@@ -250,11 +254,10 @@ func runLiveNodes(p Params) (*Result, error) {
 	if len(held) == 0 {
 		return nil, fmt.Errorf("live-nodes: no count at which both of our Raft's killings elected")
 	}
-	quorum := servers/2 + 1
 	caption := fmt.Sprintf("Time to elect a new leader after killing the leader, against the servers still alive: mean of %d runs, its 95%% confidence interval shaded "+
 		"(most elections take one round and a few a second one, so the mean moves with how often a second round is needed, and a percentile band would jump between the two); "+
 		"an election not over after %v is recorded at that cap, and its run ends there. Paper profile; the paper's Raft sends on the heartbeat and has neither PreVote nor CheckQuorum "+
-		"(with killed servers silent it elects as ours does, so it is run only with them still sending). "+
+		"(with killed servers silent on the LAN it elects as ours does, so there it is run only with them still sending). "+
 		"The paper's KILL makes a server drop what it receives; whether what it sends still arrives, the paper does not say, so both readings are drawn. "+
 		"Neither shows the paper's cliff, about two minutes to elect with exactly 16 of 31 alive. With killed servers silent, only the slow network slows down at 16 live, "+
 		"where a candidate needs every live vote and a second candidate in the same term splits them: its mean rises from %.2f s with %d live to %.2f s with %d, "+
@@ -262,10 +265,58 @@ func runLiveNodes(p Params) (*Result, error) {
 		"With killed servers still sending, the killed leader's heartbeats still arrive and hold the followers back: our Raft's step down by CheckQuorum, "+
 		"%.2f-%.2f s later on average than with killed servers silent, at every count alike; the paper's, without CheckQuorum, never does.",
 		runs, electionCap, means[1][quorum+1], quorum+1, means[1][quorum], quorum, slices.Min(held), slices.Max(held))
+	caption += pigeonholeCaption(pigeon, quorum, servers-1, means[4], maxAt(times[4*runs:], quorum))
 	for _, name := range undrawn {
 		caption += fmt.Sprintf(" Not drawn: %s, which elected no leader within the %v cap after the first kill, in any of the %d runs.", name, electionCap, runs)
 	}
 	return &Result{Table: tab, Notes: notes, Figures: []plots.Figure{{Name: "live-nodes", Caption: caption, Charts: []*plots.Chart{ch}}}}, nil
+}
+
+// pigeonholeNetwork returns the paper's pigeonhole interval for rc and
+// quorum live servers (rc's election timeout range split into quorum
+// equal parts: 31.25 ms for 500-1000 ms and 16), and a network on which a
+// message takes that long to arrive, give or take a third: the paper's
+// reading of its cliff is that the interval is too short to collect votes
+// in.
+func pigeonholeNetwork(rc raft.Config, quorum int) (time.Duration, labrpc.Params) {
+	interval := (rc.ElectionMax - rc.ElectionMin) / time.Duration(quorum)
+	p := network()
+	p.Latency, p.Jitter = interval, interval/3
+	return interval, p
+}
+
+// maxAt returns the longest of the elections at live servers over runs
+// (each run's elections by live servers), 0 if none.
+func maxAt(runs []map[int][]float64, live int) float64 {
+	var longest float64
+	for _, byLive := range runs {
+		for _, s := range byLive[live] {
+			longest = max(longest, s)
+		}
+	}
+	return longest
+}
+
+// pigeonholeCaption is what live-nodes' caption says of the paper's Raft
+// on a network whose messages take the paper's pigeonhole interval to
+// arrive: its mean election by live servers (means), from all the
+// followers to the quorum, and the longest at the quorum.
+func pigeonholeCaption(interval time.Duration, quorum, most int, means map[int]float64, longest float64) string {
+	longestAt := quorum
+	for _, live := range slices.Sorted(maps.Keys(means)) {
+		if means[live] > means[longestAt] {
+			longestAt = live
+		}
+	}
+	where := fmt.Sprintf("its mean is longest at %d live, where the paper's cliff is", quorum)
+	if longestAt != quorum {
+		where = fmt.Sprintf("its mean is longest at %d live, not at %d, where the paper's cliff is", longestAt, quorum)
+	}
+	return fmt.Sprintf(" The paper explains its cliff by its pigeonhole interval, the %v of its election timeout range split %d ways, which it says is too short to collect votes in: "+
+		"on a network where every message takes that long to arrive, the paper's Raft with killed servers silent takes %.2f s on average with %d live, %.2f s with %d and %.2f s with %d (the longest %.2f s), "+
+		"%.1f times as long at %d live as at %d: %s, but it rises by seconds, not to minutes.",
+		interval, quorum, means[most], most, means[quorum+1], quorum+1, means[quorum], quorum, longest,
+		means[quorum]/means[quorum+1], quorum, quorum+1, where)
 }
 
 // capped counts the times at the election cap.

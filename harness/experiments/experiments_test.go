@@ -249,3 +249,19 @@ func TestImpossiblePercentilesFlagged(t *testing.T) {
 	assert.Equal(t, " The paper's table cannot be right for commit on Nami 5 nodes, 2-way (p50 5.28, p95 9.99, p99 4.19 ms): a percentile is never below a lower one; we draw it as printed.", got)
 	assert.Empty(t, impossiblePercentiles([]bankDesign{namiThree()}, []string{"moveMoney", "commit", "getAsOf"}))
 }
+
+// TestPigeonholeCaptionSaysWhereTheMeanPeaks checks live-nodes' sentence
+// on the paper's pigeonhole network: the interval (500 ms split 16 ways),
+// the means at the quorum and one above, their ratio, and whether the
+// longest mean falls at the quorum.
+func TestPigeonholeCaptionSaysWhereTheMeanPeaks(t *testing.T) {
+	interval, p := pigeonholeNetwork(paperRaft(), 16)
+	assert.Equal(t, 31250*time.Microsecond, interval)
+	assert.Equal(t, interval, p.Latency)
+	c := pigeonholeCaption(interval, 16, 30, map[int]float64{30: 0.6, 17: 1.2, 16: 2.4}, 8.5)
+	assert.Contains(t, c, "the 31.25ms of its election timeout range split 16 ways")
+	assert.Contains(t, c, "0.60 s on average with 30 live, 1.20 s with 17 and 2.40 s with 16 (the longest 8.50 s), 2.0 times as long at 16 live as at 17: its mean is longest at 16 live, where")
+	c = pigeonholeCaption(interval, 16, 30, map[int]float64{30: 0.6, 20: 3, 17: 1.2, 16: 2.4}, 8.5)
+	assert.Contains(t, c, "its mean is longest at 20 live, not at 16")
+	assert.Equal(t, 8.5, maxAt([]map[int][]float64{{16: {1, 8.5}}, {16: {2}, 17: {9}}}, 16))
+}
