@@ -10,6 +10,7 @@
 //	labsim sweep SCENARIO -seed N [-trace FILE] [-out DIR]
 //	labsim sweep SCENARIO -plant BUG [either's flags] | -plant list
 //	labsim merge FILE|DIR... [-json FILE] [-markdown FILE]
+//	labsim compare DIR_A DIR_B [-columns N]
 //	labsim demo [-seed N] [-hosts N] [-duration D] [-trace FILE]
 //	labsim kit KIT [-out DIR] [-module PATH]
 //	labsim grade -student DIR [-lab LAB] [-module PATH] [-secret S] [-timeout D] [-json FILE]
@@ -35,7 +36,8 @@
 // -shard splits a sweep over machines (auto: a Kubernetes Indexed Job, a
 // GitHub Actions matrix or a Slurm array) and -json writes its results as
 // JSON lines, which merge puts together into one verdict (-markdown: a
-// section of docs/swarms.md).
+// section of docs/swarms.md). compare compares two runs of figures (the
+// cut-down and -full, say) experiment by experiment, from their CSVs.
 // demo is a ping counter (not Raft) under random faults, run twice to show
 // that a seed replays to the same trace hash. kit writes a course kit (a
 // skeleton to fill in, the lab's test catalogue, the simulator) as a

@@ -33,7 +33,7 @@ type actionMany func(e *env, args []string) error
 
 // commands returns labsim's commands, in the order help lists them.
 func commands() []*command {
-	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, mergeCmd, demoCmd, kitCmd, gradeCmd, checkCmd, recordCmd, replayCmd, shrinkCmd, viewCmd, galleryCmd, searchCmd}
+	return []*command{listCmd, runCmd, figuresCmd, sweepCmd, mergeCmd, compareCmd, demoCmd, kitCmd, gradeCmd, checkCmd, recordCmd, replayCmd, shrinkCmd, viewCmd, galleryCmd, searchCmd}
 }
 
 // flagSet returns c's flags, with the function that runs c with them and
