@@ -157,9 +157,9 @@ func TestAcidShardsCaptionNamesTheCostliestShards(t *testing.T) {
 	busy := [][]float64{{0, 0, 0}, {0.9, 0.9, 0.9}, {0.9, 0.95, 1}}
 	c := acidShardsCaption(10, time.Second/2, [][]float64{{4000, 3000, 2600}, {1800, 1700, 1700}, {1600, 1400, 1100}}, busy)
 	assert.Contains(t, c, "one log a host kept 45, 57 and 65 %", "1800/4000, 1700/3000, 1700/2600")
-	assert.Contains(t, c, "a log per shard 40, 47 and 42 %: the logs cost the most at 3 and at 3 shards.")
+	assert.Contains(t, c, "a log per shard 40, 47 and 42 %: the logs cost the most at 3 shards with one log a host and at 3 with a log per shard.")
 	assert.Contains(t, c, "both were measured and ruled out")
 	c = acidShardsCaption(10, time.Second/2, [][]float64{{4000, 3000, 2600}, {1800, 1700, 1700}, {2000, 1500, 1000}}, busy)
-	assert.Contains(t, c, "the logs cost the most at 3 and at 7 shards. A log per shard costs the most at 7 shards, as the paper's logs did; one log a host does not.")
+	assert.Contains(t, c, "the logs cost the most at 3 shards with one log a host and at 7 with a log per shard. A log per shard costs the most at 7 shards, as the paper's logs did; one log a host does not.")
 	assert.NotContains(t, c, "ruled out")
 }

@@ -324,7 +324,7 @@ func acidShardsCaption(ops int, window time.Duration, writes, busy [][]float64) 
 		"More shards on the same three hosts spread a transaction over more groups (more prepares, more decisions to deliver) without adding machines to serve them, which costs CPU per message. "+
 		"The disk limits every bar: the busiest host's disk was writing %.0f, %.0f and %.0f %% of the time under the writes with one log a host, where one write carries the saves of every group on its host, so more groups cost it little, "+
 		"and %.0f, %.0f and %.0f %% with a log per shard, where each group's saves take writes of their own. "+
-		"Against free disks, one log a host kept %.0f, %.0f and %.0f %% of the writes with 3, 5 and 7 shards, a log per shard %.0f, %.0f and %.0f %%: the logs cost the most at %d and at %d shards. %s",
+		"Against free disks, one log a host kept %.0f, %.0f and %.0f %% of the writes with 3, 5 and 7 shards, a log per shard %.0f, %.0f and %.0f %%: the logs cost the most at %d shards with one log a host and at %d with a log per shard. %s",
 		ops, acidKeys, acidClients, window, acidDiskLatency,
 		writes[0][0], writes[0][1], writes[0][2], fall(writes[0], 0), fall(writes[0], 1),
 		writes[1][0], writes[1][1], writes[1][2], fall(writes[1], 0), fall(writes[1], 1),
