@@ -39,8 +39,10 @@ var readmeFigures = []struct {
 	{"| read transactions a second at 3 / 10 / 20 ops | %s / %s / %s | %s / %s / %s |", []figureNumber{
 		acidTable("3", "read", "committed_per_s"), acidTable("10", "read", "committed_per_s"), acidTable("20", "read", "committed_per_s"),
 		acidTable("3", "read", "paper_per_s"), acidTable("10", "read", "paper_per_s"), acidTable("20", "read", "paper_per_s")}},
-	{"| writes a second at 3 / 5 / 7 shards (`txn-acid-shards`) | %s / %s / %s; with a 1 ms disk write %s / %s / %s |", []figureNumber{
-		acidShards("0", "3"), acidShards("0", "5"), acidShards("0", "7"), acidShards("1", "3"), acidShards("1", "5"), acidShards("1", "7")}},
+	{"| writes a second at 3 / 5 / 7 shards (`txn-acid-shards`) | %s / %s / %s; with a 1 ms disk write %s / %s / %s; with a log per shard %s / %s / %s |", []figureNumber{
+		acidShards("0", "false", "3"), acidShards("0", "false", "5"), acidShards("0", "false", "7"),
+		acidShards("1", "false", "3"), acidShards("1", "false", "5"), acidShards("1", "false", "7"),
+		acidShards("1", "true", "3"), acidShards("1", "true", "5"), acidShards("1", "true", "7")}},
 	{"| write latency, 1 vs 3 transaction managers (`txn-acid-crash`) | %s vs %s ms mean |", []figureNumber{
 		acidCrash(ourClient, "1 TM", "latency_mean_ms", "%.1f"), acidCrash(ourClient, "3 TMs", "latency_mean_ms", "%.1f")}},
 	{"| read vs write latency, 1 transaction manager (`txn-acid-reads`) | %s vs %s ms mean |", []figureNumber{
@@ -159,8 +161,8 @@ func acidTable(ops, kind, col string) figureNumber {
 	return figureNumber{"txn-acid-table1", "ops_per_txn=" + ops + ";kind=" + kind, "one", col, "%.0f"}
 }
 
-func acidShards(diskMs, shards string) figureNumber {
-	return figureNumber{"txn-acid-shards", "disk_write_ms=" + diskMs + ";shards=" + shards + ";kind=write", "one", "committed_per_s", "%.0f"}
+func acidShards(diskMs, logPerShard, shards string) figureNumber {
+	return figureNumber{"txn-acid-shards", "disk_write_ms=" + diskMs + ";log_per_shard=" + logPerShard + ";shards=" + shards + ";kind=write", "one", "committed_per_s", "%.0f"}
 }
 
 func acidCrash(client, scenario, col, format string) figureNumber {
