@@ -21,7 +21,7 @@ const maxSearchDepth = 10_000
 
 var searchCmd = &command{
 	name:    "search",
-	args:    "SCENARIO [-strategy bfs|dfs|pct] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]\nlist",
+	args:    "SCENARIO [-strategy bfs|dfs|pct|guided] [-inorder] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]\nlist",
 	short:   "explore a small world's schedules systematically, not by seed",
 	arg:     "scenario",
 	argHint: "('labsim search list' lists them)",
@@ -44,6 +44,12 @@ history so far (porcupine, per key). docs/search.md says what the strategies and
   -strategy dfs  random walks to -depth (seeded by -seed)
   -strategy pct  random walks scheduled by PCT, with -d priority change
                  points less one (Burckhardt et al., ASPLOS 2010)
+  -strategy guided  random walks, each from a schedule that reached a
+                 shape of the servers' state not seen before (coverage-
+                 guided, as a fuzzer keeps its new-coverage inputs)
+  -inorder       fire the events in the world's own order: the search
+                 chooses only the faults, drops and duplicates (and the
+                 client's writes, where they are choices)
 
 -budget bounds the states explored, -time the wall time. A violation is
 printed with its schedule (the option taken at each step) and the command
@@ -53,7 +59,7 @@ stops at the first state where some server has applied each write, and
 prints the schedule that got there. -plant switches on one of the
 scenario's planted bugs, Raft's or rsm's (-plant list lists them).`,
 	flags: func(fs *flag.FlagSet) action {
-		strategy := fs.String("strategy", "bfs", "explore by `S`: bfs, dfs or pct")
+		strategy := fs.String("strategy", "bfs", "explore by `S`: bfs, dfs, pct or guided")
 		depth := intFlag(fs, "depth", 20, 1, maxSearchDepth, fmt.Sprintf("take at most `D` steps a schedule, 1 to %d", maxSearchDepth))
 		budget := intFlag(fs, "budget", 100_000, 0, math.MaxInt32, "explore at most `N` states (0: no bound but -depth and -time)")
 		wall := fs.Duration("time", 0, "stop after `T` of wall time (0: no limit)")
@@ -63,6 +69,7 @@ scenario's planted bugs, Raft's or rsm's (-plant list lists them).`,
 		seed := seedFlag(fs, 1, "the world's seed and the random walks'")
 		d := intFlag(fs, "d", 2, 1, 100, "PCT's bug depth `d`: d-1 priority change points")
 		nohash := fs.Bool("nohash", false, "no state hashing: bfs explores every schedule, walks count no distinct states")
+		inorder := fs.Bool("inorder", false, "fire the events in the world's own order; search only the faults, drops and duplicates")
 		goal := fs.Bool("goal", false, "stop at the first state where some server has applied each write")
 		par := parallelFlag(fs, "schedules")
 		plant := fs.String("plant", "", "switch on the scenario's planted bug named `BUG` (list: the bugs)")
@@ -92,7 +99,7 @@ scenario's planted bugs, Raft's or rsm's (-plant list lists them).`,
 				}
 			}
 			o := search.Options{Strategy: search.Strategy(*strategy), Seed: *seed, Depth: int(*depth), Budget: int(*budget), Wall: *wall,
-				Faults: int(*faults), Drops: int(*drops), Dups: int(*dups), NoHash: *nohash, D: int(*d), Workers: int(*par), StopAtGoal: *goal, Bug: *plant}
+				Faults: int(*faults), Drops: int(*drops), Dups: int(*dups), NoHash: *nohash, D: int(*d), Workers: int(*par), StopAtGoal: *goal, Bug: *plant, InOrder: *inorder}
 			if *replay != "" || isSet(fs, "replay") {
 				return replaySchedule(e, sc, o, *replay, *out)
 			}
@@ -131,8 +138,12 @@ func printSearch(e *env, r search.Result) {
 	if !o.NoHash {
 		distinct = fmt.Sprintf(" (%d distinct)", r.Distinct)
 	}
+	strategy := string(o.Strategy)
+	if o.InOrder {
+		strategy += " -inorder"
+	}
 	fmt.Fprintf(e.stdout, "search %s -strategy %s: %s%s over %s to depth %d in %v (%.0f states/s on %s), %s\n",
-		r.Scenario, o.Strategy, count(r.States, "state"), distinct, count(r.Schedules, "schedule"), r.MaxDepth,
+		r.Scenario, strategy, count(r.States, "state"), distinct, count(r.Schedules, "schedule"), r.MaxDepth,
 		r.Wall.Round(time.Millisecond), r.StatesPerSecond(), count(o.Workers, "worker"), end)
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks (minutes)")
+var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8 (minutes)")
 
 // docsPath is docs/search.md, from this package's directory.
 var docsPath = filepath.Join("..", "..", "docs", "search.md")
@@ -35,7 +35,7 @@ func TestSearchDocs(t *testing.T) {
 	page, err := os.ReadFile(docsPath)
 	require.NoError(t, err)
 	if *searchDocs == "" {
-		for _, name := range []string{"bugs", "kvbugs", "depths", "walks"} {
+		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8"} {
 			assert.Contains(t, string(page), "<!-- "+name+" -->", "docs/search.md has its %s table", name)
 		}
 		t.Skip("-searchdocs regenerates docs/search.md's tables")
@@ -51,6 +51,7 @@ func TestSearchDocs(t *testing.T) {
 		{"kvbugs", func() string { return kvBugTable(t) }},
 		{"depths", func() string { return depthTable(t) }},
 		{"walks", func() string { return walkTable(t) }},
+		{"fig8", func() string { return figure8Table(t) }},
 	}
 	done := false
 	for _, tb := range tables {
@@ -59,7 +60,7 @@ func TestSearchDocs(t *testing.T) {
 			done = true
 		}
 	}
-	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths or walks", *searchDocs)
+	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks or fig8", *searchDocs)
 	require.NoError(t, os.WriteFile(docsPath, []byte(text), 0o644))
 }
 
@@ -278,4 +279,41 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// The budget of the Figure 8 searches.
+const figure8Budget = 3_000_000
+
+// figure8Table searches raft-choices-crash for the Figure 8 commit with
+// the guided walks and with DFS, in the world's order and not.
+func figure8Table(t *testing.T) string {
+	const bug = "commit by counting replicas of an old-term entry"
+	sc := scenario(t, "raft-choices-crash")
+	var b strings.Builder
+	b.WriteString("| strategy | states until found | steps of the schedule | schedules | distinct states | wall | states/s | violation |\n|---|---|---|---|---|---|---|---|\n")
+	for _, c := range []struct {
+		st      Strategy
+		inOrder bool
+	}{{Guided, true}, {Guided, false}, {DFS, true}, {PCT, true}} {
+		o := Options{Strategy: c.st, Seed: 1, Depth: tableDepth, Budget: figure8Budget, Faults: -1, Drops: -1, Workers: 2, InOrder: c.inOrder, Bug: bug}
+		res, err := Search(sc, o)
+		require.NoError(t, err)
+		name := string(c.st)
+		if c.inOrder {
+			name += " -inorder"
+		}
+		found, steps, what := "–", "–", "none within the budget"
+		if v := res.Violation; v != nil {
+			found, steps, what = fmt.Sprint(res.States), fmt.Sprint(len(v.Path)), v.Err.Error()
+			again, err := Replay(sc, o, v.Path)
+			require.NoError(t, err)
+			require.Equal(t, v.Summary, again.Summary, "the schedule replays")
+		}
+		t.Logf("%s: %s / %s (%v)", name, found, steps, res.Wall)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %v | %.0f | %s |\n", name, found, steps, res.Schedules, res.Distinct,
+			res.Wall.Round(time.Second), res.StatesPerSecond(), what)
+	}
+	fmt.Fprintf(&b, "\nEach row searches raft-choices-crash with %q planted (seed 1, schedules of at most %d steps, the scenario's budgets: 3 crashes, restarts free, 3 writes), with a budget of %d states, on 2 workers. A guided walk's states count the steps it replays from the corpus as well as its own.\n",
+		bug, tableDepth, figure8Budget)
+	return b.String()
 }

@@ -41,6 +41,20 @@ func (r *run) stateHash() uint64 {
 	return mix(mix(mix(mix(h, msgs), uint64(r.faults)), uint64(r.drops)), uint64(r.dups))
 }
 
+// cover returns the digest a guided search counts coverage by: the
+// system's digest of its nodes' state and the fault, drop and duplicate
+// budgets used, not the messages in flight nor the timers.
+func (r *run) cover() uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	switch {
+	case r.sys.Cover != nil:
+		h = mix(h, r.sys.Cover())
+	case r.sys.State != nil:
+		h = mix(h, r.sys.State())
+	}
+	return mix(mix(mix(h, uint64(r.faults)), uint64(r.drops)), uint64(r.dups))
+}
+
 // mix folds x into h.
 func mix(h, x uint64) uint64 {
 	h = (h ^ x) * 0x100000001b3

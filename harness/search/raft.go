@@ -8,6 +8,7 @@ import (
 	"github.com/replab/replab/harness/runfile"
 	"github.com/replab/replab/harness/testbed"
 	"github.com/replab/replab/raft"
+	"github.com/replab/replab/raft/raftapi"
 	"github.com/replab/replab/raft/rafttest"
 	"github.com/replab/replab/sim/plant"
 )
@@ -125,6 +126,7 @@ func buildRaft(seed int64, bug string, spec raftSpec) (*System, error) {
 		Check:     s.check,
 		Goal:      func() bool { return s.next == spec.writes },
 		State:     s.state,
+		Cover:     s.cover,
 		RunFaults: func() []runfile.Fault {
 			return testbed.RunFaults(s.h.Cluster().Monkey(), s.h.Cluster().Log())
 		},
@@ -207,6 +209,7 @@ func (s *raftSys) faults() []Fault {
 //     in an earlier term;
 //   - state-machine safety: no two servers apply different commands at an
 //     index (rafttest.Logs checks it as they apply);
+//   - lease safety: no two servers hold a read lease at once;
 //   - and what these rest on, that an applied entry is on a majority of
 //     the servers' persisted logs, and that each persisted log reads back
 //     whole, its terms never decreasing.
@@ -241,6 +244,9 @@ func (s *raftSys) check() error {
 			}
 		}
 	}
+	if err := s.leases(); err != nil {
+		return err
+	}
 	for i := range s.logs {
 		for j := i + 1; j < len(s.logs); j++ {
 			if err := logMatching(s.logs[i], s.logs[j]); err != nil {
@@ -258,6 +264,28 @@ func (s *raftSys) check() error {
 		if 2*on <= len(s.logs) {
 			return fmt.Errorf("applied entries are committed: entry %d (%v) was applied but is on %d of %d servers' logs", e.index, e.cmd, on, len(s.logs))
 		}
+	}
+	return nil
+}
+
+// leases checks lease safety: no two servers believe at once that they
+// hold a read lease (raft.Raft.LeaseRead: a majority acknowledged a
+// message sent less than a lease ago), the time being the world's one
+// clock (the scenarios have no clock drift).
+func (s *raftSys) leases() error {
+	holder := -1
+	for i := range s.h.N() {
+		rf, reads := s.h.Node(i).(raftapi.Reader)
+		if !reads {
+			continue
+		}
+		if _, ok := rf.LeaseRead(); !ok {
+			continue
+		}
+		if holder >= 0 {
+			return fmt.Errorf("lease safety: servers %d and %d both hold a read lease at %v", holder, i, s.h.World().Now())
+		}
+		holder = i
 	}
 	return nil
 }
@@ -324,6 +352,43 @@ func (s *raftSys) state() uint64 {
 		h = mix(h, uint64(t))
 	}
 	return h
+}
+
+// cover is the digest a guided search counts coverage by, the shape of
+// what the servers hold rather than its numbers: for each server, whether
+// it is up and leads, how far it applied, its term and its log (each
+// entry's command and term), with the terms replaced by their ranks among
+// the terms the servers hold (so that a fourth election with the same
+// outcome as a third covers nothing new), and the servers taken as a
+// multiset (which server is which does not count); and the writes made.
+func (s *raftSys) cover() uint64 {
+	var terms []int
+	logs := make([]raft.Persisted, s.h.N())
+	for i := range logs {
+		logs[i], _ = raft.DecodePersisted(s.h.Cluster().Persister(0, i).ReadRaftState(), nil)
+		for _, e := range logs[i].Entries {
+			terms = append(terms, e.Term)
+		}
+	}
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	rank := func(t int) uint64 { k, _ := slices.BinarySearch(terms, t); return uint64(k) }
+	var sum uint64
+	for i, l := range logs {
+		up := uint64(0)
+		if rf := s.h.Node(i); rf != nil {
+			up = 1
+			if _, leads := rf.GetState(); leads {
+				up = 2
+			}
+		}
+		h := mix(mix(0, up), uint64(s.h.Logs().LastApplied(i)))
+		for _, e := range l.Entries {
+			h = mix(mix(h, rank(e.Term)), bytesWord([]byte(fmt.Sprint(e.Command))))
+		}
+		sum += splitmix(mix(h, uint64(len(l.Entries))))
+	}
+	return sum
 }
 
 // bytesWord is an FNV-1a digest of b.

@@ -30,6 +30,10 @@ type System struct {
 	// State returns a digest of the nodes' state, for state hashing; the
 	// search adds the messages in flight and the order of the timers.
 	State func() uint64
+	// Cover, if set, returns the digest a guided search counts coverage
+	// by (what the nodes hold: terms, logs, roles, commit indices), coarser
+	// than State; else State.
+	Cover func() uint64
 	// RunFaults, if set, returns the faults applied so far as a run file
 	// holds them.
 	RunFaults func() []runfile.Fault
@@ -81,6 +85,11 @@ const (
 	// host of highest priority fires, and at d-1 random steps the host
 	// that ran is moved below every other.
 	PCT Strategy = "pct"
+	// Guided runs random walks that start from the schedules that reached
+	// a state of the nodes not seen before (coverage-guided, as a fuzzer
+	// keeps the inputs that reach new code): a walk replays one of them,
+	// picked at random, and goes on at random from there.
+	Guided Strategy = "guided"
 )
 
 // Options bound a search.
@@ -112,14 +121,19 @@ type Options struct {
 	StopAtGoal bool
 	// Bug plants the scenario's bug of this name ("" for none).
 	Bug string
+	// InOrder fires the events in the world's own order (Step's): the
+	// search chooses only the faults, drops and duplicates between them
+	// (and a scenario's client actions). The options a state offers are
+	// the same, so a path found in order replays without it.
+	InOrder bool
 }
 
 // validate checks o against sc and fills in the defaults.
 func (o *Options) validate(sc Scenario) error {
 	switch o.Strategy {
-	case BFS, DFS, PCT:
+	case BFS, DFS, PCT, Guided:
 	default:
-		return fmt.Errorf("search: unknown strategy %q (want bfs, dfs or pct)", o.Strategy)
+		return fmt.Errorf("search: unknown strategy %q (want bfs, dfs, pct or guided)", o.Strategy)
 	}
 	if o.Depth <= 0 {
 		return fmt.Errorf("search: depth %d is not positive", o.Depth)
@@ -337,6 +351,10 @@ func (r *run) take(i int) {
 		r.err = r.check()
 	}
 }
+
+// event reports whether op fires an event as it is (not a drop, a
+// duplicate or a fault).
+func (op option) event() bool { return op.fault == nil && op.fate == sim.Deliver }
 
 // String describes the option.
 func (op option) String() string {

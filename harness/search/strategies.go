@@ -27,10 +27,14 @@ func expand(sc Scenario, o *Options, parent Path) ([]child, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := len(r.options())
-	kids := make([]child, n)
+	opts := r.options()
+	n := len(opts)
+	kids := make([]child, 0, n)
 	for i := range n {
-		if i > 0 {
+		if o.InOrder && i > 0 && opts[i].event() {
+			continue // in order, only the first event fires (events come first)
+		}
+		if len(kids) > 0 {
 			if r, err = replay(sc, o, parent, false); err != nil {
 				return nil, err
 			}
@@ -41,7 +45,7 @@ func expand(sc Scenario, o *Options, parent Path) ([]child, error) {
 		if !o.NoHash {
 			k.hash = r.stateHash()
 		}
-		kids[i] = k
+		kids = append(kids, k)
 	}
 	return kids, nil
 }
@@ -123,19 +127,32 @@ type walked struct {
 	path   Path
 	states int
 	hashes []uint64 // each state's hash, unless hashing is off
+	covers []uint64 // guided: each state's cover digest
 	err    error
 	goalAt int // the steps to the first state where the goal held; -1: never
 	fail   error
 }
 
-// walks runs random walks (DFS or PCT), number k from seed (Seed, k), in
-// batches, until the budget is spent or one breaks an invariant.
+// walks runs random walks (DFS, PCT or guided), number k from seed (Seed,
+// k), in batches, until the budget is spent or one breaks an invariant.
+// Guided walks start from a schedule of the corpus: the schedules that
+// first reached a digest of the nodes' state (cover) not seen before,
+// kept as the batches are merged in order, so that the result does not
+// depend on the number of workers.
 func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
 	visited := map[uint64]struct{}{}
 	defer func() { res.Distinct = len(visited) }()
+	corpus := []Path{{}}
+	covered := map[uint64]struct{}{}
 	for k := 0; ; k += batch {
 		ws := make([]walked, batch)
-		parallel(o.Workers, batch, func(j int) { ws[j] = walk(sc, o, uint64(k+j)) })
+		parallel(o.Workers, batch, func(j int) {
+			var prefix Path
+			if o.Strategy == Guided {
+				prefix = pickPrefix(rand.New(rand.NewPCG(uint64(o.Seed), uint64(k+j)|1<<63)), corpus)
+			}
+			ws[j] = walk(sc, o, uint64(k+j), prefix)
+		})
 		before := res.States
 		for _, w := range ws {
 			if w.fail != nil {
@@ -145,6 +162,12 @@ func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
 			res.States += w.states
 			for _, h := range w.hashes {
 				visited[h] = struct{}{}
+			}
+			for j, c := range w.covers {
+				if _, seen := covered[c]; !seen {
+					covered[c] = struct{}{}
+					corpus = append(corpus, w.path[:j+1])
+				}
 			}
 			res.MaxDepth = max(res.MaxDepth, len(w.path))
 			if w.goalAt >= 0 && res.Goal == nil {
@@ -167,6 +190,23 @@ func walks(sc Scenario, o *Options, clock *stopwatch) (res Result, err error) {
 	}
 }
 
+// pickPrefix picks the schedule a guided walk starts from: half the time
+// one of the latest found (the last recentPrefixes), so that a walk that
+// got somewhere new is followed up at once, else any.
+func pickPrefix(rng *rand.Rand, corpus []Path) Path {
+	if rng.IntN(2) == 0 {
+		n := min(len(corpus), recentPrefixes)
+		return corpus[len(corpus)-1-rng.IntN(n)]
+	}
+	return corpus[rng.IntN(len(corpus))]
+}
+
+const recentPrefixes = 64
+
+// guidedSteps is how far a guided walk goes beyond the schedule it
+// starts from.
+const guidedSteps = 60
+
 // Chances of a random walk's step being a fault, a drop or a duplicate,
 // when the budget and the state allow one: the rest of the steps fire
 // events. Each walk draws its chance of a fault uniformly below
@@ -180,13 +220,24 @@ const (
 	dupChance      = 0.05
 )
 
-// walk runs random walk number k to the depth, or to a violation.
-func walk(sc Scenario, o *Options, k uint64) walked {
+// walk runs random walk number k to the depth, or to a violation; a
+// guided walk first replays prefix, then goes on at random.
+func walk(sc Scenario, o *Options, k uint64, prefix Path) walked {
 	w := walked{goalAt: -1}
 	r, err := start(sc, o, false)
 	if err != nil {
 		w.fail = err
 		return w
+	}
+	for _, i := range prefix {
+		if r.err != nil {
+			break
+		}
+		r.options()
+		r.take(i)
+		w.path = append(w.path, i)
+		w.states++
+		w.covers = append(w.covers, r.cover())
 	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), k))
 	var p *pct
@@ -198,7 +249,11 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 	}
 	fc := maxFaultChance * rng.Float64()
 	acted := -1 // the host whose event fired last
-	for step := 0; step < o.Depth && r.err == nil; step++ {
+	end := o.Depth
+	if o.Strategy == Guided {
+		end = min(end, len(w.path)+guidedSteps)
+	}
+	for step := len(w.path); step < end && r.err == nil; step++ {
 		opts := r.options()
 		if len(opts) == 0 {
 			break
@@ -215,6 +270,9 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 			default:
 				events = append(events, i)
 			}
+		}
+		if o.InOrder && len(events) > 1 {
+			events = events[:1]
 		}
 		var i int
 		switch x := rng.Float64(); {
@@ -237,6 +295,9 @@ func walk(sc Scenario, o *Options, k uint64) walked {
 		w.states++
 		if !o.NoHash {
 			w.hashes = append(w.hashes, r.stateHash())
+		}
+		if o.Strategy == Guided {
+			w.covers = append(w.covers, r.cover())
 		}
 		if w.goalAt < 0 && r.goal() {
 			w.goalAt = len(w.path)
