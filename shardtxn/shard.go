@@ -102,6 +102,23 @@ type shard struct {
 	// installed, if set, hears of each write a commit installs, in the
 	// order the shard applies them.
 	installed func(key, value string, del bool)
+	// watch, if set, hears of each two-phase transaction the shard
+	// prepares (votes yes for) and of each decision it applies to one it
+	// prepared.
+	watch Watcher
+}
+
+// A Watcher hears what a shard's state machine applies of two-phase
+// transactions, as it applies it: an observer outside the protocol (a
+// search's predicates) judges lock safety and atomic decisions by it.
+type Watcher struct {
+	// Prepared hears of a transaction the shard voted yes for, with its
+	// ops on this shard: the keys whose locks it takes (shared for a read,
+	// exclusive for a write) until its decision.
+	Prepared func(id Txid, ops []Op)
+	// Decided hears of a decision applied to a transaction the shard had
+	// prepared: commit or abort.
+	Decided func(id Txid, commit bool)
 }
 
 // last is a client's newest transaction decided at a shard: its Seq, and
@@ -196,6 +213,9 @@ func (s *shard) prepare(c *prepareCmd) shardResult {
 		s.release(c.ID, shared)
 	}
 	s.prepared[c.ID] = p
+	if s.watch.Prepared != nil {
+		s.watch.Prepared(c.ID, c.Ops)
+	}
 	return shardResult{Vote: voteYes, Results: p.Results}
 }
 
@@ -347,6 +367,9 @@ func (s *shard) decide(c *decideCmd) {
 		return
 	}
 	delete(s.prepared, c.ID)
+	if s.watch.Decided != nil {
+		s.watch.Decided(c.ID, c.Commit)
+	}
 	if c.Commit {
 		s.install(p.Writes)
 	}

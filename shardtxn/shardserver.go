@@ -108,6 +108,12 @@ func (s *ShardServer) Kill() {
 // A nil fn stops the calls.
 func (s *ShardServer) OnInstall(fn func(key, value string, del bool)) { s.sm.installed = fn }
 
+// Watch makes w hear what this replica's state machine applies of
+// two-phase transactions: each it prepares and each decision applied to
+// one it prepared (see Watcher). A restarted replica that restores a
+// snapshot or replays its log tells w again of what it applies.
+func (s *ShardServer) Watch(w Watcher) { s.sm.watch = w }
+
 // Locks returns how many keys are locked and how many transactions are
 // prepared on this replica: both drain to zero once every transaction is
 // decided and delivered.

@@ -51,8 +51,10 @@ var kvBugs = []string{
 const kvCheckTimeout = 10 * time.Second
 
 // Scenarios returns every search scenario: Raft's, then the key/value
-// service's.
-func Scenarios() []Scenario { return append(RaftScenarios(), KVScenarios()...) }
+// service's, then the transactions'.
+func Scenarios() []Scenario {
+	return slices.Concat(RaftScenarios(), KVScenarios(), TxnScenarios())
+}
 
 // KVScenarios returns the key/value search scenarios.
 func KVScenarios() []Scenario {
