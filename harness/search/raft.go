@@ -41,7 +41,6 @@ func RaftScenarios() []Scenario {
 		raftScenario(raftSpec{name: "raft-write-crash", doc: "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", writes: 1, crash: true, faults: 1}),
 		raftScenario(raftSpec{name: "raft-write-isolate", doc: "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", writes: 1, faults: 1}),
 		raftScenario(raftSpec{name: "raft-writes-crash", doc: "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", writes: 2, crash: true, faults: 2}),
-		raftScenario(raftSpec{name: "raft-choices-isolate", doc: "up to 3 client writes, each a choice of the search, to any connected server that believes it leads, at any moment; fault budget 2: servers cut off, reconnections free", writes: 3, choose: true, faults: 2}),
 		raftScenario(raftSpec{name: "raft-choices-crash", doc: "up to 3 client writes, each a choice of the search, to any server that believes it leads, at any moment; fault budget 3: crashes, restarts free", writes: 3, choose: true, crash: true, faults: 3}),
 	}
 }
