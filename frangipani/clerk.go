@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/replab/replab/labrpc"
@@ -51,6 +52,7 @@ type Clerk struct {
 	releases int64    // the sequence number of the latest release
 	syncs    []func(error)
 	lost     int // locks held with writes not flushed when they were lost
+	served   func(key string, mode Mode)
 	unsynced int // of those, the ones lost since the last Sync returned
 }
 
@@ -228,6 +230,9 @@ func (ck *Clerk) try() {
 func (ck *Clerk) serve(o *op, e *entry) {
 	ck.op = nil
 	e.used = ck.host.Now()
+	if ck.served != nil {
+		ck.served(o.key, o.Mode())
+	}
 	var err error
 	switch {
 	case o.overflows(e.value, ck.cfg.MaxValue):
@@ -243,6 +248,36 @@ func (ck *Clerk) serve(o *op, e *entry) {
 		ck.yield(o.key, e.grant)
 	}
 }
+
+// A Holding is a lock a clerk holds and may serve from: its key, its mode,
+// and when its lease ends on the clerk's clock.
+type Holding struct {
+	Key      string
+	Mode     Mode
+	LeaseEnd time.Duration
+}
+
+// Holdings returns the locks the clerk holds (granted, not being released,
+// not granted after their lease ran out), in key order, with their
+// leases' ends, for an observer that judges lock safety from outside (a
+// search's predicates): whether a lease has ended is the observer's to
+// judge, on its clock.
+func (ck *Clerk) Holdings() []Holding {
+	var hs []Holding
+	for k, e := range ck.cache {
+		if e.state == held && !e.late {
+			hs = append(hs, Holding{Key: k, Mode: e.mode, LeaseEnd: e.leaseEnd})
+		}
+	}
+	slices.SortFunc(hs, func(a, b Holding) int { return strings.Compare(a.Key, b.Key) })
+	return hs
+}
+
+// OnServe makes the clerk call fn as it serves each operation from its
+// cache, with the key and the mode the operation needs (Shared for a get):
+// an observer judges by it whether the clerk served under a lock it held.
+// A nil fn stops the calls.
+func (ck *Clerk) OnServe(fn func(key string, mode Mode)) { ck.served = fn }
 
 // wanted notes that another client waits for key's lock, which the clerk
 // holds, and gives it up once the clerk has not used it for Linger, or

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8 (minutes)")
+var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8, txnbugs (minutes)")
 
 // docsPath is docs/search.md, from this package's directory.
 var docsPath = filepath.Join("..", "..", "docs", "search.md")
@@ -35,7 +35,7 @@ func TestSearchDocs(t *testing.T) {
 	page, err := os.ReadFile(docsPath)
 	require.NoError(t, err)
 	if *searchDocs == "" {
-		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8"} {
+		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8", "txnbugs"} {
 			assert.Contains(t, string(page), "<!-- "+name+" -->", "docs/search.md has its %s table", name)
 		}
 		t.Skip("-searchdocs regenerates docs/search.md's tables")
@@ -52,6 +52,7 @@ func TestSearchDocs(t *testing.T) {
 		{"depths", func() string { return depthTable(t) }},
 		{"walks", func() string { return walkTable(t) }},
 		{"fig8", func() string { return figure8Table(t) }},
+		{"txnbugs", func() string { return txnBugTable(t) }},
 	}
 	done := false
 	for _, tb := range tables {
@@ -60,7 +61,7 @@ func TestSearchDocs(t *testing.T) {
 			done = true
 		}
 	}
-	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks or fig8", *searchDocs)
+	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks, fig8 or txnbugs", *searchDocs)
 	require.NoError(t, os.WriteFile(docsPath, []byte(text), 0o644))
 }
 
@@ -159,24 +160,36 @@ func bugTable(t *testing.T, sweeps string) string {
 // kvBugTable searches the kv scenario with each strategy for each rsm bug
 // it can show, and the correct service.
 func kvBugTable(t *testing.T) string {
+	return serviceBugTable(t, KVScenarios(), kvBugs, "rsm", "linearizability of the history so far")
+}
+
+// txnBugTable searches the transactions scenario with each strategy for
+// each shardtxn bug it can show, and the correct service.
+func txnBugTable(t *testing.T) string {
+	return serviceBugTable(t, TxnScenarios(), txnBugs, "shardtxn", "lock safety and atomic decisions")
+}
+
+// serviceBugTable searches each of scs with each strategy for each of a
+// service's bugs, and the correct service.
+func serviceBugTable(t *testing.T, scs []Scenario, bugs []string, service, predicates string) string {
 	var b strings.Builder
-	strategies := []Strategy{BFS, DFS, PCT}
-	b.WriteString("| rsm bug |")
-	for _, sc := range KVScenarios() {
+	strategies := []Strategy{BFS, DFS, PCT, Guided}
+	fmt.Fprintf(&b, "| %s bug |", service)
+	for _, sc := range scs {
 		for _, st := range strategies {
 			fmt.Fprintf(&b, " %s %s |", sc.Name, st)
 		}
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(KVScenarios())*len(strategies)) + "\n")
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(scs)*len(strategies)) + "\n")
 	found := 0
-	for _, bug := range append([]string{""}, kvBugs...) {
+	for _, bug := range append([]string{""}, bugs...) {
 		name := bug
 		if bug == "" {
 			name = "(none: the correct service)"
 		}
 		fmt.Fprintf(&b, "| %s |", name)
 		hit := false
-		for _, sc := range KVScenarios() {
+		for _, sc := range scs {
 			for _, st := range strategies {
 				budget := tableWalkBudget
 				if st == BFS {
@@ -187,6 +200,9 @@ func kvBugTable(t *testing.T) string {
 				cell := "–"
 				if v := res.Violation; v != nil {
 					cell = fmt.Sprintf("%d / %d", res.States, len(v.Path))
+					if bug != "" {
+						cell += " " + Kind(v.Err)
+					}
 					hit = true
 				}
 				t.Logf("%s %s %s: %s (%v)", name, sc.Name, st, cell, res.Wall)
@@ -198,8 +214,8 @@ func kvBugTable(t *testing.T) string {
 			found++
 		}
 	}
-	fmt.Fprintf(&b, "\nSome search finds %d of these %d rsm bugs within these budgets.\n", found, len(kvBugs))
-	fmt.Fprintf(&b, "Each cell is *states explored until the violation / steps of the schedule found*, or – if none was found within the budget: %d states for BFS, %d for the random walks, schedules of at most %d steps, seed 1, the scenario's budgets of faults and drops.\n",
+	fmt.Fprintf(&b, "\nSome search finds %d of these %d %s bugs within these budgets, by %s.\n", found, len(bugs), service, predicates)
+	fmt.Fprintf(&b, "Each cell is *states explored until the violation / steps of the schedule found* (and the predicate broken), or – if none was found within the budget: %d states for BFS, %d for the random walks (DFS, PCT, guided), schedules of at most %d steps, seed 1, the scenario's budgets of faults and drops.\n",
 		tableBFSBudget, tableWalkBudget, kvTableDepth)
 	return b.String()
 }

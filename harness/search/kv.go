@@ -51,9 +51,9 @@ var kvBugs = []string{
 const kvCheckTimeout = 10 * time.Second
 
 // Scenarios returns every search scenario: Raft's, then the key/value
-// service's, then the transactions'.
+// service's, then the transactions', then the lock service's.
 func Scenarios() []Scenario {
-	return slices.Concat(RaftScenarios(), KVScenarios(), TxnScenarios())
+	return slices.Concat(RaftScenarios(), KVScenarios(), TxnScenarios(), LocksScenarios())
 }
 
 // KVScenarios returns the key/value search scenarios.
