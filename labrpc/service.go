@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/replab/replab/sim"
@@ -59,8 +60,53 @@ func (m *method) check(at, rt reflect.Type) {
 // at registration, not on first use.
 func MakeService(rcvr any) *Service {
 	v := reflect.ValueOf(rcvr)
+	sh := shapeOf(v)
+	if sh.err != nil {
+		panic(sh.err)
+	}
+	svc := &Service{name: sh.name, methods: make(map[string]*method, len(sh.methods))}
+	for _, m := range sh.methods {
+		svc.methods[m.name] = &method{
+			name: svc.name + "." + m.name, argType: m.at, replyType: m.rt, deferred: m.deferred,
+			invoke: reflectInvoke(m.fn, v, m.at, m.rt, m.deferred),
+		}
+	}
+	return svc
+}
+
+// A serviceShape is what MakeService finds of a receiver's type, the
+// same for every receiver of it: its name, its RPC-shaped methods, or
+// the error that one of their types cannot cross the network.
+type serviceShape struct {
+	name    string
+	methods []methodShape
+	err     error
+}
+
+// A methodShape is one RPC-shaped method of a type: its name, its method
+// expression, its argument and reply types, and whether it answers
+// through a Deferred.
+type methodShape struct {
+	name     string
+	fn       reflect.Value
+	at, rt   reflect.Type
+	deferred bool
+}
+
+// shapes caches each receiver type's shape: a world built afresh (as a
+// search does for every state) makes the same services again, and
+// checking their types is most of the cost. It holds only what the types
+// determine, so it changes nothing a run does.
+var shapes sync.Map // reflect.Type → *serviceShape
+
+// shapeOf returns the shape of v's type, finding and checking it the
+// first time.
+func shapeOf(v reflect.Value) *serviceShape {
 	t := v.Type()
-	svc := &Service{name: reflect.Indirect(v).Type().Name(), methods: make(map[string]*method)}
+	if sh, ok := shapes.Load(t); ok {
+		return sh.(*serviceShape)
+	}
+	sh := &serviceShape{name: reflect.Indirect(v).Type().Name()}
 	check := newCodec()
 	for i := range t.NumMethod() {
 		m := t.Method(i)
@@ -73,16 +119,14 @@ func MakeService(rcvr any) *Service {
 			continue
 		}
 		for _, at := range []reflect.Type{mt.In(1), mt.In(2)} {
-			if _, err := check.compile(at); err != nil {
-				panic(fmt.Errorf("labrpc: %s.%s: %w", svc.name, m.Name, err))
+			if _, err := check.compile(at); err != nil && sh.err == nil {
+				sh.err = fmt.Errorf("labrpc: %s.%s: %w", sh.name, m.Name, err)
 			}
 		}
-		svc.methods[m.Name] = &method{
-			name: svc.name + "." + m.Name, argType: mt.In(1), replyType: mt.In(2), deferred: n == 4,
-			invoke: reflectInvoke(m.Func, v, mt.In(1), mt.In(2), n == 4),
-		}
+		sh.methods = append(sh.methods, methodShape{name: m.Name, fn: m.Func, at: mt.In(1), rt: mt.In(2), deferred: n == 4})
 	}
-	return svc
+	got, _ := shapes.LoadOrStore(t, sh)
+	return got.(*serviceShape)
 }
 
 // reflectInvoke returns an invoke function that calls fn, a method

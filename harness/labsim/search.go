@@ -27,7 +27,9 @@ var searchCmd = &command{
 	argHint: "('labsim search list' lists them)",
 	long: `
 Search explores the schedules of a small world (three Raft servers and a
-client's writes, or three kvraft servers and two clients) instead of
+client's writes, three kvraft servers and two clients, shardtxn's two
+shards and coordinator and two clients, or a frangipani lock server and
+two caching clerks) instead of
 sampling them from seeds: at each step it chooses which message in flight
 is delivered next (a message may be delayed past later ones, never
 delivered early), or dropped (within -drops), or, for a request,
@@ -35,9 +37,12 @@ duplicated (within -dups), when the next timer fires (never early, never
 skipped), and which fault strikes (within -faults: a crash or an
 isolation; restarts and reconnections are free). Raft's safety properties
 are checked in every state explored: election safety, log matching,
-leader completeness, state-machine safety, and that what a server applied
-is on a majority of logs; in kv-ops, linearizability of the clients'
-history so far (porcupine, per key). docs/search.md says what the strategies and state hashing do.
+leader completeness, state-machine safety, lease safety (no two servers
+hold a read lease at once), and that what a server applied is on a
+majority of logs; in kv-ops, linearizability of the clients' history so
+far (porcupine, per key); in txn-2pc, lock safety and atomic decisions,
+judged from what the shards apply; in locks, lock safety judged with the
+leases' expiry. docs/search.md says what the strategies and state hashing do.
 
   -strategy bfs  breadth-first to -depth with state hashing (-nohash: none);
                  the violation it finds is a shortest one

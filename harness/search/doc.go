@@ -14,7 +14,14 @@
 // to the same run, trace hash and all.
 //
 // Strategies: breadth-first to a depth with state hashing (BFS), random
-// walks (DFS), and PCT. Invariants are checked in every state explored; a
-// goal predicate answers liveness-style questions (the shortest schedule
-// in which some server applies the client's write).
+// walks (DFS), PCT, and guided walks, each of which starts from a
+// schedule that reached a shape of the servers' state no schedule had
+// reached before (coverage-guided, as a fuzzer keeps its new-coverage
+// inputs). Any of them may fire the events in the world's own order and
+// search only the faults between them (Options.InOrder). Invariants are
+// checked in every state explored: Raft's (with lease safety),
+// linearizability of a key/value history, shardtxn's lock safety and
+// atomic decisions, frangipani's lock safety under leases; a goal
+// predicate answers liveness-style questions (the shortest schedule in
+// which some server applies the client's write).
 package search

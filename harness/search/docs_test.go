@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8, txnbugs (minutes)")
+var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8, txnbugs, locksbugs (minutes)")
 
 // docsPath is docs/search.md, from this package's directory.
 var docsPath = filepath.Join("..", "..", "docs", "search.md")
@@ -35,7 +35,7 @@ func TestSearchDocs(t *testing.T) {
 	page, err := os.ReadFile(docsPath)
 	require.NoError(t, err)
 	if *searchDocs == "" {
-		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8", "txnbugs"} {
+		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8", "txnbugs", "locksbugs"} {
 			assert.Contains(t, string(page), "<!-- "+name+" -->", "docs/search.md has its %s table", name)
 		}
 		t.Skip("-searchdocs regenerates docs/search.md's tables")
@@ -53,6 +53,7 @@ func TestSearchDocs(t *testing.T) {
 		{"walks", func() string { return walkTable(t) }},
 		{"fig8", func() string { return figure8Table(t) }},
 		{"txnbugs", func() string { return txnBugTable(t) }},
+		{"locksbugs", func() string { return locksBugTable(t) }},
 	}
 	done := false
 	for _, tb := range tables {
@@ -61,7 +62,7 @@ func TestSearchDocs(t *testing.T) {
 			done = true
 		}
 	}
-	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks, fig8 or txnbugs", *searchDocs)
+	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks, fig8, txnbugs or locksbugs", *searchDocs)
 	require.NoError(t, os.WriteFile(docsPath, []byte(text), 0o644))
 }
 
@@ -167,6 +168,12 @@ func kvBugTable(t *testing.T) string {
 // each shardtxn bug it can show, and the correct service.
 func txnBugTable(t *testing.T) string {
 	return serviceBugTable(t, TxnScenarios(), txnBugs, "shardtxn", "lock safety and atomic decisions")
+}
+
+// locksBugTable searches the lock service's scenario with each strategy
+// for each frangipani bug it can show, and the correct service.
+func locksBugTable(t *testing.T) string {
+	return serviceBugTable(t, LocksScenarios(), locksBugs, "frangipani", "lock safety under leases")
 }
 
 // serviceBugTable searches each of scs with each strategy for each of a
@@ -329,7 +336,7 @@ func figure8Table(t *testing.T) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %v | %.0f | %s |\n", name, found, steps, res.Schedules, res.Distinct,
 			res.Wall.Round(time.Second), res.StatesPerSecond(), what)
 	}
-	fmt.Fprintf(&b, "\nEach row searches raft-choices-crash with %q planted (seed 1, schedules of at most %d steps, the scenario's budgets: 3 crashes, restarts free, 3 writes), with a budget of %d states, on 2 workers. A guided walk's states count the steps it replays from the corpus as well as its own.\n",
-		bug, tableDepth, figure8Budget)
+	fmt.Fprintf(&b, "\nEach row searches raft-choices-crash (%s) with %q planted, seed 1, schedules of at most %d steps, with a budget of %d states, on 2 workers. A guided walk's states count the steps it replays from the corpus as well as its own.\n",
+		sc.Doc, bug, tableDepth, figure8Budget)
 	return b.String()
 }

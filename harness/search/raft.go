@@ -356,7 +356,7 @@ func (s *raftSys) state() uint64 {
 
 // cover is the digest a guided search counts coverage by, the shape of
 // what the servers hold rather than its numbers: for each server, whether
-// it is up and leads, how far it applied, its term and its log (each
+// it is up, leads, and holds a read lease, how far it applied, and its log (each
 // entry's command and term), with the terms replaced by their ranks among
 // the terms the servers hold (so that a fourth election with the same
 // outcome as a third covers nothing new), and the servers taken as a
@@ -380,6 +380,11 @@ func (s *raftSys) cover() uint64 {
 			up = 1
 			if _, leads := rf.GetState(); leads {
 				up = 2
+			}
+			if r, reads := rf.(raftapi.Reader); reads {
+				if _, lease := r.LeaseRead(); lease {
+					up = 3
+				}
 			}
 		}
 		h := mix(mix(0, up), uint64(s.h.Logs().LastApplied(i)))

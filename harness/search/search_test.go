@@ -332,3 +332,16 @@ func TestTheFigure8ScheduleGuidedSearchFoundReplays(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, f.Summary, back.Summary, "the run file replays to the same trace hash")
 }
+
+// BenchmarkBFS explores raft-write breadth-first to depth 6 (each state
+// built afresh and replayed to); it reports states per second.
+func BenchmarkBFS(b *testing.B) {
+	sc := RaftScenarios()[0]
+	states := 0
+	for b.Loop() {
+		res, err := Search(sc, Options{Strategy: BFS, Depth: 6, Faults: -1, Drops: -1, Workers: 1})
+		require.NoError(b, err)
+		states += res.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}
