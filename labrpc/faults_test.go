@@ -407,3 +407,21 @@ func TestDeadHostFailsItsServersCallsInOrder(t *testing.T) {
 		require.Equal(t, first, run())
 	}
 }
+
+func TestAServiceTypeMakesTheServicesMakeServiceMakes(t *testing.T) {
+	st := TypeOf((*JunkServer)(nil))
+	a, b := &JunkServer{}, &JunkServer{}
+	made, typed := MakeService(a), st.Service(b)
+	require.Len(t, typed.methods, len(made.methods))
+	for name, m := range made.methods {
+		require.Contains(t, typed.methods, name)
+		assert.Equal(t, m.name, typed.methods[name].name)
+		assert.Equal(t, m.argType, typed.methods[name].argType)
+		assert.Equal(t, m.deferred, typed.methods[name].deferred)
+	}
+	assert.PanicsWithValue(t, "labrpc: ServiceType.Service: a labrpc.JunkServer, not the *labrpc.JunkServer of the type",
+		func() { st.Service(JunkServer{}) })
+	assert.PanicsWithError(t,
+		"labrpc: BadServer.Leak: labrpc: cannot send *labrpc.Secret at hidden: field hidden of labrpc.Secret is unexported; only exported fields cross the network",
+		func() { TypeOf(BadServer{}) }, "a type that cannot cross is caught at once")
+}

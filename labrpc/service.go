@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/replab/replab/sim"
@@ -58,29 +57,18 @@ func (m *method) check(at, rt reflect.Type) {
 // with a *TypeError if an argument or reply type cannot cross the network
 // (an unexported field, a func or a chan inside it), so such mistakes show
 // at registration, not on first use.
-func MakeService(rcvr any) *Service {
-	v := reflect.ValueOf(rcvr)
-	sh := shapeOf(v)
-	if sh.err != nil {
-		panic(sh.err)
-	}
-	svc := &Service{name: sh.name, methods: make(map[string]*method, len(sh.methods))}
-	for _, m := range sh.methods {
-		svc.methods[m.name] = &method{
-			name: svc.name + "." + m.name, argType: m.at, replyType: m.rt, deferred: m.deferred,
-			invoke: reflectInvoke(m.fn, v, m.at, m.rt, m.deferred),
-		}
-	}
-	return svc
-}
+func MakeService(rcvr any) *Service { return TypeOf(rcvr).Service(rcvr) }
 
-// A serviceShape is what MakeService finds of a receiver's type, the
-// same for every receiver of it: its name, its RPC-shaped methods, or
-// the error that one of their types cannot cross the network.
-type serviceShape struct {
+// A ServiceType is what MakeService finds of a receiver's type, the same
+// for every receiver of it: its RPC-shaped methods, their types checked.
+// Finding them is most of what building a service costs; a package that
+// makes many services of one type (a Raft node for each server of every
+// world a search builds) finds them once, at initialization, and makes
+// each service with Service.
+type ServiceType struct {
+	t       reflect.Type
 	name    string
 	methods []methodShape
-	err     error
 }
 
 // A methodShape is one RPC-shaped method of a type: its name, its method
@@ -93,20 +81,18 @@ type methodShape struct {
 	deferred bool
 }
 
-// shapes caches each receiver type's shape: a world built afresh (as a
-// search does for every state) makes the same services again, and
-// checking their types is most of the cost. It holds only what the types
-// determine, so it changes nothing a run does.
-var shapes sync.Map // reflect.Type → *serviceShape
-
-// shapeOf returns the shape of v's type, finding and checking it the
-// first time.
-func shapeOf(v reflect.Value) *serviceShape {
+// TypeOf returns the service type of rcvr's type (rcvr may be a nil
+// pointer of it: only its type counts). It panics with a
+// *TypeError, as MakeService does, if an argument or reply type cannot
+// cross the network.
+func TypeOf(rcvr any) *ServiceType {
+	v := reflect.ValueOf(rcvr)
 	t := v.Type()
-	if sh, ok := shapes.Load(t); ok {
-		return sh.(*serviceShape)
+	named := t
+	if t.Kind() == reflect.Pointer {
+		named = t.Elem()
 	}
-	sh := &serviceShape{name: reflect.Indirect(v).Type().Name()}
+	st := &ServiceType{t: t, name: named.Name()}
 	check := newCodec()
 	for i := range t.NumMethod() {
 		m := t.Method(i)
@@ -119,14 +105,30 @@ func shapeOf(v reflect.Value) *serviceShape {
 			continue
 		}
 		for _, at := range []reflect.Type{mt.In(1), mt.In(2)} {
-			if _, err := check.compile(at); err != nil && sh.err == nil {
-				sh.err = fmt.Errorf("labrpc: %s.%s: %w", sh.name, m.Name, err)
+			if _, err := check.compile(at); err != nil {
+				panic(fmt.Errorf("labrpc: %s.%s: %w", st.name, m.Name, err))
 			}
 		}
-		sh.methods = append(sh.methods, methodShape{name: m.Name, fn: m.Func, at: mt.In(1), rt: mt.In(2), deferred: n == 4})
+		st.methods = append(st.methods, methodShape{name: m.Name, fn: m.Func, at: mt.In(1), rt: mt.In(2), deferred: n == 4})
 	}
-	got, _ := shapes.LoadOrStore(t, sh)
-	return got.(*serviceShape)
+	return st
+}
+
+// Service returns the service for rcvr's RPC-shaped methods, as
+// MakeService does. It panics, naming both, if rcvr is not of st's type.
+func (st *ServiceType) Service(rcvr any) *Service {
+	v := reflect.ValueOf(rcvr)
+	if v.Type() != st.t {
+		panic(fmt.Sprintf("labrpc: ServiceType.Service: a %v, not the %v of the type", v.Type(), st.t))
+	}
+	svc := &Service{name: st.name, methods: make(map[string]*method, len(st.methods))}
+	for _, m := range st.methods {
+		svc.methods[m.name] = &method{
+			name: svc.name + "." + m.name, argType: m.at, replyType: m.rt, deferred: m.deferred,
+			invoke: reflectInvoke(m.fn, v, m.at, m.rt, m.deferred),
+		}
+	}
+	return svc
 }
 
 // reflectInvoke returns an invoke function that calls fn, a method

@@ -21,7 +21,7 @@
 //	labsim shrink SCENARIO [-seed N] [-plant BUG] [-out FILE] | FILE.run.json [-out FILE]
 //	labsim view FILE [-out HTML]
 //	labsim gallery [-out DIR] [-only TEXT]
-//	labsim search SCENARIO [-strategy bfs|dfs|pct|guided] [-inorder] [-depth D] [-budget N] [-time T] [-out DIR]
+//	labsim search SCENARIO [-strategy S] [-inorder] [-depth D] [-budget N] [-time T] [-out DIR]
 //	labsim search SCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]
 //	labsim search list
 //	labsim help [COMMAND | EXPERIMENT | SCENARIO]

@@ -21,7 +21,7 @@ const maxSearchDepth = 10_000
 
 var searchCmd = &command{
 	name:    "search",
-	args:    "SCENARIO [-strategy bfs|dfs|pct|guided] [-inorder] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]\nlist",
+	args:    "SCENARIO [-strategy S] [-inorder] [-depth D] [-budget N] [-time T] [-out DIR]\nSCENARIO -replay PATH [-plant BUG] [-faults F] [-drops K] [-dups K] [-out DIR]\nlist",
 	short:   "explore a small world's schedules systematically, not by seed",
 	arg:     "scenario",
 	argHint: "('labsim search list' lists them)",

@@ -68,7 +68,7 @@ func TestSearchBadValues(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"raft-wrte"}, `unknown search scenario "raft-wrte"; did you mean raft-write? ('labsim search list' shows them)`},
-		{[]string{"raft-write", "-strategy", "astar"}, `search: unknown strategy "astar" (want bfs, dfs or pct)`},
+		{[]string{"raft-write", "-strategy", "astar"}, `search: unknown strategy "astar" (want bfs, dfs, pct or guided)`},
 		{[]string{"raft-write", "-depth", "0"}, `invalid value "0" for flag -depth: out of range: want 1 to 10000`},
 		{[]string{"raft-write", "-strategy", "dfs", "-budget", "0"}, "search: a dfs search needs a budget of states or of wall time"},
 		{[]string{"raft-write", "-plant", "no bug"}, `search: scenario raft-write has no bug "no bug"`},
