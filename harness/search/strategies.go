@@ -201,6 +201,8 @@ func pickPrefix(rng *rand.Rand, corpus []Path) Path {
 	return corpus[rng.IntN(len(corpus))]
 }
 
+// recentPrefixes is how many of the schedules found last a guided walk
+// picks among, half the time.
 const recentPrefixes = 64
 
 // guidedSteps is how far a guided walk goes beyond the schedule it
