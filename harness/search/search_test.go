@@ -315,7 +315,7 @@ func TestGuidedWalksStartFromNewCoverageAndReplay(t *testing.T) {
 // counting replicas of an old-term entry"` found (docs/search.md's fig8
 // section regenerates it): kept so that the suite replays it without the
 // minute the search takes.
-const figure8Found = "0,0,0,0,0,0,0,0,0,0,0,3,0,0,4,0,0,0,0,0,0,0,0,0,0,0,0,0,3,2,4,5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+const figure8Found = "0,0,0,0,0,0,0,0,0,0,0,3,5,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3,0,0,0,0,0,3,0,0,0,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,3,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
 
 func TestTheFigure8ScheduleGuidedSearchFoundReplays(t *testing.T) {
 	path, err := ParsePath(figure8Found)
