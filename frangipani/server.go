@@ -81,11 +81,16 @@ func StartLockServer(host *sim.Host, peers []*labrpc.ClientEnd, me int, persiste
 	return s, nil
 }
 
+// serviceType is LockServer's RPC methods, found and checked once
+// (labrpc.ServiceType): a search builds a world, and its servers'
+// services, for every schedule it runs.
+var serviceType = labrpc.TypeOf((*LockServer)(nil))
+
 // Services returns the server's RPC services ("LockServer.Acquire",
 // "LockServer.Renew", "LockServer.Release", "LockServer.Watch") and its
 // Raft node's.
 func (s *LockServer) Services() []*labrpc.Service {
-	svc := labrpc.MakeService(s)
+	svc := serviceType.Service(s)
 	labrpc.HandleDeferred(svc, "Acquire", s.Acquire)
 	labrpc.HandleDeferred(svc, "Renew", s.Renew)
 	labrpc.HandleDeferred(svc, "Release", s.Release)

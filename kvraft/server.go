@@ -44,11 +44,16 @@ func (kv *KVServer) GetState() (term int, isLeader bool) { return kv.rs.Raft().G
 // Kill stops the server and its Raft node.
 func (kv *KVServer) Kill() { kv.rs.Kill() }
 
+// serviceType is KVServer's RPC methods, found and checked once
+// (labrpc.ServiceType): a search builds a world, and its servers'
+// services, for every schedule it runs.
+var serviceType = labrpc.TypeOf((*KVServer)(nil))
+
 // Services returns the server's RPC services, its own ("KVServer.Get",
 // "KVServer.PutAppend") and its Raft node's, with handlers registered
 // typed: register them on the host's labrpc server.
 func (kv *KVServer) Services() []*labrpc.Service {
-	svc := labrpc.MakeService(kv)
+	svc := serviceType.Service(kv)
 	labrpc.HandleDeferred(svc, "Get", kv.Get)
 	labrpc.HandleDeferred(svc, "PutAppend", kv.PutAppend)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(kv.Raft())}

@@ -123,10 +123,15 @@ func StartCoordinator(host *sim.Host, peers []*labrpc.ClientEnd, me int, persist
 	return c, nil
 }
 
+// coordServiceType is CoordServer's RPC methods, found and checked once
+// (labrpc.ServiceType): a search builds a world, and its servers'
+// services, for every schedule it runs.
+var coordServiceType = labrpc.TypeOf((*CoordServer)(nil))
+
 // Services returns the server's RPC services ("CoordServer.Txn",
 // "CoordServer.Status") and its Raft node's.
 func (c *CoordServer) Services() []*labrpc.Service {
-	svc := labrpc.MakeService(c)
+	svc := coordServiceType.Service(c)
 	labrpc.HandleDeferred(svc, "Txn", c.Txn)
 	labrpc.HandleDeferred(svc, "Status", c.Status)
 	return []*labrpc.Service{svc, raftapi.ServiceOf(c.rs.Raft())}

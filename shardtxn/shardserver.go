@@ -77,10 +77,15 @@ func StartShard(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister *si
 	return s, nil
 }
 
+// shardServiceType is ShardServer's RPC methods, found and checked once
+// (labrpc.ServiceType): a search builds a world, and its servers'
+// services, for every schedule it runs.
+var shardServiceType = labrpc.TypeOf((*ShardServer)(nil))
+
 // Services returns the server's RPC services ("ShardServer.Prepare",
 // "ShardServer.Decide", "ShardServer.Execute") and its Raft node's.
 func (s *ShardServer) Services() []*labrpc.Service {
-	svc := labrpc.MakeService(s)
+	svc := shardServiceType.Service(s)
 	labrpc.HandleDeferred(svc, "Prepare", s.Prepare)
 	labrpc.HandleDeferred(svc, "Decide", s.Decide)
 	labrpc.HandleDeferred(svc, "Execute", s.Execute)

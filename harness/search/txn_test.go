@@ -56,3 +56,17 @@ func TestTxnPredicatesJudgeWhatTheShardsApply(t *testing.T) {
 	s.decide(0, a, false)
 	require.ErrorContains(t, s.err, "atomic decisions: transaction 1.1 committed at shard 1 and aborted at shard 0")
 }
+
+// BenchmarkTxnWalks runs DFS walks of txn-2pc (each walk builds its world
+// afresh: three groups' servers, their services and two clerks) until
+// 5000 states; it reports states per second.
+func BenchmarkTxnWalks(b *testing.B) {
+	sc := TxnScenarios()[0]
+	states := 0
+	for b.Loop() {
+		res, err := Search(sc, Options{Strategy: DFS, Seed: 1, Depth: 150, Budget: 5000, Faults: -1, Drops: -1, Workers: 1})
+		require.NoError(b, err)
+		states += res.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}
