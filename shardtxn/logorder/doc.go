@@ -32,7 +32,13 @@
 // ConflictIgnored (CONFLICT_IGNORED); a transaction whose snapshot is not
 // before its own tid (a snapshot from the future) is Rejected. The outcome is
 // a function of the log's prefix, so every node that decides a
-// transaction decides it alike; the leader answers the client.
+// transaction decides it alike; the leader answers the client. While the
+// transaction at the head of its queue waits for other owners' values, a
+// node fetches those of the transactions queued behind it (up to
+// prefetchWindow of them), so that a node with a backlog (restarted from
+// its snapshot, or back from a partition) does not wait a round trip per
+// transaction; the paper's nodes fetch for one transaction at a time
+// (§2.3).
 //
 // # Consistency
 //

@@ -32,6 +32,8 @@ func (s *Server) process() {
 		if got {
 			s.busy = false
 			s.finish(q, out)
+		} else {
+			s.prefetch()
 		}
 	}
 }
@@ -97,6 +99,7 @@ func (s *Server) finish(q queued, o Outcome) {
 func (s *Server) advance(tid int) {
 	s.m.processed = tid
 	s.m.queue = s.m.queue[1:]
+	delete(s.ahead, tid)
 	s.collect()
 	if s.cfg.SnapshotEvery > 0 && s.m.processed-s.saved >= s.cfg.SnapshotEvery {
 		s.checkpoint()
@@ -166,7 +169,7 @@ func (s *Server) decide(tid int, t Txn, useCache bool, done func(Outcome, Err)) 
 	for j, i := range remote {
 		keys[j] = t.Reads[i].Key
 	}
-	s.fetch(tid-1, keys, func(got []Read) {
+	s.fetchAsOf(tid, keys, func(got []Read) {
 		for j, i := range remote {
 			values[i] = got[j]
 		}

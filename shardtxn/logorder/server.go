@@ -35,6 +35,7 @@ type Server struct {
 	waits     []*tidWait
 	want      map[int]int                       // tids commits wait on here → how many
 	outcomes  map[int]Outcome                   // decided tids that commits wait on
+	ahead     map[int]*prefetched               // queued tids → values fetched for them ahead (see prefetch)
 	submitted map[rsm.Session][]func(any, bool) // commits logged and not yet applied → the calls that wait on them
 	onDecide  func(tid int, o Outcome)
 	stats     Stats
@@ -83,7 +84,7 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 	if i := slices.Index(peers, nil); i >= 0 {
 		return nil, fmt.Errorf("logorder: Start: the end to node %d is nil", i)
 	}
-	s := &Server{host: host, cfg: cfg, me: me, nodes: newNodes(host, peers, cfg.RPCTimeout), disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{}, submitted: map[rsm.Session][]func(any, bool){},
+	s := &Server{host: host, cfg: cfg, me: me, nodes: newNodes(host, peers, cfg.RPCTimeout), disk: disk, want: map[int]int{}, outcomes: map[int]Outcome{}, ahead: map[int]*prefetched{}, submitted: map[rsm.Session][]func(any, bool){},
 		restarted: persister.RaftStateSize() > 0, known: make([]int, len(peers))}
 	s.cache = newCommitCache(cfg.CacheSize, cfg.bugs.noInvalidate)
 	s.m = &machine{me: me, st: newStore(), queuedFn: s.schedule}
