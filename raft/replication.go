@@ -122,8 +122,14 @@ func (rf *Raft) appendAnswered(c *appendCall, ok bool) {
 	}
 	if !ok {
 		if carried {
-			// The entries may not have arrived: resend from the last match.
-			rf.nextIndex[p] = min(rf.nextIndex[p], c.args.PrevLogIndex+1)
+			// The entries may not have arrived: resend them, but not what
+			// the peer is known to hold (a stale reply reordered or
+			// duplicated may have moved matchIndex past this call's
+			// PrevLogIndex). Below the match, nextIndex could fall to the
+			// log's base and send a snapshot the peer does not need, and
+			// logorder's nodes cannot take another's: swarm-logorder's
+			// seed 6429 restarted a node from its leader's snapshot.
+			rf.nextIndex[p] = max(rf.matchIndex[p]+1, min(rf.nextIndex[p], c.args.PrevLogIndex+1))
 		}
 		return
 	}

@@ -60,3 +60,17 @@ func TestSwarmLogOrderFailoverCatchesUp(t *testing.T) {
 	assert.Equal(t, "true", drawn["bandwidth bound"])
 	assert.Positive(t, o.Ops)
 }
+
+// TestSwarmLogOrderKeepsEachNodesSnapshot replays swarm-logorder's seed
+// 6429 (5 nodes, a snapshot every tid, node 1 killed and restarted under
+// partitions on a lossy, reordering network): it panicked restarting node
+// 1 from the log's leader's snapshot, which Raft had sent it when a lost
+// AppendEntries set the leader's next index for it below what it was
+// known to match, to the trimmed log's base.
+func TestSwarmLogOrderKeepsEachNodesSnapshot(t *testing.T) {
+	sc, err := Lookup("swarm-logorder")
+	require.NoError(t, err)
+	o := sc.Run(6429, t.TempDir(), nil)
+	require.True(t, o.OK(), o.Problem)
+	assert.Positive(t, o.Ops)
+}
