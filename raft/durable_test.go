@@ -136,3 +136,25 @@ func TestInstalledSnapshotIsDurable(t *testing.T) {
 	assert.Equal(t, []byte("state at 5"), rf.snapshot)
 	assert.Equal(t, 5, rf.log.last())
 }
+
+// A lost AppendEntries sends the leader back to resend its entries, never
+// below what the follower is known to hold: a resend from below the match
+// could fall below the log's start and send a snapshot the follower does
+// not need (log ordering's nodes cannot use another node's snapshot; its
+// swarm's seed 6429 restarted a node from one).
+func TestLostAppendNeverResendsBelowTheMatch(t *testing.T) {
+	cfg := makeConfig(t, 1, 3, false, false, LabConfig())
+	for i := range 5 {
+		cfg.One(100+i, 3, true)
+	}
+	leader := cfg.raft(cfg.CheckOneLeader())
+	p := (leader.me + 1) % 3
+	require.GreaterOrEqual(t, leader.matchIndex[p], 5)
+	leader.Snapshot(leader.matchIndex[p], []byte("snapshot"))
+	require.Equal(t, leader.matchIndex[p], leader.log.base)
+	// A call sent from the start of the log, carried and then lost.
+	c := &appendCall{rf: leader, p: p, id: leader.track(p), args: AppendEntriesArgs{Term: leader.term, LeaderID: leader.me, PrevLogIndex: 0}}
+	leader.appendAnswered(c, false)
+	assert.Equal(t, leader.matchIndex[p]+1, leader.nextIndex[p], "resent from after the match, not from the start")
+	assert.Greater(t, leader.nextIndex[p], leader.log.base, "no snapshot")
+}
