@@ -28,9 +28,11 @@ Compare reads the CSV files of two directories that 'labsim figures'
 wrote (the cut-down run and the -full run, say, or two builds), and prints
 a Markdown table with a row per experiment: what -full changes in it (its
 help's words, or that it is not cut down), whether its CSV is the same
-byte for byte, its rows in each, and the columns whose mean (over the
-numbers in the column, each column alone) moved the most from DIR_A to
-DIR_B, with both means. Nothing is run. It exits with status 2, naming
+byte for byte, its rows in each, and the columns that moved the most from
+DIR_A to DIR_B: each column's mean over its numbers, in both, and, where
+the two CSVs hold the same points (the same header, rows and words), the
+smallest and largest move of its cells row by row; a column ranks by the
+largest of these moves. Nothing is run. It exits with status 2, naming
 the file, if a directory holds no CSV or a CSV cannot be read.`,
 	flagsMany: func(fs *flag.FlagSet) actionMany {
 		top := fs.Int("columns", 3, "name at most `N` columns per experiment, those whose mean moved most")
@@ -111,10 +113,14 @@ func columnMeans(f csvFile) map[string]float64 {
 	return means
 }
 
-// A columnMove is how far a column's mean moved between two runs.
+// A columnMove is how far a column's mean moved between two runs, and,
+// where the runs' rows line up, how far its cells moved row by row
+// (relative to the first run's, lo to hi).
 type columnMove struct {
-	name string
-	a, b float64
+	name   string
+	a, b   float64
+	rows   bool
+	lo, hi float64
 }
 
 // rel is the move relative to the first run's mean (infinite from zero).
@@ -128,14 +134,65 @@ func (m columnMove) rel() float64 {
 	return (m.b - m.a) / math.Abs(m.a)
 }
 
-func (m columnMove) String() string {
-	r := m.rel()
-	switch {
-	case math.IsInf(r, 0):
-		return fmt.Sprintf("%s %.4g → %.4g", m.name, m.a, m.b)
-	default:
-		return fmt.Sprintf("%s %.4g → %.4g (%+.0f %%)", m.name, m.a, m.b, 100*r)
+// size is how far the column moved: its mean's move, or, if larger, its
+// largest move row by row, either way.
+func (m columnMove) size() float64 {
+	size := math.Abs(m.rel())
+	if m.rows {
+		size = max(size, math.Abs(m.lo), math.Abs(m.hi))
 	}
+	return size
+}
+
+func (m columnMove) String() string {
+	s := fmt.Sprintf("%s %.4g → %.4g", m.name, m.a, m.b)
+	if r := m.rel(); !math.IsInf(r, 0) {
+		s += fmt.Sprintf(" (%+.0f %%", 100*r)
+		if m.rows {
+			s += fmt.Sprintf("; rows %+.0f to %+.0f %%", 100*m.lo, 100*m.hi)
+		}
+		s += ")"
+	}
+	return s
+}
+
+// aligned reports whether x and y have the same header and rows, and
+// in each row the same cells where either's is not a number: the same
+// points, measured twice.
+func aligned(x, y csvFile) bool {
+	if !slices.Equal(x.header, y.header) || len(x.rows) != len(y.rows) {
+		return false
+	}
+	for i := range x.rows {
+		if len(x.rows[i]) != len(y.rows[i]) {
+			return false
+		}
+		for c := range x.rows[i] {
+			_, errA := strconv.ParseFloat(x.rows[i][c], 64)
+			_, errB := strconv.ParseFloat(y.rows[i][c], 64)
+			if (errA != nil || errB != nil) && x.rows[i][c] != y.rows[i][c] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rowMoves returns the smallest and largest relative move of column c's
+// cells, row by row, over the rows where both are numbers and the first
+// is not zero; ok is false if there are none.
+func rowMoves(x, y csvFile, c int) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := range x.rows {
+		va, errA := strconv.ParseFloat(x.rows[i][c], 64)
+		vb, errB := strconv.ParseFloat(y.rows[i][c], 64)
+		if errA != nil || errB != nil || va == 0 {
+			continue
+		}
+		r := (vb - va) / math.Abs(va)
+		lo, hi, ok = min(lo, r), max(hi, r), true
+	}
+	return lo, hi, ok
 }
 
 // compareFigures returns the Markdown table comparing the figures of dirs
@@ -180,15 +237,23 @@ func compareFigures(e *env, a, b string, top int) (string, error) {
 			continue
 		}
 		ma, mb := columnMeans(x), columnMeans(y)
+		rows := aligned(x, y)
 		var moves []columnMove
-		for _, col := range x.header {
+		for c, col := range x.header {
 			va, okA := ma[col]
 			vb, okB := mb[col]
-			if okA && okB && va != vb {
-				moves = append(moves, columnMove{col, va, vb})
+			if !okA || !okB {
+				continue
+			}
+			m := columnMove{name: col, a: va, b: vb}
+			if rows {
+				m.lo, m.hi, m.rows = rowMoves(x, y, c)
+			}
+			if m.size() > 0 {
+				moves = append(moves, m)
 			}
 		}
-		slices.SortStableFunc(moves, func(p, q columnMove) int { return cmp.Compare(math.Abs(q.rel()), math.Abs(p.rel())) })
+		slices.SortStableFunc(moves, func(p, q columnMove) int { return cmp.Compare(q.size(), p.size()) })
 		var named []string
 		for _, m := range moves[:min(top, len(moves))] {
 			named = append(named, m.String())

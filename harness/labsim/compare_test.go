@@ -31,7 +31,12 @@ func TestCompareFigures(t *testing.T) {
 	assert.Contains(t, out, "| gone | not an experiment of this build | only in "+a+" | | |")
 	r = labsim(nil, "compare", a, b)
 	require.Equal(t, exitOK, r.code)
-	assert.Contains(t, r.stdout, "n 10 → 100 (+900 %); rate 100 → 103.3 (+3 %)")
+	assert.Contains(t, r.stdout, "n 10 → 100 (+900 %); rate 100 → 103.3 (+3 %)", "3 rows against 2: no row-by-row moves")
+
+	write(b, "moved", "kind,n,rate\nr,20,110\nw,,90\n")
+	r = labsim(nil, "compare", a, b)
+	require.Equal(t, exitOK, r.code)
+	assert.Contains(t, r.stdout, "| moved | not an experiment of this build | differs | 2 → 2 | n 10 → 20 (+100 %; rows +100 to +100 %); rate 100 → 100 (+0 %; rows -10 to +10 %) |")
 
 	empty := labsim(nil, "compare", a, t.TempDir())
 	assert.Equal(t, exitUsage, empty.code)
