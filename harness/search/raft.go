@@ -30,7 +30,7 @@ type raftSpec struct {
 	name, doc string
 	writes    int  // how many writes the client makes
 	choose    bool // the writes are the search's choices, not offered to each new leader
-	crash     bool // the faults are crashes and restarts, not isolations and reconnections
+	crash     bool // the faults are crashes and restarts, not isolations, bridges and reconnections
 	faults    int  // the default fault budget
 }
 
@@ -39,9 +39,10 @@ func RaftScenarios() []Scenario {
 	return []Scenario{
 		raftScenario(raftSpec{name: "raft-write", doc: "3 Raft servers elect a leader and commit one client write; messages delayed and reordered, no faults by default", writes: 1}),
 		raftScenario(raftSpec{name: "raft-write-crash", doc: "raft-write with servers crashed and restarted (fault budget 1: a crash; restarts are free)", writes: 1, crash: true, faults: 1}),
-		raftScenario(raftSpec{name: "raft-write-isolate", doc: "raft-write with servers cut off and reconnected (fault budget 1: an isolation; reconnections are free)", writes: 1, faults: 1}),
+		raftScenario(raftSpec{name: "raft-write-isolate", doc: "raft-write with servers cut off, or two servers cut apart bridged by the third, and reconnected (fault budget 1: an isolation or a bridge; reconnections are free)", writes: 1, faults: 1}),
 		raftScenario(raftSpec{name: "raft-writes-crash", doc: "raft-write-crash with two writes, one after the other (fault budget 2: crashes; restarts are free)", writes: 2, crash: true, faults: 2}),
 		raftScenario(raftSpec{name: "raft-choices-crash", doc: "up to 3 client writes, each a choice of the search, to any server that believes it leads, at any moment; fault budget 3: crashes, restarts free", writes: 3, choose: true, crash: true, faults: 3}),
+		raftScenario(raftSpec{name: "raft-choices-isolate", doc: "raft-choices-crash with servers cut off, or two servers cut apart bridged by the third, instead of crashes (fault budget 3: isolations and bridges; reconnections are free)", writes: 3, choose: true, faults: 3}),
 	}
 }
 
@@ -84,6 +85,7 @@ type raftSys struct {
 	pending []int        // the commands offered for the write under way
 	applied map[any]bool // the commands some server has applied
 	leaders map[int]int  // term → the server that led it, as seen so far
+	bridge  int          // the server that bridges the two others, cut apart; -1: no bridge
 	// committed are the entries applied so far, each with the term of the
 	// server that applied it, then: every leader of a later term must
 	// hold it (leader completeness).
@@ -106,7 +108,7 @@ func buildRaft(seed int64, bug string, spec raftSpec) (*System, error) {
 		}
 		raft.PlantedBugs()[i].Plant(&cfg)
 	}
-	s := &raftSys{t: &errT{}, spec: spec, leaders: map[int]int{}, cmd: firstWrite, applied: map[any]bool{}}
+	s := &raftSys{t: &errT{}, spec: spec, leaders: map[int]int{}, cmd: firstWrite, applied: map[any]bool{}, bridge: -1}
 	s.h = rafttest.New(s.t, seed, 3, false, false, raft.Maker(cfg))
 	if s.t.err != nil {
 		return nil, s.t.err
@@ -175,7 +177,11 @@ func (s *raftSys) write(i int) int {
 }
 
 // faults offers crashing or cutting off each server, and restarting or
-// reconnecting it.
+// reconnecting it; where servers are cut off rather than crashed, also
+// bridging: cutting the two other servers apart, each still talking to
+// the bridge (fault.Bridge; with three servers, one link cut both ways,
+// the partial partition in which a server hears a leader that another
+// does not), and lifting the bridge.
 func (s *raftSys) faults() []Fault {
 	var fs []Fault
 	for i := range s.h.N() {
@@ -195,7 +201,23 @@ func (s *raftSys) faults() []Fault {
 		default:
 			f.Name, f.Apply = fmt.Sprintf("reconnect server %d", i), func() { s.h.Connect(i) }
 		}
+		if !s.spec.crash && f.Budgeted {
+			apply := f.Apply
+			f.Apply = func() { apply(); s.bridge = -1 } // an isolation replaces the bridge
+		}
 		fs = append(fs, f)
+	}
+	if s.spec.crash {
+		return fs
+	}
+	for b := range s.h.N() {
+		if b != s.bridge {
+			fs = append(fs, Fault{Name: fmt.Sprintf("bridge: servers cut apart but for server %d", b), Budgeted: true, Host: s.h.Host(b).ID(),
+				Apply: func() { s.h.Bridge(b); s.bridge = b }})
+		}
+	}
+	if s.bridge >= 0 {
+		fs = append(fs, Fault{Name: "lift the bridge", Host: s.h.Host(s.bridge).ID(), Apply: func() { s.h.Only(s.h.All()...); s.bridge = -1 }})
 	}
 	return fs
 }
@@ -332,6 +354,9 @@ func (s *raftSys) state() uint64 {
 		}
 		if s.h.Connected(i) {
 			up |= 2
+		}
+		if s.bridge == i {
+			up |= 4
 		}
 		h = mix(mix(h, up), bytesWord(s.h.Cluster().Persister(0, i).ReadRaftState()))
 		if rf != nil {

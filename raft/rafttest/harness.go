@@ -132,6 +132,25 @@ func (h *Harness) Connect(i int) { h.setConnected(i, true) }
 // Disconnect detaches server i from the network: it talks to no one.
 func (h *Harness) Disconnect(i int) { h.setConnected(i, false) }
 
+// Bridge cuts the servers other than b apart from each other, each still
+// talking to b, which hears them all (a partial partition: fault.Bridge).
+// Every server then counts as connected; the next Connect, Disconnect or
+// Only replaces the bridge.
+func (h *Harness) Bridge(b int) {
+	if b < 0 || b >= h.n {
+		h.t.Fatalf("rafttest: no server %d to bridge (%d servers)", b, h.n)
+		return
+	}
+	var sides [][]int
+	for i := range h.n {
+		h.connected[i] = true
+		if i != b {
+			sides = append(sides, []int{h.c.HostOf(0, i)})
+		}
+	}
+	h.Apply(fault.Fault{Kind: fault.Bridge, Host: h.c.HostOf(0, b), Groups: sides})
+}
+
 // Connected reports whether server i is connected.
 func (h *Harness) Connected(i int) bool { return h.connected[i] }
 
