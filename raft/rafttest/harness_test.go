@@ -14,11 +14,15 @@ import (
 // fatals is a simtest.T that keeps the failures it is told of.
 type fatals struct{ got []string }
 
-func (f *fatals) Helper()                           {}
-func (f *fatals) Logf(format string, args ...any)   {}
-func (f *fatals) Errorf(format string, args ...any) { f.got = append(f.got, fmt.Sprintf(format, args...)) }
-func (f *fatals) Fatalf(format string, args ...any) { f.got = append(f.got, fmt.Sprintf(format, args...)) }
-func (f *fatals) FailNow()                          {}
+func (f *fatals) Helper()                         {}
+func (f *fatals) Logf(format string, args ...any) {}
+func (f *fatals) Errorf(format string, args ...any) {
+	f.got = append(f.got, fmt.Sprintf(format, args...))
+}
+func (f *fatals) Fatalf(format string, args ...any) {
+	f.got = append(f.got, fmt.Sprintf(format, args...))
+}
+func (f *fatals) FailNow() {}
 
 func TestBridgeCutsTheOthersApartButNotFromTheBridge(t *testing.T) {
 	h := rafttest.New(t, 1, 3, false, false, raft.Maker(raft.LabConfig()))
