@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8, txnbugs, locksbugs (minutes)")
+var searchDocs = flag.String("searchdocs", "", "regenerate docs/search.md's tables: all, or one of bugs, kvbugs, depths, walks, fig8, lease, txnbugs, locksbugs (minutes)")
 
 // docsPath is docs/search.md, from this package's directory.
 var docsPath = filepath.Join("..", "..", "docs", "search.md")
@@ -35,7 +35,7 @@ func TestSearchDocs(t *testing.T) {
 	page, err := os.ReadFile(docsPath)
 	require.NoError(t, err)
 	if *searchDocs == "" {
-		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8", "txnbugs", "locksbugs"} {
+		for _, name := range []string{"bugs", "kvbugs", "depths", "walks", "fig8", "lease", "txnbugs", "locksbugs"} {
 			assert.Contains(t, string(page), "<!-- "+name+" -->", "docs/search.md has its %s table", name)
 		}
 		t.Skip("-searchdocs regenerates docs/search.md's tables")
@@ -52,6 +52,7 @@ func TestSearchDocs(t *testing.T) {
 		{"depths", func() string { return depthTable(t) }},
 		{"walks", func() string { return walkTable(t) }},
 		{"fig8", func() string { return figure8Table(t) }},
+		{"lease", func() string { return leaseTable(t) }},
 		{"txnbugs", func() string { return txnBugTable(t) }},
 		{"locksbugs", func() string { return locksBugTable(t) }},
 	}
@@ -62,7 +63,7 @@ func TestSearchDocs(t *testing.T) {
 			done = true
 		}
 	}
-	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks, fig8, txnbugs or locksbugs", *searchDocs)
+	require.True(t, done, "-searchdocs %q: want all, bugs, kvbugs, depths, walks, fig8, lease, txnbugs or locksbugs", *searchDocs)
 	require.NoError(t, os.WriteFile(docsPath, []byte(text), 0o644))
 }
 
@@ -308,17 +309,38 @@ func b2i(b bool) int {
 const figure8Budget = 3_000_000
 
 // figure8Table searches raft-choices-crash for the Figure 8 commit with
-// the guided walks and with DFS, in the world's order and not.
+// guided walks, in order and not, and with DFS and PCT in order.
 func figure8Table(t *testing.T) string {
-	const bug = "commit by counting replicas of an old-term entry"
-	sc := scenario(t, "raft-choices-crash")
+	return strategyTable(t, "raft-choices-crash", "commit by counting replicas of an old-term entry", figure8Budget,
+		[]strategyRow{{Guided, true}, {Guided, false}, {DFS, true}, {PCT, true}})
+}
+
+// leaseBudget is the lease table's budget of states a search.
+const leaseBudget = 1_000_000
+
+// leaseTable searches raft-choices-isolate for the pre-election bug with
+// each strategy of the random walks, and guided walks in order.
+func leaseTable(t *testing.T) string {
+	return strategyTable(t, "raft-choices-isolate", preElection, leaseBudget,
+		[]strategyRow{{PCT, false}, {DFS, false}, {Guided, false}, {Guided, true}})
+}
+
+// A strategyRow is one row of a strategyTable: a strategy, in the world's
+// order or not.
+type strategyRow struct {
+	st      Strategy
+	inOrder bool
+}
+
+// strategyTable searches the scenario called name for bug with each row's
+// strategy, on 2 workers, within budget states, and tabulates what each
+// found; every schedule found is replayed.
+func strategyTable(t *testing.T, name, bug string, budget int, rows []strategyRow) string {
+	sc := scenario(t, name)
 	var b strings.Builder
 	b.WriteString("| strategy | states until found | steps of the schedule | schedules | distinct states | wall | states/s | violation |\n|---|---|---|---|---|---|---|---|\n")
-	for _, c := range []struct {
-		st      Strategy
-		inOrder bool
-	}{{Guided, true}, {Guided, false}, {DFS, true}, {PCT, true}} {
-		o := Options{Strategy: c.st, Seed: 1, Depth: tableDepth, Budget: figure8Budget, Faults: -1, Drops: -1, Workers: 2, InOrder: c.inOrder, Bug: bug}
+	for _, c := range rows {
+		o := Options{Strategy: c.st, Seed: 1, Depth: tableDepth, Budget: budget, Faults: -1, Drops: -1, Workers: 2, InOrder: c.inOrder, Bug: bug}
 		res, err := Search(sc, o)
 		require.NoError(t, err)
 		name := string(c.st)
@@ -331,12 +353,13 @@ func figure8Table(t *testing.T) string {
 			again, err := Replay(sc, o, v.Path)
 			require.NoError(t, err)
 			require.Equal(t, v.Summary, again.Summary, "the schedule replays")
+			t.Logf("%s: %s", name, v.Path)
 		}
 		t.Logf("%s: %s / %s (%v)", name, found, steps, res.Wall)
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %v | %.0f | %s |\n", name, found, steps, res.Schedules, res.Distinct,
 			res.Wall.Round(time.Second), res.StatesPerSecond(), what)
 	}
-	fmt.Fprintf(&b, "\nEach row searches raft-choices-crash (%s) with %q planted, seed 1, schedules of at most %d steps, with a budget of %d states, on 2 workers. A guided walk's states count the steps it replays from the corpus as well as its own.\n",
-		sc.Doc, bug, tableDepth, figure8Budget)
+	fmt.Fprintf(&b, "\nEach row searches %s (%s) with %q planted, seed 1, schedules of at most %d steps, with a budget of %d states, on 2 workers. A guided walk's states count the steps it replays from the corpus as well as its own.\n",
+		sc.Name, sc.Doc, bug, tableDepth, budget)
 	return b.String()
 }

@@ -381,7 +381,8 @@ func (s *raftSys) state() uint64 {
 
 // cover is the digest a guided search counts coverage by, the shape of
 // what the servers hold rather than its numbers: for each server, whether
-// it is up, leads, and holds a read lease, how far it applied, and its log (each
+// it is up, leads, and holds a read lease, whether it is cut off or
+// bridges (never, where the faults are crashes), how far it applied, and its log (each
 // entry's command and term), with the terms replaced by their ranks among
 // the terms the servers hold (so that a fourth election with the same
 // outcome as a third covers nothing new), and the servers taken as a
@@ -411,6 +412,12 @@ func (s *raftSys) cover() uint64 {
 					up = 3
 				}
 			}
+		}
+		if up > 0 && !s.h.Connected(i) {
+			up += 4 // cut off
+		}
+		if s.bridge == i {
+			up += 8
 		}
 		h := mix(mix(0, up), uint64(s.h.Logs().LastApplied(i)))
 		for _, e := range l.Entries {
