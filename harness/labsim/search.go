@@ -34,8 +34,9 @@ sampling them from seeds: at each step it chooses which message in flight
 is delivered next (a message may be delayed past later ones, never
 delivered early), or dropped (within -drops), or, for a request,
 duplicated (within -dups), when the next timer fires (never early, never
-skipped), and which fault strikes (within -faults: a crash or an
-isolation; restarts and reconnections are free). Raft's safety properties
+skipped), and which fault strikes (within -faults: a crash, an
+isolation, or a bridge that cuts two servers apart but for the third;
+restarts, reconnections and lifting a bridge are free). Raft's safety properties
 are checked in every state explored: election safety, log matching,
 leader completeness, state-machine safety, lease safety (no two servers
 hold a read lease at once), and that what a server applied is on a
