@@ -316,7 +316,7 @@ func figure8Table(t *testing.T) string {
 }
 
 // leaseBudget is the lease table's budget of states a search.
-const leaseBudget = 1_000_000
+const leaseBudget = 3_000_000
 
 // leaseTable searches raft-choices-isolate for the pre-election bug with
 // each strategy of the random walks, and guided walks in order.
