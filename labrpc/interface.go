@@ -68,12 +68,22 @@ func (c *codec) fixValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
 }
 
 // copyValue copies x into the interface at p with xc and returns its size.
+//
+// The interface at p holds x still. A value not the size of a pointer is
+// never held in an interface's data word, which points to it instead
+// (see dataOf): for one, that word is pointed at the copy, which is new
+// memory of xc's type that nothing else refers to, rather than the copy
+// being copied once more into memory the assignment would allocate.
 func (c *codec) copyValue(cp *copier, p unsafe.Pointer, x any, xc *copier) int {
 	c.enter()
 	v := reflect.New(xc.t)
 	v.Elem().Set(reflect.ValueOf(x))
 	size := xc.fix(v.UnsafePointer())
-	cp.at(p).Set(v.Elem())
+	if xc.t.Size() != unsafe.Sizeof(p) {
+		(*[2]unsafe.Pointer)(p)[1] = v.UnsafePointer()
+	} else {
+		cp.at(p).Set(v.Elem())
+	}
 	c.leave()
 	return size
 }
