@@ -54,6 +54,15 @@ type Config struct {
 	// stay safe within that bound (see LeaseDuration); beyond it, a lease
 	// read can return stale data.
 	LeaseDrift float64
+	// OwnSnapshots is for services whose nodes' snapshots are their own
+	// and cannot stand for another's (logorder's, each of its own keys),
+	// and which trim the log only below what every node's log holds: a
+	// leader whose next index for a peer has fallen to its log's base
+	// asks the peer at the base before it sends its snapshot, and sends it
+	// only if the peer refuses (a leader's match is a lower bound, and a
+	// new leader's starts at 0). Without it, swarm-logorder's seed 1440
+	// restarted a node from the log's leader's snapshot.
+	OwnSnapshots bool
 	// Codec, if set, persists the service's commands of types other than
 	// int, string and []byte (which have built-in forms); without it such
 	// commands go through encoding/gob and must be registered with it.

@@ -146,7 +146,7 @@ func (rf *Raft) becomeLeader() {
 	rf.electionTimer.Stop()
 	n := len(rf.peers)
 	rf.nextIndex, rf.matchIndex = make([]int, n), make([]int, n)
-	rf.inflight, rf.ackSent = make([]int, n), make([]time.Duration, n)
+	rf.inflight, rf.ackSent, rf.short = make([]int, n), make([]time.Duration, n), make([]bool, n)
 	rf.leadSince, rf.leadTerm = rf.host.Now(), rf.term
 	for p := range rf.peers {
 		rf.nextIndex[p] = rf.log.last() + 1

@@ -59,6 +59,7 @@ type Raft struct {
 	nextIndex  []int
 	matchIndex []int
 	inflight   []int           // ID of the AppendEntries carrying entries in flight, or 0
+	short      []bool          // refused an AppendEntries at or below the log's base: needs the snapshot
 	ackSent    []time.Duration // when the latest message the peer answered was sent (local clock)
 	leadSince  time.Duration   // when this node became leader (local clock)
 	leadTerm   int             // the term it leads

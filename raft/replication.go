@@ -62,9 +62,16 @@ func (rf *Raft) broadcast() {
 // at the last entry known to match.
 func (rf *Raft) sendAppend(p int) {
 	next := rf.nextIndex[p]
-	if next <= rf.log.base {
+	if next <= rf.log.base && (rf.short[p] || !rf.cfg.OwnSnapshots) {
 		rf.sendSnapshot(p)
 		return
+	}
+	if next <= rf.log.base {
+		// The peer may hold the entries the snapshot covers (a leader's
+		// match is a lower bound, and a new leader's starts at 0): ask at
+		// the base first, and send the snapshot only if the peer refuses.
+		next = rf.log.base + 1
+		rf.nextIndex[p] = next
 	}
 	prev := next - 1
 	carry := rf.inflight[p] == 0 && next <= rf.log.last()
@@ -138,6 +145,7 @@ func (rf *Raft) appendAnswered(c *appendCall, ok bool) {
 		rf.matched(p, c.args.PrevLogIndex+len(c.args.Entries))
 	} else {
 		rf.nextIndex[p] = max(rf.matchIndex[p]+1, rf.backtrack(reply))
+		rf.short[p] = rf.short[p] || c.args.PrevLogIndex <= rf.log.base
 		rf.inflight[p] = 0
 	}
 	more := rf.nextIndex[p] <= rf.log.last() && (!rf.cfg.HeartbeatOnly || !reply.Success)
@@ -149,7 +157,7 @@ func (rf *Raft) appendAnswered(c *appendCall, ok bool) {
 // matched records that peer p's log matches this leader's up to index.
 func (rf *Raft) matched(p, index int) {
 	if index > rf.matchIndex[p] {
-		rf.matchIndex[p] = index
+		rf.matchIndex[p], rf.short[p] = index, false
 		rf.advanceCommit()
 	}
 	rf.nextIndex[p] = max(rf.nextIndex[p], rf.matchIndex[p]+1)

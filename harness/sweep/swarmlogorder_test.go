@@ -61,16 +61,22 @@ func TestSwarmLogOrderFailoverCatchesUp(t *testing.T) {
 	assert.Positive(t, o.Ops)
 }
 
-// TestSwarmLogOrderKeepsEachNodesSnapshot replays swarm-logorder's seed
-// 6429 (5 nodes, a snapshot every tid, node 1 killed and restarted under
-// partitions on a lossy, reordering network): it panicked restarting node
-// 1 from the log's leader's snapshot, which Raft had sent it when a lost
-// AppendEntries set the leader's next index for it below what it was
-// known to match, to the trimmed log's base.
+// TestSwarmLogOrderKeepsEachNodesSnapshot replays the swarm-logorder
+// seeds that panicked restarting a node from the log's leader's
+// snapshot, which Raft had sent it: seed 6429 (5 nodes, a snapshot every
+// tid, node 1 killed and restarted under partitions on a lossy,
+// reordering network), where a lost AppendEntries set the leader's next
+// index for the node below what it was known to match, to the trimmed
+// log's base; and seed 1440, where a new leader, its match for a node
+// still below the base it had trimmed its log to, sent the snapshot
+// without asking whether the node's log reached the base (every node's
+// does).
 func TestSwarmLogOrderKeepsEachNodesSnapshot(t *testing.T) {
 	sc, err := Lookup("swarm-logorder")
 	require.NoError(t, err)
-	o := sc.Run(6429, t.TempDir(), nil)
-	require.True(t, o.OK(), o.Problem)
-	assert.Positive(t, o.Ops)
+	for _, seed := range []int64{6429, 1440} {
+		o := sc.Run(seed, t.TempDir(), nil)
+		require.True(t, o.OK(), "seed %d: %s", seed, o.Problem)
+		assert.Positive(t, o.Ops, "seed %d", seed)
+	}
 }

@@ -90,7 +90,9 @@ func Start(host *sim.Host, peers []*labrpc.ClientEnd, me int, persister, disk *s
 	s.m = &machine{me: me, st: newStore(), queuedFn: s.schedule}
 	// Raft's snapshot, if it has one, is an older one of the node's own
 	// (see checkpoint); the disk holds the newest.
-	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, codec{}, cfg.RSM)
+	rcfg := cfg.RSM
+	rcfg.Raft.OwnSnapshots = true // a leader's snapshot cannot stand for this node's keys
+	rs, err := rsm.MakeServer(host, peers, me, persister, s.m, codec{}, rcfg)
 	if err != nil {
 		return nil, fmt.Errorf("logorder: node %d: %w", me, err)
 	}
