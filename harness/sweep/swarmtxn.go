@@ -51,9 +51,12 @@ const (
 	// swarmTxnLockStep is the chance that a seed of lists draws its
 	// workload in lock step (drawLockStep).
 	swarmTxnLockStep = 0.5
-	// starvationRounds bounds, in rounds of a deadlock, how long a client
-	// that keeps trying may go without a commit while the network is
-	// healed (see runSwarmTxn).
+	// starvationRounds bounds, in rounds of a deadlock for each client,
+	// how long a client that keeps trying may go without a commit while
+	// the network is healed (see runSwarmTxn): randomized waits break a
+	// deadlock but queue no one, so a client may lose each round to any of
+	// the others. At 20 rounds in all, seed 6944 (six clients in lock step
+	// over four keys) starved a client for 3 s with the correct code.
 	starvationRounds = 20
 	// abortWays is how many ways of a message a deadlock's first victim's
 	// abort takes to free its locks: its no vote to the coordinator, the
@@ -188,7 +191,7 @@ func drawLockStep(d *testbed.Draw, shape *txnShape, shards int, waits bool) (tes
 // configuration.
 func swarmTxnScenario() Scenario {
 	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; lock waits of twice the longest way a message takes (at least 20 ms); snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; or, on "+fmt.Sprintf("%.0f %%", 100*swarmTxnLockStep)+" of the seeds of lists, a lock step: 2-6 clients of 2-3 micro-ops over 2-6 keys, each running an aborted transaction again until it commits (at once under lock waits, whose lock wait then covers a victim's abort twice over), on a LAN, most often of fixed latency, with each transaction's prepares to the shards of its later keys held back 1-10 ms on most seeds (as if its coordinator locked in its order: transactions of crossing orders deadlock), calm on half of them; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of the other seeds, every replica on a host of its own, one of the nemeses aimed between the coordinators and the shards (the coordinators cut off from the shards, or their leader with the shards from the other coordinators, or a shard leader from every coordinator one way, 1-8 s at a time), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
-		"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts; with an aimed nemesis, only after the last heal); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s. While the network is healed (in the 15 s after a heal, after the last heal, or all along with no faults), from two transaction timeouts after the heal on, a client that keeps trying must commit within "+fmt.Sprint(starvationRounds)+" rounds of a deadlock broken by randomized lock waits (two of the longest lock waits, a victim's abort, the hold, two think times and the longest back-off pause, and a transaction timeout on an unreliable network), or it starves: a stall that names it. Txncheck then checks strict serializability, or every read the bank's total.",
+		"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts; with an aimed nemesis, only after the last heal); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s. While the network is healed (in the 15 s after a heal, after the last heal, or all along with no faults), from two transaction timeouts after the heal on, a client that keeps trying must commit within "+fmt.Sprint(starvationRounds)+" rounds for each client of a deadlock broken by randomized lock waits (two of the longest lock waits, a victim's abort, the hold, two think times and the longest back-off pause, and a transaction timeout on an unreliable network), or it starves: a stall that names it. Txncheck then checks strict serializability, or every read the bank's total.",
 		func(b Bug) bool { return b.plantShardTxn(&shardtxn.Config{}) }, runSwarmTxn)
 }
 
@@ -266,7 +269,8 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 		bug.plantShardTxn(&dep.Config)
 	}
 	// A client that keeps trying must commit within starvationRounds
-	// rounds of a deadlock broken by randomized lock waits: the longest
+	// rounds for each client of a deadlock broken by randomized lock
+	// waits: the longest
 	// lock wait twice, a victim's abort on its way, the hold, the client's
 	// think time twice and its longest back-off pause, and on an
 	// unreliable network a transaction timeout (a lost prepare's
@@ -278,9 +282,10 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 		round += dep.Config.TxnTimeout
 	}
 	round = round.Round(time.Millisecond)
-	starve, recovery := starvationRounds*round, 2*dep.Config.TxnTimeout
+	rounds := starvationRounds * shape.clients
+	starve, recovery := time.Duration(rounds)*round, 2*dep.Config.TxnTimeout
 	d.Note("progress bound", swarmTxnProgress.String())
-	d.Note("starvation bound", fmt.Sprintf("%v (%d rounds of %v), from %v after a heal", starve, starvationRounds, round, recovery))
+	d.Note("starvation bound", fmt.Sprintf("%v (%d rounds of %v), from %v after a heal", starve, rounds, round, recovery))
 	r, err := dep.Run("swarm-txn", seed, shape.load)
 	if err != nil {
 		return testbed.Run{}, err
