@@ -23,8 +23,12 @@ const lockSwarmStream = 0x7377617266 // "swarf"
 const (
 	swarmMaxClients = 50 // clerks, readers among them
 	swarmMaxKeys    = 20
-	swarmPerKey     = 4 // clerks a key, at most, when keys are picked uniformly
-	swarmHot        = 8 // clerks, at most, on a hot key or keys by Zipf's law
+	// swarmPerKey bounds the clerks and readers that share a key:
+	// porcupine's search grows with how many writes to one key overlap
+	// (seed 7595 of an earlier draw, 7 clerks on a hot key, each queued
+	// behind a lock a cut-off clerk held, took minutes to check 300 of
+	// its operations).
+	swarmPerKey = 4
 	// swarmMaxEvents fails a seed whose world fires more events (a storm):
 	// ten times the most of 300 seeds.
 	swarmMaxEvents = 6_000_000
@@ -46,7 +50,7 @@ const (
 // progress after every heal.
 func lockSwarm() Scenario {
 	return swarmScenario("swarm-locks", "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): "+
-		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or sharing 1–%d keys picked uniformly (up to %d clerks a key), or up to %d clerks on a hot key or keys by Zipf's law, half as many with locks only; ", swarmMaxClients, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey, swarmHot)+
+		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or in groups of up to %d sharing 1–%d keys of their group picked uniformly, or up to %d on a hot key or keys by Zipf's law, half as many a key with locks only; ", swarmMaxClients, swarmPerKey, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey)+
 		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps)+
 		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift)+
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; "+
@@ -171,29 +175,31 @@ func (sp lockSwarmSpec) run(seed int64, dir string, trace io.Writer) (testbed.Ru
 }
 
 // swarmKeys draws the keys' distribution and how many clerks share it:
-// up to swarmMaxClients each on a key of its own, or sharing keys picked
-// uniformly, up to swarmPerKey a key, or up to swarmHot with one hot key
-// or keys picked by Zipf's law (porcupine's search grows with the
-// operations on one key at once); half as many sharing with locksOnly.
+// up to swarmMaxClients each on a key of its own, or in groups of up to
+// swarmPerKey on keys of their group picked uniformly (workload.Groups),
+// or up to swarmPerKey with one hot key or keys picked by Zipf's law;
+// half as many a key with locksOnly, which queues a key's operations for
+// its lock, so that they overlap longer.
 func swarmKeys(d *testbed.Draw, locksOnly bool) (workload.Keys, int) {
-	perKey, hot := swarmPerKey, swarmHot
+	perKey := swarmPerKey
 	if locksOnly {
-		perKey, hot = perKey/2, hot/2
+		perKey /= 2
 	}
-	switch d.Pick("keys", "own", "uniform", "hot", "zipf") {
+	switch d.Pick("keys", "own", "groups", "hot", "zipf") {
 	case 0:
 		return workload.Own(), d.LogInt("clerks and readers", 1, swarmMaxClients)
 	case 1:
 		total := d.LogInt("clerks and readers", 1, swarmMaxClients)
-		n := (total+perKey-1)/perKey + d.Int("more keys", 0, swarmMaxKeys)
-		d.Note("key count", fmt.Sprint(n))
-		return workload.Uniform(n), total
+		groups := (total + perKey - 1) / perKey
+		n := groups + d.Int("more keys", 0, swarmMaxKeys)
+		d.Note("key count", fmt.Sprintf("%d in %d groups", n, groups))
+		return workload.Groups(n, groups), total
 	case 2:
 		n, p := d.Int("key count", 1, swarmMaxKeys), d.Float("hot key's share", 0.3, 0.95)
-		return workload.HotKey(n, p), d.LogInt("clerks and readers", 1, hot)
+		return workload.HotKey(n, p), d.LogInt("clerks and readers", 1, perKey)
 	default:
 		n, s := d.Int("key count", 2, swarmMaxKeys), d.Float("zipf exponent", 1.1, 2.1)
-		return workload.Zipf(n, s), d.LogInt("clerks and readers", 1, hot)
+		return workload.Zipf(n, s), d.LogInt("clerks and readers", 1, perKey)
 	}
 }
 

@@ -51,6 +51,9 @@ const (
 	// swarmTxnLockStep is the chance that a seed of lists draws its
 	// workload in lock step (drawLockStep).
 	swarmTxnLockStep = 0.5
+	// swarmTxnAimed is the chance that a seed not in lock step draws a
+	// nemesis aimed between the coordinators and the shards.
+	swarmTxnAimed = 0.5
 	// starvationRounds bounds, in rounds of a deadlock for each client,
 	// how long a client that keeps trying may go without a commit while
 	// the network is healed (see runSwarmTxn): randomized waits break a
@@ -190,7 +193,7 @@ func drawLockStep(d *testbed.Draw, shape *txnShape, shards int, waits bool) (tes
 // swarmTxnScenario is shardtxn's swarm: each seed draws its own
 // configuration.
 func swarmTxnScenario() Scenario {
-	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; lock waits of twice the longest way a message takes (at least 20 ms); snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; or, on "+fmt.Sprintf("%.0f %%", 100*swarmTxnLockStep)+" of the seeds of lists, a lock step: 2-6 clients of 2-3 micro-ops over 2-6 keys, each running an aborted transaction again until it commits (at once under lock waits, whose lock wait then covers a victim's abort twice over), on a LAN, most often of fixed latency, with each transaction's prepares to the shards of its later keys held back 1-10 ms on most seeds (as if its coordinator locked in its order: transactions of crossing orders deadlock), calm on half of them; the network's latency, jitter, loss, reordering, bandwidth and duplication; on 30 % of the other seeds, every replica on a host of its own, one of the nemeses aimed between the coordinators and the shards (the coordinators cut off from the shards, or their leader with the shards from the other coordinators, or a shard leader from every coordinator one way, 1-8 s at a time), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
+	return swarmScenario("swarm-txn", "Sharded 2PC/2PL transactions, the whole configuration drawn from the seed: 1-8 shard groups and a coordinator group of 3-7 replicas each, on hosts shared by a replica of each group or each on its own; paper 000's or paper 003's conflicts (lock waits or write intents) and presumption (abort or commit), leaders found by redirects or the replica manager; a transaction timeout of 1-5 s; lock waits of twice the longest way a message takes (at least 20 ms); snapshots at 4-64 KB of Raft state or never; 1-50 clients of list appends and reads over 1-32 keys or bank transfers and reads of every balance, at most 4 clients' keys of a transaction a key (more keys, or for the bank fewer clients), each client backing off after an abort; or, on "+fmt.Sprintf("%.0f %%", 100*swarmTxnLockStep)+" of the seeds of lists, a lock step: 2-6 clients of 2-3 micro-ops over 2-6 keys, each running an aborted transaction again until it commits (at once under lock waits, whose lock wait then covers a victim's abort twice over), on a LAN, most often of fixed latency, with each transaction's prepares to the shards of its later keys held back 1-10 ms on most seeds (as if its coordinator locked in its order: transactions of crossing orders deadlock), calm on half of them; the network's latency, jitter, loss, reordering, bandwidth and duplication; on "+fmt.Sprintf("%.0f %%", 100*swarmTxnAimed)+" of the other seeds, every replica on a host of its own, one of the nemeses aimed between the coordinators and the shards (on half of them the coordinators' leader cut off with the shards from the other coordinators, else the coordinators cut off from the shards or a shard leader from every coordinator one way, 1-8 s at a time), else bursts of random faults of drawn kinds and rate, or none; 5 s to 3 min. "+
 		"After every burst everything heals and a transaction begun after the heal must commit within 15 s (three transaction timeouts; with an aimed nemesis, only after the last heal); after the last, every lock and the coordinator's table must drain within 30 s and a fresh client's read commit within 15 s. While the network is healed (in the 15 s after a heal, after the last heal, or all along with no faults), from two transaction timeouts after the heal on, a client that keeps trying must commit within "+fmt.Sprint(starvationRounds)+" rounds for each client of a deadlock broken by randomized lock waits (two of the longest lock waits, a victim's abort, the hold, two think times and the longest back-off pause, and a transaction timeout on an unreliable network), or it starves: a stall that names it. Txncheck then checks strict serializability, or every read the bank's total.",
 		func(b Bug) bool { return b.plantShardTxn(&shardtxn.Config{}) }, runSwarmTxn)
 }
@@ -240,15 +243,21 @@ func runSwarmTxn(bug *Bug, seed int64, dir string, trace io.Writer) (testbed.Run
 	// them: its deadlocks' rounds are watched while the network is healed.
 	switch {
 	case lockStep && d.Chance("calm", 0.5):
-	case !lockStep && d.Chance("aimed nemesis", 0.3):
+	case !lockStep && d.Chance("aimed nemesis", swarmTxnAimed):
 		// Each strikes between the coordinators and the shards, which it
-		// needs on hosts of their own.
+		// needs on hosts of their own. The coordinator leader's outages,
+		// which leave it deciding what it cannot replicate, on half.
 		dep.Shared = false
-		switch d.Pick("aimed", "outages", "leader outages", "one-way cuts") {
+		aimed := 0
+		if d.Rand().Float64() >= 0.5 {
+			aimed = 1 + d.Rand().IntN(2)
+		}
+		d.Note("aimed", []string{"leader outages", "outages", "one-way cuts"}[aimed])
+		switch aimed {
 		case 0:
-			n.Reactive = txntest.Outages(false)
-		case 1:
 			n.Reactive = txntest.Outages(true)
+		case 1:
+			n.Reactive = txntest.Outages(false)
 		default:
 			n.Reactive = func(e *testbed.Env) (func(), error) { return cutNemesis(e.World, e.Cluster) }
 		}
