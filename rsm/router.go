@@ -34,6 +34,7 @@ type Router struct {
 	term    int     // the term the directory gave for leader
 
 	backoff, maxBackoff time.Duration // SetBackoff's; zero: a fixed roundPause
+	late                bool          // TakeLateAnswers's
 }
 
 // MakeRouter returns a router on host to servers (at least one).
@@ -56,6 +57,19 @@ func (r *Router) SetTimeout(d time.Duration) {
 	}
 	r.timeout = d
 }
+
+// TakeLateAnswers makes the router take the answer of a try that timed
+// out, if it comes while the call is still under way, as the call's: the
+// first answer a server gives that is not a wrong leader's ends the call,
+// whichever try it answers. Without it, such an answer is dropped, and
+// the call ends only with an answer to the try under way when it comes:
+// a call whose servers take about as long as the timeout to answer (a
+// commit on a lossy network) is answered only by luck, and one that a
+// server answers on purpose later than the timeout (it holds the answer
+// until it can give it, as a lock service holds a queued acquire's) by a
+// later try alone. For calls that a server may act on more than once (as
+// Call's retries are).
+func (r *Router) TakeLateAnswers() { r.late = true }
 
 // Redirect makes server i the one the next tries go to first: the leader a
 // server's answer named.
@@ -85,13 +99,15 @@ type routed struct {
 	args        any
 	newReply    func() any
 	wrongLeader func(reply any) bool
-	done        func(reply any)
-	attempt     int  // bumped per try; late answers to old tries are ignored
+	done        func(reply any, sent time.Duration)
+	attempt     int  // bumped per try; late answers to old tries are ignored (unless the router takes them)
+	over        bool // the call has ended: answered, given up or cancelled
 	once        bool // CallOnce's: the first try that fails ends the call
 	sent        bool // a try has been sent (not only the directory asked)
 	tries       int
 	pauses      int
-	to          int // the server of the current try
+	to          int           // the server of the current try
+	at          time.Duration // when the current try was sent, on the host's clock
 	timer       *sim.Timer
 }
 
@@ -100,6 +116,18 @@ type routed struct {
 // returns cancel, which ends the call: it sends nothing more, and done is
 // not called (an answer on its way is dropped).
 func (r *Router) Call(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) (cancel func()) {
+	return r.CallTimed(method, args, newReply, wrongLeader, func(reply any, _ time.Duration) { done(reply) })
+}
+
+// CallTimed is Call, with done told as well when the try it answers was
+// sent, on the router's host's clock: no earlier than the call began, and
+// no more than the timeout before the answer (unless the router takes
+// late answers), however many tries came before. A server acts on a try
+// no sooner than it was sent, so a term the caller counts from then (a
+// lease renewed) ends no later than one the server counts from its act,
+// where one counted from the call's beginning may have run out while the
+// tries before went unanswered.
+func (r *Router) CallTimed(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any, sent time.Duration)) (cancel func()) {
 	return r.start(&routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader})
 }
 
@@ -114,7 +142,7 @@ func (r *Router) Call(method string, args any, newReply func() any, wrongLeader 
 // try, and is repeated until it names a server. It returns cancel, as
 // Call does.
 func (r *Router) CallOnce(method string, args any, newReply func() any, wrongLeader func(reply any) bool, done func(reply any)) (cancel func()) {
-	return r.start(&routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: done, to: r.leader, once: true})
+	return r.start(&routed{r: r, method: method, args: args, newReply: newReply, wrongLeader: wrongLeader, done: func(reply any, _ time.Duration) { done(reply) }, to: r.leader, once: true})
 }
 
 // start starts call c and returns its cancel.
@@ -126,6 +154,7 @@ func (r *Router) start(c *routed) (cancel func()) {
 		c.try()
 	}
 	return func() {
+		c.over = true
 		c.attempt++
 		c.timer.Stop()
 	}
@@ -133,22 +162,26 @@ func (r *Router) start(c *routed) (cancel func()) {
 
 // try sends the call to the server believed to lead.
 func (c *routed) try() {
-	c.sent = true
+	c.sent, c.at = true, c.r.host.Now()
 	c.attempt++
-	attempt := c.attempt
+	attempt, to, at := c.attempt, c.to, c.at
 	reply := c.newReply()
-	c.r.servers[c.to].Call(c.method, c.args, reply, func(ok bool) {
-		if attempt != c.attempt {
-			return // this try timed out; another is under way
+	c.r.servers[to].Call(c.method, c.args, reply, func(ok bool) {
+		current := attempt == c.attempt
+		if !current && (!c.r.late || c.over) {
+			return // this try timed out; another is under way, or the call is over
 		}
 		if ok && !c.wrongLeader(reply) {
+			c.over = true
 			c.attempt++
 			c.timer.Stop()
-			c.r.leader = c.to
-			c.done(reply)
+			c.r.leader = to
+			c.done(reply, at)
 			return
 		}
-		c.retry()
+		if current {
+			c.retry()
+		}
 	})
 	c.timer.Reset(c.r.timeout)
 }
@@ -185,13 +218,14 @@ func (c *routed) retry() {
 // giveUp ends a CallOnce whose try failed: the router forgets the server
 // it tried as leader, and done gets nil.
 func (c *routed) giveUp() {
+	c.over = true
 	if c.to == c.r.leader {
 		c.r.known = false
 		if c.r.listing.Dir == nil {
 			c.r.leader = (c.r.leader + 1) % len(c.r.servers)
 		}
 	}
-	c.done(nil)
+	c.done(nil, c.at)
 }
 
 // lookup asks the directory who leads, after failed (-1: none) failed

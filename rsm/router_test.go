@@ -151,6 +151,73 @@ func TestRouterIgnoresLateAnswers(t *testing.T) {
 	})
 }
 
+// timed starts a call through the router with CallTimed; its answer is
+// filled in when done is called, and sent with when the try answered was
+// sent.
+func (st *stage) timed(sent *time.Duration) (*answer, func()) {
+	a := &answer{from: -1}
+	cancel := st.r.CallTimed("Stub.Add", &AddArgs{N: 1}, func() any { return &AddReply{} },
+		func(r any) bool { return r.(*AddReply).Wrong },
+		func(r any, at time.Duration) { a.from, a.at = r.(*AddReply).Total, st.w.Now(); a.calls++; *sent = at })
+	return a, cancel
+}
+
+// TestRouterCallTimedSaysWhenTheTryAnsweredWasSent has s0 refuse a call
+// and s1 answer it late, past the timeout, then s2 answer it: done is
+// told the answer came from the try sent to s2, not when the call began.
+func TestRouterCallTimedSaysWhenTheTryAnsweredWasSent(t *testing.T) {
+	st := newStage(t)
+	st.refuse[0], st.lag["s1"] = 1, 80
+	var sent time.Duration
+	a, _ := st.timed(&sent)
+	st.w.Run(time.Second)
+	assert.Equal(t, []string{"0s s0", "2ms s1", "52ms s2"}, st.sent)
+	assert.Equal(t, answer{from: 2, at: 54 * time.Millisecond, calls: 1}, *a, "s2's answer; s1's came at 84 ms")
+	assert.Equal(t, 52*time.Millisecond, sent)
+}
+
+// TestRouterTakesLateAnswers has s0, the first server tried, answer every
+// try 80 ms after it was sent, past the router's 50 ms timeout, while the
+// others refuse as wrong leaders. A router that drops late answers never
+// ends the call; one that takes them ends it with s0's answer to the
+// first try, at 82 ms, says that try was sent at 0, and drops the answer
+// to the try under way then (done runs once). A call cancelled before a
+// late answer comes does not take it.
+func TestRouterTakesLateAnswers(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		st := newStage(t)
+		st.refuse = [3]int{0, -1, -1}
+		st.lag["s0"] = 80
+		if late {
+			st.r.TakeLateAnswers()
+		}
+		var sent time.Duration
+		a, cancel := st.timed(&sent)
+		st.w.Run(time.Second)
+		if !late {
+			assert.Zero(t, a.calls, "no try answered within the timeout")
+			assert.Equal(t, []string{"0s s0", "50ms s1", "52ms s2", "64ms s0"}, st.sent[:4], "a round every 64 ms: s0's timeout, s1's and s2's refusals, a pause")
+			assert.Equal(t, "960ms s0", st.sent[len(st.sent)-1], "s0 tried for the 16th time, the call still under way")
+			cancel()
+			continue
+		}
+		assert.Equal(t, []string{"0s s0", "50ms s1", "52ms s2", "64ms s0"}, st.sent)
+		assert.Equal(t, answer{from: 0, at: 82 * time.Millisecond, calls: 1}, *a, "s0's answer to the first try; its answer to the second, at 146 ms, is dropped")
+		assert.Zero(t, sent, "the first try's")
+	}
+
+	st := newStage(t)
+	st.r.TakeLateAnswers()
+	st.refuse = [3]int{0, -1, -1}
+	st.lag["s0"] = 80
+	a, cancel := st.call()
+	st.w.Run(60 * time.Millisecond)
+	cancel()
+	st.w.Run(time.Second)
+	assert.Equal(t, []string{"0s s0", "50ms s1", "52ms s2"}, st.sent)
+	assert.Zero(t, a.calls, "cancelled at 60 ms, in the pause: s0's answer at 82 ms is dropped")
+}
+
 // TestRouterCancelDropsALateAnswer cancels a call in its pause after a
 // round of tries that all timed out: the last try's answer, which comes
 // later, is dropped, and nothing more is sent.
