@@ -21,10 +21,15 @@ import (
 // is done with the key (Linger, MaxHold). An operation on a key another
 // client used last the lock service may perform instead (see the package
 // doc). Writes to the cache are durable only once flushed: by a release,
-// or by Sync. It does one operation at a time; everything runs inside the
-// world, and each call's callback runs later, with an error if the
-// operation failed. A clerk lives as long as its host's incarnation: once
-// the host is killed, it refuses every call.
+// or by Sync. A request a lock server does not answer within RPCTimeout
+// goes to the next server, and the clerk takes the first answer that
+// comes to any of its tries: a leader holds a queued acquire's answer
+// until the lock is granted, and on a slow or lossy network may answer
+// every try about as late as the timeout, or later. It does one
+// operation at a time; everything runs inside the world, and each call's
+// callback runs later, with an error if the operation failed. A clerk
+// lives as long as its host's incarnation: once the host is killed, it
+// refuses every call.
 type Clerk struct {
 	host *sim.Host
 	inc  uint64 // the host's incarnation the clerk was made in
@@ -120,6 +125,7 @@ func MakeClerk(host *sim.Host, servers []*labrpc.ClientEnd, cfg Config) (*Clerk,
 	id := 1 + host.Rand().Int64N(math.MaxInt64) // 0 is no session in rsm
 	ck := &Clerk{host: host, inc: host.Incarnation(), cfg: cfg, id: id, r: rsm.MakeRouter(host, servers), cache: map[string]*entry{}}
 	ck.r.SetTimeout(cfg.RPCTimeout)
+	ck.r.TakeLateAnswers()
 	ck.renewal = host.NewTimer(ck.renew)
 	ck.renewal.Reset(cfg.RenewEvery)
 	host.Inspect("clerk", ck)

@@ -35,7 +35,8 @@ type Config struct {
 	Tick time.Duration
 	// RPCTimeout is how long a clerk waits for a lock server's answer
 	// before it tries the next server: longer than RenewEvery, which a
-	// leader may hold a clerk's watch for.
+	// leader may hold a clerk's watch for. An answer that comes later, to
+	// a try that timed out, is still taken if it is the first.
 	RPCTimeout time.Duration
 	// CacheHit is the virtual time an operation served from the cache
 	// takes: the clerk answers it that much later, so that a client that

@@ -16,7 +16,9 @@
 //   - Acquire(key, mode) grants the lock if it is free, or shared beside
 //     shared holders with nobody waiting; otherwise it queues the client.
 //     The leader holds a queued acquire's answer back and sends it, with
-//     the key's value, in the apply that grants the lock (no polling).
+//     the key's value, in the apply that grants the lock (no polling);
+//     the clerk takes it even though its RPC timeout has sent the acquire
+//     on to other servers meanwhile.
 //     Acquires carry a per-client sequence number, so an old retry cannot
 //     grant a lock the client has given up since. An acquire carries the
 //     operation it is for; when the key's last user was another client,
