@@ -55,6 +55,7 @@ type Clerk struct {
 	queue    []string // keys to release, or flush and keep, in order
 	flushing bool     // a release is in flight
 	releases int64    // the sequence number of the latest release
+	renewals int64    // the sequence number of the latest renewal
 	syncs    []func(error)
 	lost     int // locks held with writes not flushed when they were lost
 	served   func(key string, mode Mode)

@@ -33,7 +33,11 @@
 //     already run out, and the clerk keeps it, serving nothing, until a
 //     renewal is answered. Without that, clerks that each waited longer
 //     than a lease would give the lock up in turn, each before serving
-//     anything, for ever (with LocksOnly, under contention).
+//     anything, for ever (with LocksOnly, under contention). Renewals
+//     carry a per-client sequence number, and every try of that first
+//     renewal is granted: the clerk's retry after a lost or late answer,
+//     or the network's duplicate, is applied again, and the clerk may see
+//     that try's answer only.
 //   - Release(locks) applies the values written under exclusive locks and
 //     gives the locks up, in one command, so no value is lost between
 //     holders; the next waiters get the lock in the same apply. A release

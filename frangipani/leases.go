@@ -31,7 +31,9 @@ func (ck *Clerk) renew() {
 	}
 	ck.renewing = locks
 	sent := ck.host.Now()
-	ck.cancelRenews = ck.r.Call("LockServer.Renew", &RenewArgs{Client: ck.id, Locks: locks}, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
+	ck.renewals++
+	args := &RenewArgs{Client: ck.id, Seq: ck.renewals, Locks: locks}
+	ck.cancelRenews = ck.r.Call("LockServer.Renew", args, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
 		ck.cancelRenews = nil
 		status := ck.statuses("renewal", r.(*RenewReply).Status, len(locks))
 		for i, l := range locks {

@@ -41,12 +41,15 @@ type result struct {
 	Reason  string
 }
 
-// A holder holds a key's lock.
+// A holder holds a key's lock: Renewals counts the renewals applied,
+// and First is the sequence number of the renewal request that renewed
+// it first (0: none has).
 type holder struct {
 	Client   int64
 	Mode     Mode
 	Grant    int64
 	Renewals int64
+	First    int64
 }
 
 // A waiter waits for a key's lock, in the order of arrival, with the
@@ -264,7 +267,12 @@ func (t *table) holding(client int64, held Held) (*lock, int) {
 }
 
 // renew renews each lock the client still holds, unless another client
-// waits for it: that refusal is the revocation.
+// waits for it: that refusal is the revocation. A holding's first renewal
+// request is granted all the same, each time a try of it is applied (a
+// clerk's retry after a lost answer or a timeout, the network's
+// duplicate): the clerk sees the answer of one try only, and a refusal of
+// the second try would take the lock from a clerk that, granted it late,
+// has served nothing under it yet.
 func (t *table) renew(r *RenewArgs) result {
 	res := result{Err: OK, Status: make([]Status, len(r.Locks))}
 	for j, held := range r.Locks {
@@ -275,9 +283,12 @@ func (t *table) renew(r *RenewArgs) result {
 		case len(l.Waiters) > 0 && t.bugs.grantBeforeFlush:
 			res.Status[j] = Revoked
 			t.drop(l, i)
-		case len(l.Waiters) > 0 && l.Holders[i].Renewals > 0: // a first renewal is granted: see the package doc
+		case len(l.Waiters) > 0 && l.Holders[i].Renewals > 0 && (r.Seq == 0 || r.Seq != l.Holders[i].First): // a first renewal is granted: see the package doc
 			res.Status[j] = Revoked
 		default:
+			if l.Holders[i].Renewals == 0 {
+				l.Holders[i].First = r.Seq
+			}
 			l.Holders[i].Renewals++
 			t.renewed(held.Grant)
 			res.Status[j] = Renewed

@@ -116,6 +116,35 @@ func TestTableFirstRenewalGranted(t *testing.T) {
 	assert.Equal(t, int64(1), tb.locks["k"].Holders[0].Client, "client 1 holds it until it releases")
 }
 
+// TestTableFirstRenewalGrantedOnEveryTry applies a holding's first
+// renewal request twice while another client waits, as a clerk's retry
+// after a lost or late answer, or the network's duplicate, has it: both
+// tries are granted, since the clerk sees the answer of one of them only;
+// refusing the second took the lock from a clerk granted it late before
+// it served anything (swarm-locks' seed 6440, where late holders gave the
+// lock up in turn, unserved, for seconds). The clerk's next renewal
+// request is refused.
+func TestTableFirstRenewalGrantedOnEveryTry(t *testing.T) {
+	t.Parallel()
+	tb := newTable(DefaultConfig())
+	acq(tb, 1, 1, "k", Exclusive)
+	acq(tb, 2, 1, "k", Exclusive)
+	k := Held{"k", tb.locks["k"].Holders[0].Grant}
+	renew := func(seq int64) []Status {
+		return statuses(tb.Apply(command{Renew: &RenewArgs{Client: 1, Seq: seq, Locks: []Held{k}}}))
+	}
+	assert.Equal(t, []Status{Renewed}, renew(7), "the first request's first try, although client 2 waits")
+	assert.Equal(t, []Status{Renewed}, renew(7), "its second try")
+	assert.Equal(t, int64(2), tb.locks["k"].Holders[0].Renewals, "each try granted renews")
+	assert.Equal(t, []Status{Revoked}, renew(8), "the next request")
+	assert.Equal(t, int64(1), tb.locks["k"].Holders[0].Client, "client 1 holds it until it releases")
+
+	snap := tb.Snapshot()
+	again := newTable(DefaultConfig())
+	require.NoError(t, again.Restore(snap))
+	assert.Equal(t, tb.locks, again.locks, "the first renewal's request survives a snapshot")
+}
+
 // TestTableSnapshot restores a snapshot into an equal table, and refuses
 // bytes that are not one.
 func TestTableSnapshot(t *testing.T) {

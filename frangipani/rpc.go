@@ -119,9 +119,14 @@ type Held struct {
 	Grant int64
 }
 
-// RenewArgs asks to renew the leases of the locks a client holds.
+// RenewArgs asks to renew the leases of the locks a client holds. Seq
+// grows with each renewal a client asks for (not with each try of one),
+// so that a try of a holding's first renewal, applied again, is told
+// apart from a later renewal: it is granted again, as the first was (see
+// the package doc).
 type RenewArgs struct {
 	Client int64
+	Seq    int64
 	Locks  []Held
 }
 
