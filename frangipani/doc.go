@@ -60,9 +60,14 @@
 //
 // Every replica notes, on its own clock, when it applies a grant or a
 // renewal; a leader expires a shared lock once its clock has run Lease
-// past that note. The clerk counts its lease from when it sent the request
-// (acquire or renewal), on its own clock, and serves from its cache only
-// while less than ClientLease has passed since.
+// past that note. The clerk counts its lease from when it sent the
+// request, on its own clock: an acquire's first try (a later try of an
+// acquire already granted renews nothing), or the try of a renewal that
+// was answered (each try of a renewal the lock service grants renews the
+// lease, on every replica, from when it is applied; counted from the
+// renewal's first try, one whose tries went unanswered for longer than a
+// lease would give no lease at all). It serves from its cache only while
+// less than ClientLease has passed since.
 //
 // Let every clock run at a rate within [1−ε, 1+ε] of true time (ε =
 // Config.Drift). A clerk sends a request at true time T₀. Any replica

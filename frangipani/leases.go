@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // How a clerk keeps its locks and gives them up: renewals, watches,
@@ -11,8 +12,13 @@ import (
 
 // renew renews the leases of the locks the clerk holds, one renewal at a
 // time (a renewal still out that does not name every lock held gives way
-// to one that does), every RenewEvery. A lease runs on from when the renewal was sent;
-// a refused renewal is a revocation, and the clerk releases the lock.
+// to one that does), every RenewEvery. A lease runs on from when the try
+// of the renewal that was answered was sent: the lock service applied
+// that try no sooner, and every try it applies and grants renews the
+// lease on its side from then; counted from the renewal's first try, a
+// renewal that took longer than a lease to get through would give no
+// lease at all. A refused renewal is a revocation, and the clerk releases
+// the lock.
 func (ck *Clerk) renew() {
 	ck.renewal.Reset(ck.cfg.RenewEvery)
 	locks := ck.held()
@@ -30,10 +36,9 @@ func (ck *Clerk) renew() {
 		return
 	}
 	ck.renewing = locks
-	sent := ck.host.Now()
 	ck.renewals++
 	args := &RenewArgs{Client: ck.id, Seq: ck.renewals, Locks: locks}
-	ck.cancelRenews = ck.r.Call("LockServer.Renew", args, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any) {
+	ck.cancelRenews = ck.r.CallTimed("LockServer.Renew", args, func() any { return &RenewReply{} }, wrongLeader[*RenewReply], func(r any, sent time.Duration) {
 		ck.cancelRenews = nil
 		status := ck.statuses("renewal", r.(*RenewReply).Status, len(locks))
 		for i, l := range locks {

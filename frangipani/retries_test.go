@@ -63,3 +63,42 @@ func TestAnswersPastTheTimeoutTaken(t *testing.T) {
 	assert.Equal(t, "a's, a's again", v)
 	assert.Zero(t, a.Lost()+b.Lost())
 }
+
+// TestRenewalLeaseFromTheTryAnswered has the leader's answers to a
+// clerk's renewals held back 5 s, past every try's timeout, for 1.5 s,
+// longer than the clerk's lease, which runs out meanwhile; then it lets
+// one answer through, and holds the rest back again. The renewal's lease
+// runs from the try answered, which the lock service applied no sooner:
+// the clerk serves from its cache at once. Counted from the renewal's
+// first try, 1.5 s before, the lease would have ended before it was given,
+// and the clerk would serve nothing until another renewal got through
+// (swarm-locks' seed 4699: a fresh clerk, granted its lock late, waited
+// for its first renewal until 650 ms after it was first sent, with a
+// lease of 287 ms, and its read never completed).
+func TestRenewalLeaseFromTheTryAnswered(t *testing.T) {
+	t.Parallel()
+	cfg := frangipani.DefaultConfig()
+	d := deploy(t, 1, cfg)
+	leader := d.leaderHost(t)
+	a, _ := d.clerk(t, "a")
+	d.get(t, a, "k") // a holds k shared, and renews it
+	until, through := d.w.Now()+3*cfg.ClientLease()/2, false
+	d.holdBack(t, "the leader's answers to renewals held back, but one", func(m labrpc.Message) time.Duration {
+		if !m.IsReply || m.From != leader || m.Method != "LockServer.Renew" {
+			return 0
+		}
+		if !through && d.w.Now() >= until {
+			through = true
+			return 0
+		}
+		return 5 * time.Second
+	})
+	require.True(t, d.w.RunUntil(func() bool { return through }, 2*time.Second), "a renewal's answer let through")
+	d.w.Run(10 * d.hop()) // it arrives
+	require.Len(t, a.Holdings(), 1)
+	assert.Greater(t, a.Holdings()[0].LeaseEnd, d.w.Now()+cfg.ClientLease()-2*cfg.RPCTimeout, "the lease runs from the try answered")
+	start := d.w.Now()
+	v, _ := d.get(t, a, "k")
+	assert.Equal(t, "", v)
+	assert.Equal(t, cfg.CacheHit, d.w.Now()-start, "served from the cache")
+}
