@@ -50,7 +50,7 @@ const (
 // progress after every heal.
 func lockSwarm() Scenario {
 	return swarmScenario("swarm-locks", "Frangipani lease/lock cache with its whole configuration drawn from the seed (printed with it): "+
-		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or in groups of up to %d sharing 1–%d keys of their group picked uniformly, or up to %d on a hot key or keys by Zipf's law, half as many a key with locks only; ", swarmMaxClients, swarmPerKey, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey)+
+		fmt.Sprintf("3–7 lock servers; 1–%d caching clerks, some of them readers only, each on a key of its own, or in groups of up to %d, each group on keys of its own (1–%d keys in all) picked uniformly, or up to %d on a hot key or keys by Zipf's law, half as many a key with locks only; ", swarmMaxClients, swarmPerKey, swarmMaxKeys+(swarmMaxClients+swarmPerKey-1)/swarmPerKey, swarmPerKey)+
 		fmt.Sprintf("a mix of Gets, Puts and Appends, values of up to 256 bytes, pauses offering 20–1000 operations a second in all (at most %d a run); ", swarmMaxOps)+
 		fmt.Sprintf("leases of 0.3–2 s renewed 3–10 times a lease, a drift bound of %.0f–%.0f%% or none, every clock within it (mostly the worst way: clerks slow, lock servers fast), ", 100*swarmMaxDrift/10, 100*swarmMaxDrift)+
 		"locks only or operations the lock service performs, snapshots at 2–64 KB or none; latency, jitter, losses, bandwidth, duplicated requests; "+
