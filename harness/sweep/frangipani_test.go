@@ -54,3 +54,14 @@ func TestSwarmLocksPassesAndReplays(t *testing.T) {
 	assert.Equal(t, out[0].Drawn, again.Drawn)
 	assert.NotEmpty(t, again.FaultLog, "a replay has its fault log")
 }
+
+// TestSwarmLocksHoldsNoLessThanItLingers builds seed 10206, whose maximum
+// hold, drawn as about one linger and rounded to the microsecond, fell
+// below the linger (88 µs against 88.103 µs), a configuration frangipani
+// refuses: the hold is never drawn shorter than the linger.
+func TestSwarmLocksHoldsNoLessThanItLingers(t *testing.T) {
+	sc, err := Lookup("swarm-locks")
+	require.NoError(t, err)
+	_, err = sc.Build(10206, t.TempDir(), nil)
+	assert.NoError(t, err)
+}

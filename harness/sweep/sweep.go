@@ -184,12 +184,14 @@ func Each(sc Scenario, seeds []int64, parallel int, dir string, each func(k int,
 // RunSeed runs one seed of sc, writing its event trace to trace if it is
 // not nil; a panic (a node's, or a checker's) fails the seed with the
 // panic's value and where it was raised, rather than ending the sweep or
-// the program.
+// the program. The outcome names seed, whatever the scenario's Run filled
+// in (a run that could not be built says nothing of its seed).
 func RunSeed(sc Scenario, seed int64, dir string, trace io.Writer) (o Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
-			o = Outcome{Seed: seed, Problem: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
+			o = Outcome{Problem: fmt.Sprintf("panic: %v\n%s", r, debug.Stack())}
 		}
+		o.Seed = seed
 	}()
 	return sc.Run(seed, dir, trace)
 }

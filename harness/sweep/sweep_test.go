@@ -119,6 +119,15 @@ func TestEachCallsOncePerSeed(t *testing.T) {
 	assert.Equal(t, map[int]int64{0: 5, 1: 9, 2: 2, 3: 7, 4: 11}, got)
 }
 
+// TestRunSeedNamesTheSeed checks that a seed whose run could not be
+// built (its outcome has no seed of its own) is reported under its seed.
+func TestRunSeedNamesTheSeed(t *testing.T) {
+	sc := Scenario{Name: "unbuildable", Run: func(int64, string, io.Writer) Outcome { return Outcome{Problem: "refused"} }}
+	o := RunSeed(sc, 10206, "", nil)
+	assert.Equal(t, int64(10206), o.Seed)
+	assert.Equal(t, "refused", o.Problem)
+}
+
 func TestRunReportsAPanicAsAFailure(t *testing.T) {
 	sc := Scenario{Name: "panics", Run: func(seed int64, _ string, _ io.Writer) Outcome {
 		if seed == 2 {
