@@ -101,15 +101,21 @@ func TestTableRenewAndExpire(t *testing.T) {
 	assert.Equal(t, int64(2), bug.locks["k"].Holders[0].Client, "the planted bug grants on the refusal")
 }
 
+// heldWhileOneWaits returns a table on which client 1 holds "k" exclusive
+// and client 2 waits for it, and client 1's holding.
+func heldWhileOneWaits() (*table, Held) {
+	tb := newTable(DefaultConfig())
+	acq(tb, 1, 1, "k", Exclusive)
+	acq(tb, 2, 1, "k", Exclusive)
+	return tb, Held{"k", tb.locks["k"].Holders[0].Grant}
+}
+
 // TestTableFirstRenewalGranted shows a holding's first renewal granted
 // although another client waits (its grant may have reached the clerk
 // with its lease run out), and its second refused.
 func TestTableFirstRenewalGranted(t *testing.T) {
 	t.Parallel()
-	tb := newTable(DefaultConfig())
-	acq(tb, 1, 1, "k", Exclusive)
-	acq(tb, 2, 1, "k", Exclusive)
-	k := Held{"k", tb.locks["k"].Holders[0].Grant}
+	tb, k := heldWhileOneWaits()
 	renew := func() []Status { return statuses(tb.Apply(command{Renew: &RenewArgs{Client: 1, Locks: []Held{k}}})) }
 	assert.Equal(t, []Status{Renewed}, renew(), "the first, although client 2 waits")
 	assert.Equal(t, []Status{Revoked}, renew(), "the second")
@@ -126,10 +132,7 @@ func TestTableFirstRenewalGranted(t *testing.T) {
 // request is refused.
 func TestTableFirstRenewalGrantedOnEveryTry(t *testing.T) {
 	t.Parallel()
-	tb := newTable(DefaultConfig())
-	acq(tb, 1, 1, "k", Exclusive)
-	acq(tb, 2, 1, "k", Exclusive)
-	k := Held{"k", tb.locks["k"].Holders[0].Grant}
+	tb, k := heldWhileOneWaits()
 	renew := func(seq int64) []Status {
 		return statuses(tb.Apply(command{Renew: &RenewArgs{Client: 1, Seq: seq, Locks: []Held{k}}}))
 	}

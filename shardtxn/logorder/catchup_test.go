@@ -5,9 +5,6 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/checks/bank"
-	"github.com/replab/replab/harness/workload"
-	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/replab/replab/sim/simtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,11 +21,7 @@ func TestFarBehindCatchesUp(t *testing.T) {
 		cfg := config(5, 2)
 		cfg.Versions, cfg.SnapshotEvery = 16, 8
 		d := deploy(t, seed, cfg)
-		clients := make([]workload.TxnClient, 4)
-		for i := range clients {
-			clients[i] = logordertest.Client{Clerk: d.clerk(), Overdraft: true}
-		}
-		run := workload.StartBank(d.w, clients, workload.BankSpec{Accounts: 40, MaxAmount: 10, Moves: 2}, &bank.History{})
+		run := d.transfers(4)
 		d.w.Run(time.Second)
 		leader, ok := d.c.Leader(0)
 		require.True(t, ok)

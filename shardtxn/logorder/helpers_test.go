@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
+	"github.com/replab/replab/checks/bank"
 	"github.com/replab/replab/harness/cluster"
+	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder"
 	"github.com/replab/replab/shardtxn/logorder/logordertest"
@@ -70,6 +72,16 @@ func (d *deployment) disagreement() string {
 		}
 	}
 	return ""
+}
+
+// transfers starts n clients moving money among 40 accounts, two moves a
+// transaction, overdrafts allowed, as the catch-up tests load the log.
+func (d *deployment) transfers(n int) *workload.Run {
+	clients := make([]workload.TxnClient, n)
+	for i := range clients {
+		clients[i] = logordertest.Client{Clerk: d.clerk(), Overdraft: true}
+	}
+	return workload.StartBank(d.w, clients, workload.BankSpec{Accounts: 40, MaxAmount: 10, Moves: 2}, &bank.History{})
 }
 
 func (d *deployment) clerk() *logorder.Clerk {

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/replab/replab/chaos/fault"
-	"github.com/replab/replab/checks/bank"
-	"github.com/replab/replab/harness/workload"
 	"github.com/replab/replab/labrpc"
 	"github.com/replab/replab/shardtxn/logorder/logordertest"
 	"github.com/stretchr/testify/assert"
@@ -24,11 +22,7 @@ func TestRestartedNodePrefetches(t *testing.T) {
 	cfg := config(5, 2)
 	cfg.SnapshotEvery, cfg.CacheSize = 1024, 0
 	d := deploy(t, 1, cfg)
-	clients := make([]workload.TxnClient, 8)
-	for i := range clients {
-		clients[i] = logordertest.Client{Clerk: d.clerk(), Overdraft: true}
-	}
-	run := workload.StartBank(d.w, clients, workload.BankSpec{Accounts: 40, MaxAmount: 10, Moves: 2}, &bank.History{})
+	run := d.transfers(8)
 	d.w.Run(time.Second)
 	leader, ok := d.c.Leader(0)
 	require.True(t, ok)
